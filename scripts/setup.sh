@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every system and npm dependency on a fresh Debian 12 machine, then builds
+# everything `npm start` and `npm test` need. Safe to run again: each step skips what
+# is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  build-essential cmake libeigen3-dev libgtest-dev         # native core + tests
+  emscripten binaryen node-acorn                           # WebAssembly build
+  python3-torch python3-onnx python3-numpy python3-pil python3-pytest libopenblas0-pthread  # exporter
+  chromium                                                 # browser tests
+)
+# Node.js 20+ may come from elsewhere (nodesource bundles npm); use Debian's only if absent.
+command -v node >/dev/null 2>&1 || APT_PACKAGES+=(nodejs npm)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+echo "setup: installing npm packages"
+ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
+
+echo "setup: building"
+npm run build

@@ -1,0 +1,76 @@
+#pragma once
+// The relevance methods of METHODS.md, computed from the tensors a model exports.
+// Model-agnostic: any number of blocks B, heads h and tokens S; the patch grid and the
+// number of leading special tokens (CLS first, then e.g. a distillation token) are given.
+
+#include <string>
+#include <vector>
+
+#include "tensor/tensor_view.h"
+
+namespace vitrel {
+
+// Ids are a public interface (API, CLI, page, files): see method_id().
+enum class Method {
+  TransformerAttribution,  // "transformer_attribution"
+  AttentionRollout,        // "attention_rollout"
+  RawAttention,            // "raw_attention"
+  GradCam,                 // "gradcam"
+  PartialLrp,              // "partial_lrp"
+  LrpFull,                 // "lrp_full"
+  GenericAttention,        // "generic_attention"
+  AblationNoGrad,          // "ablation_no_grad"
+  AblationLastBlock,       // "ablation_last_block"
+  AblationSecondBlock,     // "ablation_second_block"
+};
+
+const std::vector<Method>& all_methods();
+const char* method_id(Method m);
+// Throws InputError listing the valid ids when `id` is unknown.
+Method method_from_id(const std::string& id);
+
+// How the S tokens map onto the image: S = special_tokens + grid_rows * grid_cols.
+struct TokenLayout {
+  int grid_rows = 0;
+  int grid_cols = 0;
+  int special_tokens = 1;
+  int tokens() const { return special_tokens + grid_rows * grid_cols; }
+};
+
+// Everything a model exports. Any field may be empty; a method whose inputs are
+// missing cannot be computed (has_inputs_for() says which).
+struct RelevanceInputs {
+  TensorView attention;          // A  [B,h,S,S] post-softmax attention of every block
+  TensorView attention_grad;     // G  [B,h,S,S] d(target . logits)/dA
+  TensorView attention_rel;      // R  [B,h,S,S] LRP relevance at A, proposed rules
+  TensorView rel_classic_last;   // Rc [h,S,S]   LRP relevance at A of the last block, classic rules
+  TensorView input_rel_classic;  // X  [H,W]     classic LRP relevance at the pixels, summed over RGB
+};
+
+struct MethodOptions {
+  int start_layer = 0;  // first block of the three rollouts (the paper's evaluations use 1)
+  int query_token = 0;  // whose row is explained: 0 = CLS
+};
+
+// A relevance map, row-major. Patch-grid methods give grid_rows x grid_cols;
+// lrp_full gives the H x W pixel map.
+struct RelevanceMap {
+  int rows = 0;
+  int cols = 0;
+  std::vector<float> data;
+};
+
+bool has_inputs_for(Method m, const RelevanceInputs& in);
+
+// Validates shapes, layout, options and finiteness, then computes the map.
+// Throws InputError with a specific message on any bad input.
+RelevanceMap compute_relevance(Method m, const RelevanceInputs& in, const TokenLayout& layout,
+                               const MethodOptions& options = {});
+
+// The token explorer: the full length-S relevance row of `options.query_token` for the
+// token-mixing methods (transformer_attribution, attention_rollout, ablation_no_grad,
+// generic_attention), propagated as a row vector through the blocks in O(B*h*S^2).
+std::vector<float> relevance_row(Method m, const RelevanceInputs& in, const TokenLayout& layout,
+                                 const MethodOptions& options = {});
+
+}  // namespace vitrel
