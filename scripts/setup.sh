@@ -9,6 +9,7 @@ APT_PACKAGES=(
   build-essential cmake libeigen3-dev libgtest-dev         # native core + tests
   emscripten binaryen node-acorn                           # WebAssembly build
   python3-torch python3-onnx python3-numpy python3-pil python3-pytest libopenblas0-pthread  # exporter
+  python3-opencv python3-matplotlib                        # reference colormaps in tests
   chromium                                                 # browser tests
 )
 # Node.js 20+ may come from elsewhere (nodesource bundles npm); use Debian's only if absent.

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// `npm run bench`: every benchmark, printing measured figures and the ratios the issues
+// set as targets, each ratio taken within one run. Not a test: it never fails on speed.
+// Pass names to run a subset: `npm run bench -- core explain`.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const benches = [
+  ['core', 'core.js'],        // relevance methods: WebAssembly vs native, row-vector vs full-matrix rollout
+  ['explain', 'explain.js'],  // explainer graph vs plain forward in onnxruntime-web; K=5 vs 5×K=1
+  ['browser', 'browser.js'],  // the page in headless Chromium: first heatmap, class switch, code size
+];
+const only = process.argv.slice(2);
+let failed = 0;
+for (const [name, file] of benches) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`\n##### bench: ${name}`);
+  const r = spawnSync(process.execPath, [path.join(here, file)], { stdio: 'inherit' });
+  if (r.status !== 0) { failed++; console.log(`bench ${name} exited with ${r.status}`); }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// `npm run build`: builds everything the commands and the page need, skipping steps
+// whose outputs are up to date. Steps run in dependency order.
+//   VITREL_SHARED_DIR      the shared data folder (default ../shared)
+//   VITREL_CHECKPOINT_DIR  where checkpoints are found (default <shared>/models if it
+//                          exists, else models/checkpoints)
+import { buildWasm } from './build/wasm.js';
+import { buildModels } from './build/models.js';
+import { buildSite } from './build/site.js';
+import { projectPaths } from './paths.js';
+
+const steps = [
+  ['WebAssembly core', buildWasm],
+  ['explainer graphs', buildModels],
+  ['static site', buildSite],
+];
+
+const only = process.argv.slice(2);
+const paths = projectPaths();
+for (const [name, step] of steps) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  const started = Date.now();
+  console.log(`build: ${name}…`);
+  try {
+    await step(paths);
+  } catch (err) {
+    console.error(`build: ${name} failed: ${err.message}`);
+    process.exit(1);
+  }
+  console.log(`build: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
