@@ -1,0 +1,147 @@
+// Runs an explainer graph (docs/architecture.md, "The explainer graph contract") with
+// onnxruntime-web and hands back per-target tensors ready for core.computeMaps.
+// Environment-neutral: the caller passes the `ort` module (onnxruntime-web's Node build in
+// the CLI, its browser build in the page's Worker) and the model bytes, so this file
+// imports nothing platform-specific.
+import { validateMetadata, checkSessionContract, contractDims, CONTRACT_OUTPUTS } from './metadata.js';
+import { targetMatrix } from './targets.js';
+
+// Which graph outputs each relevance method reads (METHODS.md, "needs" column). Lets a
+// caller fetch only what the requested methods use.
+export const METHOD_OUTPUTS = {
+  transformer_attribution: ['attn_grad', 'attn_rel'],
+  attention_rollout: ['attn'],
+  raw_attention: ['attn'],
+  gradcam: ['attn', 'attn_grad'],
+  partial_lrp: ['attn_rel_classic_last'],
+  lrp_full: ['input_rel_classic'],
+  generic_attention: ['attn', 'attn_grad'],
+  ablation_no_grad: ['attn_rel'],
+  ablation_last_block: ['attn_grad', 'attn_rel'],
+  ablation_second_block: ['attn_grad', 'attn_rel'],
+};
+export const METHOD_IDS = Object.keys(METHOD_OUTPUTS);
+
+export function outputsForMethods(methods) {
+  const set = new Set();
+  for (const m of methods) {
+    const needs = METHOD_OUTPUTS[m];
+    if (!needs) throw new Error(`unknown method "${m}"; known: ${METHOD_IDS.join(', ')}`);
+    needs.forEach((o) => set.add(o));
+  }
+  return CONTRACT_OUTPUTS.filter((o) => set.has(o));
+}
+
+// Graph output name → key in the per-target tensor object handed to the core.
+const TENSOR_KEYS = {
+  attn: 'attn',
+  attn_grad: 'attnGrad',
+  attn_rel: 'attnRel',
+  attn_rel_classic_last: 'relClassicLast',
+  input_rel_classic: 'inputRelClassic',
+};
+
+const now = () => (globalThis.performance ?? Date).now();
+
+function sameDims(a, b) {
+  return a.length === b.length && a.every((v, i) => Number(v) === b[i]);
+}
+
+export async function openExplainer({ ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx' }) {
+  if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
+  validateMetadata(metadata, `metadata of ${modelName}`);
+  const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
+  let session;
+  try {
+    session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], ...sessionOptions });
+  } catch (err) {
+    throw new Error(`${modelName} is not an ONNX model: ${err.message}`);
+  }
+  try {
+    checkSessionContract(session, modelName);
+  } catch (err) {
+    await session.release();
+    throw err;
+  }
+
+  const d = contractDims(metadata);
+  const { blocks: B, heads: h, tokens: S, classes: C, height: H, width: W } = d;
+  // Expected shape of each output for K targets; the K-leading ones are sliced per target.
+  const shapes = (K) => ({
+    logits: [1, C],
+    attn: [B, h, S, S],
+    attn_grad: [K, B, h, S, S],
+    attn_rel: [K, B, h, S, S],
+    attn_rel_classic_last: [K, h, S, S],
+    input_rel_classic: [K, H, W],
+  });
+
+  function pixelsTensor(pixels) {
+    const data = pixels?.data ?? pixels;
+    if (!(data instanceof Float32Array) || data.length !== 3 * H * W) {
+      throw new Error(`pixels must be a Float32Array of 3×${H}×${W} = ${3 * H * W} normalised values`
+        + ` (got ${data?.constructor?.name ?? typeof data} of length ${data?.length})`);
+    }
+    return new ort.Tensor('float32', data, [1, 3, H, W]);
+  }
+
+  async function run(pixels, targetData, K, fetches) {
+    const feeds = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', targetData, [K, C]) };
+    const started = now();
+    const result = await session.run(feeds, fetches);
+    const modelMs = now() - started;
+    const expected = shapes(K);
+    for (const name of fetches) {
+      const t = result[name];
+      if (!t) throw new Error(`${modelName} returned no "${name}"`);
+      if (!sameDims(t.dims, expected[name])) {
+        throw new Error(`${modelName}: output ${name} has shape [${t.dims.join(',')}], metadata implies [${expected[name].join(',')}]`);
+      }
+    }
+    return { result, modelMs };
+  }
+
+  // A zero target row: the graph still wants the input when only logits are fetched.
+  const zeroTarget = new Float32Array(C);
+
+  return {
+    metadata,
+    session,
+    dims: d,
+
+    // Logits only. Fetches just `logits`; whether that skips the backward/LRP part of the
+    // graph depends on onnxruntime (see bench/explain.js for the measured cost).
+    async predict(pixels) {
+      const { result, modelMs } = await run(pixels, zeroTarget, 1, ['logits']);
+      return { logits: result.logits.data, timings: { modelMs } };
+    },
+
+    // targets: class ids and/or Float32Array(C) weight vectors. options.outputs: the graph
+    // outputs to fetch (default all; see outputsForMethods). Per-target tensors are
+    // subarray views into the fetched outputs (no copies); `attn` is shared by all.
+    async explain(pixels, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
+      const unknown = outputs.filter((o) => !CONTRACT_OUTPUTS.includes(o));
+      if (unknown.length) throw new Error(`unknown explainer outputs: ${unknown.join(', ')}`);
+      const K = targets.length;
+      const fetches = ['logits', ...CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && outputs.includes(o))];
+      const { result, modelMs } = await run(pixels, targetMatrix(targets, C), K, fetches);
+      const perTarget = Array.from({ length: K }, () => ({}));
+      for (const name of fetches) {
+        if (name === 'logits') continue;
+        const data = result[name].data;
+        const key = TENSOR_KEYS[name];
+        if (name === 'attn') {
+          perTarget.forEach((t) => { t[key] = data; });
+        } else {
+          const size = data.length / K;
+          perTarget.forEach((t, k) => { t[key] = data.subarray(k * size, (k + 1) * size); });
+        }
+      }
+      return { logits: result.logits.data, tensors: perTarget, timings: { modelMs } };
+    },
+
+    async release() {
+      await session.release();
+    },
+  };
+}

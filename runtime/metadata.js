@@ -1,0 +1,120 @@
+// Checks an explainer graph's metadata JSON (docs/architecture.md, "Metadata JSON") and
+// the ONNX session's input/output names against the graph contract, so a wrong or stale
+// file fails at load time with a message naming what is missing, not deep inside a run.
+// Environment-neutral: used by the CLI (Node) and the page's Worker.
+
+export const METADATA_FORMAT = 'vit-relevance-explainer';
+export const SUPPORTED_FORMAT_VERSIONS = [1];
+
+export const CONTRACT_INPUTS = ['pixels', 'target'];
+export const CONTRACT_OUTPUTS = [
+  'logits', 'attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic',
+];
+
+const ARCHITECTURE_FIELDS = [
+  'blocks', 'heads', 'patch_size', 'image_size', 'grid', 'tokens', 'num_classes',
+];
+
+function isPositiveInt(v) {
+  return Number.isInteger(v) && v > 0;
+}
+
+function isNumberList(v, length) {
+  return Array.isArray(v) && v.length === length && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+}
+
+// Throws one Error listing every problem found; returns the metadata unchanged.
+export function validateMetadata(metadata, source = 'metadata') {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
+    throw new Error(`${source} is not an explainer metadata object`);
+  }
+  const problems = [];
+  if (metadata.format !== METADATA_FORMAT) {
+    problems.push(`"format" is ${JSON.stringify(metadata.format)}, expected "${METADATA_FORMAT}"`);
+  }
+  if (!SUPPORTED_FORMAT_VERSIONS.includes(metadata.format_version)) {
+    problems.push(`"format_version" ${JSON.stringify(metadata.format_version)} is not supported `
+      + `(this runtime reads ${SUPPORTED_FORMAT_VERSIONS.join(', ')})`);
+  }
+  if (typeof metadata.name !== 'string' || !metadata.name) problems.push('"name" is missing');
+
+  const arch = metadata.architecture;
+  if (!arch || typeof arch !== 'object') {
+    problems.push('"architecture" is missing');
+  } else {
+    for (const f of ARCHITECTURE_FIELDS) {
+      if (arch[f] === undefined) problems.push(`"architecture.${f}" is missing`);
+    }
+    for (const f of ['blocks', 'heads', 'patch_size', 'tokens', 'num_classes']) {
+      if (arch[f] !== undefined && !isPositiveInt(arch[f])) problems.push(`"architecture.${f}" must be a positive integer`);
+    }
+    for (const f of ['image_size', 'grid']) {
+      if (arch[f] !== undefined && !(Array.isArray(arch[f]) && arch[f].length === 2 && arch[f].every(isPositiveInt))) {
+        problems.push(`"architecture.${f}" must be [rows, cols] of positive integers`);
+      }
+    }
+    if (problems.length === 0) {
+      const special = arch.special_tokens ?? 1;
+      if (arch.grid[0] * arch.grid[1] + special !== arch.tokens) {
+        problems.push(`"architecture.tokens" ${arch.tokens} != grid ${arch.grid.join('×')} + ${special} special token(s)`);
+      }
+    }
+  }
+
+  const pre = metadata.preprocess;
+  if (!pre || typeof pre !== 'object') {
+    problems.push('"preprocess" is missing');
+  } else {
+    if (!isNumberList(pre.mean, 3)) problems.push('"preprocess.mean" must be 3 numbers');
+    if (!isNumberList(pre.std, 3) || (Array.isArray(pre.std) && pre.std.some((s) => !(s > 0)))) {
+      problems.push('"preprocess.std" must be 3 positive numbers');
+    }
+  }
+
+  const classes = arch?.num_classes;
+  if (!Array.isArray(metadata.labels) || !metadata.labels.every((l) => typeof l === 'string')) {
+    problems.push('"labels" must be an array of strings');
+  } else if (isPositiveInt(classes) && metadata.labels.length !== classes) {
+    problems.push(`"labels" has ${metadata.labels.length} entries, architecture.num_classes is ${classes}`);
+  }
+  if (metadata.label_names !== undefined) {
+    if (!Array.isArray(metadata.label_names) || metadata.label_names.length !== metadata.labels?.length) {
+      problems.push('"label_names" must be an array as long as "labels"');
+    }
+  }
+
+  if (!metadata.outputs || typeof metadata.outputs !== 'object') {
+    problems.push('"outputs" is missing');
+  } else {
+    const missing = CONTRACT_OUTPUTS.filter((o) => !(o in metadata.outputs));
+    if (missing.length) problems.push(`"outputs" lacks ${missing.join(', ')}`);
+  }
+
+  if (problems.length) {
+    throw new Error(`${source} is not valid explainer metadata: ${problems.join('; ')}`);
+  }
+  return metadata;
+}
+
+// Compares an ONNX session's names with the contract; `modelName` is used in messages.
+export function checkSessionContract(session, modelName = 'model.onnx') {
+  const missingIn = CONTRACT_INPUTS.filter((n) => !session.inputNames.includes(n));
+  const missingOut = CONTRACT_OUTPUTS.filter((n) => !session.outputNames.includes(n));
+  const parts = [];
+  if (missingIn.length) parts.push(`inputs ${missingIn.join(', ')}`);
+  if (missingOut.length) parts.push(`outputs ${missingOut.join(', ')}`);
+  if (parts.length) {
+    throw new Error(`${modelName} lacks ${parts.join(' and ')} expected by the explainer contract `
+      + `(it has inputs ${session.inputNames.join(', ') || 'none'}; outputs ${session.outputNames.join(', ') || 'none'})`);
+  }
+}
+
+// The shapes the runtime needs, derived once from the metadata.
+export function contractDims(metadata) {
+  const a = metadata.architecture;
+  const [H, W] = a.image_size;
+  return {
+    blocks: a.blocks, heads: a.heads, tokens: a.tokens, classes: a.num_classes,
+    height: H, width: W, grid: a.grid, patch: a.patch_size,
+  };
+}

@@ -1,0 +1,99 @@
+// Turns what a user types (a class id or a class name) into a class id, and class ids
+// into the target vectors the explainer graph takes. Names match case-insensitively
+// against metadata.labels and the comma-separated synonyms in metadata.label_names
+// ("tabby, tabby cat"). Environment-neutral.
+
+function normalise(s) {
+  return String(s).trim().toLowerCase().replace(/[\s_]+/g, ' ');
+}
+
+// Every name a class answers to, normalised, without duplicates.
+export function classNames(metadata, id) {
+  const names = [metadata.labels[id]];
+  const long = metadata.label_names?.[id];
+  if (long) names.push(...long.split(','));
+  return [...new Set(names.filter((n) => n !== undefined).map(normalise).filter(Boolean))];
+}
+
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+function describe(metadata, id) {
+  return `${id} (${metadata.label_names?.[id] ?? metadata.labels[id]})`;
+}
+
+// Up to `limit` classes whose names contain the query or are a few edits away from it.
+export function closeMatches(metadata, query, limit = 8) {
+  const q = normalise(query);
+  const scored = [];
+  metadata.labels.forEach((_, id) => {
+    let best = Infinity;
+    for (const n of classNames(metadata, id)) {
+      const d = n.includes(q) || q.includes(n) ? 0.5 * Math.abs(n.length - q.length) / Math.max(n.length, 1) : editDistance(q, n);
+      if (d < best) best = d;
+    }
+    if (best <= Math.max(2, q.length / 3)) scored.push([best, id]);
+  });
+  scored.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return scored.slice(0, limit).map(([, id]) => id);
+}
+
+// Class id for `spec` (number, numeric string, or class name). Throws a clear Error for
+// out-of-range ids, unknown names (listing close matches) and ambiguous names (listing
+// every class the name denotes).
+export function resolveTarget(metadata, spec) {
+  const C = metadata.labels.length;
+  const text = String(spec).trim();
+  if (/^[+-]?\d+$/.test(text)) {
+    const id = Number(text);
+    if (id < 0 || id >= C) throw new Error(`target ${text} is out of range: this model has classes 0..${C - 1}`);
+    return id;
+  }
+  const q = normalise(text);
+  if (!q) throw new Error('target is empty: give a class id or a class name');
+  const exact = [];
+  metadata.labels.forEach((_, id) => { if (classNames(metadata, id).includes(q)) exact.push(id); });
+  if (exact.length === 1) return exact[0];
+  if (exact.length > 1) {
+    throw new Error(`target "${text}" is ambiguous: it names classes ${exact.map((id) => describe(metadata, id)).join('; ')}. Give the class id instead.`);
+  }
+  const near = closeMatches(metadata, text);
+  const hint = near.length ? ` Close matches: ${near.map((id) => describe(metadata, id)).join('; ')}.` : '';
+  throw new Error(`target "${text}" is not a class of this model.${hint}`);
+}
+
+// Row-major [K, C] Float32Array from class ids (one-hot rows) and/or Float32Array(C)
+// weight vectors (e.g. e_A − e_B for a contrastive explanation).
+export function targetMatrix(targets, numClasses) {
+  if (!Array.isArray(targets) || targets.length === 0) throw new Error('explain needs at least one target');
+  const m = new Float32Array(targets.length * numClasses);
+  targets.forEach((t, k) => {
+    if (typeof t === 'number') {
+      if (!Number.isInteger(t) || t < 0 || t >= numClasses) throw new Error(`target ${t} is not a class id in 0..${numClasses - 1}`);
+      m[k * numClasses + t] = 1;
+    } else if (ArrayBuffer.isView(t) || Array.isArray(t)) {
+      if (t.length !== numClasses) throw new Error(`target vector ${k} has ${t.length} entries, the model has ${numClasses} classes`);
+      m.set(t, k * numClasses);
+    } else {
+      throw new Error(`target ${k} must be a class id or a vector of ${numClasses} weights`);
+    }
+  });
+  return m;
+}
+
+// e_a − e_b: "why a rather than b".
+export function contrastiveTarget(a, b, numClasses) {
+  const v = new Float32Array(numClasses);
+  v[a] += 1;
+  v[b] -= 1;
+  return v;
+}

@@ -1,0 +1,106 @@
+// A tiny explainer graph written as ONNX protobuf bytes by hand, so the explainer's
+// plumbing (contract checks, K-slicing, target vectors) is tested in milliseconds without
+// PyTorch or the real DeiT graph. Every output is a linear map with integer weights, so
+// each slice's expected values are known exactly:
+//   logits = flat(pixels) · WL;  attn = flat(pixels) · WA
+//   attn_grad[k] = target_k · WG, attn_rel[k] = target_k · WR, … (W* rows are c·1000 + j + offset)
+
+// ---- minimal protobuf writer (varints and length-delimited fields are all ONNX needs)
+function varint(n) {
+  let v = BigInt.asUintN(64, BigInt(n));
+  const out = [];
+  do {
+    let byte = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v) byte |= 0x80;
+    out.push(byte);
+  } while (v);
+  return out;
+}
+const key = (field, wire) => varint((field << 3) | wire);
+const int = (field, n) => [...key(field, 0), ...varint(n)];
+function bytes(field, payload) {
+  const p = payload instanceof Uint8Array ? [...payload] : payload;
+  return [...key(field, 2), ...varint(p.length), ...p];
+}
+const str = (field, s) => bytes(field, [...new TextEncoder().encode(s)]);
+const msg = (...parts) => parts.flat();
+
+// ---- ONNX messages
+const FLOAT = 1;
+const INT64 = 7;
+function tensor(name, dims, type, raw) {
+  return msg(...dims.map((d) => int(1, d)), int(2, type), str(8, name), bytes(9, new Uint8Array(raw.buffer)));
+}
+const dimension = (d) => (typeof d === 'string' ? bytes(1, str(2, d)) : bytes(1, int(1, d)));
+const valueInfo = (name, dims) => msg(str(1, name), bytes(2, bytes(1, msg(int(1, FLOAT), bytes(2, msg(...dims.map(dimension)))))));
+const node = (op, inputs, outputs) => msg(...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)), str(3, `${op}_${outputs[0]}`), str(4, op));
+
+export const TINY = { blocks: 2, heads: 1, grid: [2, 2], tokens: 5, patch: 2, size: [4, 4], classes: 4 };
+
+// Weight matrix [rows, cols] with entry (r, c) = r·1000 + c + offset.
+export function weight(rows, cols, offset) {
+  const w = new Float32Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) w[r * cols + c] = r * 1000 + c + offset;
+  return w;
+}
+
+// The bytes of the tiny graph. `outputs` lets a test leave contract outputs out.
+export function tinyExplainerOnnx({ outputs } = {}) {
+  const { blocks: B, heads: h, tokens: S, size: [H, W], classes: C } = TINY;
+  const P = 3 * H * W;
+  const A = B * h * S * S;
+  const spec = {
+    // name: [weight rows, weight cols, offset, source, reshape]
+    logits: [P, C, 0, 'flat', [1, C]],
+    attn: [P, A, 0.5, 'flat', [B, h, S, S]],
+    attn_grad: [C, A, 0, 'target', [-1, B, h, S, S]],
+    attn_rel: [C, A, 100, 'target', [-1, B, h, S, S]],
+    attn_rel_classic_last: [C, h * S * S, 200, 'target', [-1, h, S, S]],
+    input_rel_classic: [C, H * W, 300, 'target', [-1, H, W]],
+  };
+  const outDims = {
+    logits: [1, C], attn: [B, h, S, S], attn_grad: ['K', B, h, S, S], attn_rel: ['K', B, h, S, S],
+    attn_rel_classic_last: ['K', h, S, S], input_rel_classic: ['K', H, W],
+  };
+  const names = outputs ?? Object.keys(spec);
+  const nodes = [node('Reshape', ['pixels', 'flat_shape'], ['flat'])];
+  const inits = [tensor('flat_shape', [2], INT64, new BigInt64Array([1n, BigInt(P)]))];
+  for (const name of names) {
+    const [rows, cols, offset, source, shape] = spec[name];
+    inits.push(tensor(`W_${name}`, [rows, cols], FLOAT, weight(rows, cols, offset)));
+    inits.push(tensor(`shape_${name}`, [shape.length], INT64, new BigInt64Array(shape.map(BigInt))));
+    nodes.push(node('MatMul', [source, `W_${name}`], [`mm_${name}`]));
+    nodes.push(node('Reshape', [`mm_${name}`, `shape_${name}`], [name]));
+  }
+  const graph = msg(
+    ...nodes.map((n) => bytes(1, n)),
+    str(2, 'tiny_explainer'),
+    ...inits.map((t) => bytes(5, t)),
+    bytes(11, valueInfo('pixels', [1, 3, H, W])),
+    bytes(11, valueInfo('target', ['K', C])),
+    ...names.map((n) => bytes(12, valueInfo(n, outDims[n]))),
+  );
+  const model = msg(int(1, 8), str(2, 'vit-relevance tests'), bytes(7, graph), bytes(8, msg(str(1, ''), int(2, 17))));
+  return new Uint8Array(model);
+}
+
+export function tinyMetadata() {
+  const { blocks, heads, grid, tokens, patch, size, classes } = TINY;
+  return {
+    format: 'vit-relevance-explainer',
+    format_version: 1,
+    name: 'tiny',
+    onnx: 'tiny.onnx',
+    architecture: { blocks, heads, embed_dim: 8, patch_size: patch, image_size: size, grid, tokens,
+      special_tokens: 1, num_classes: classes, distilled: false },
+    preprocess: { resize: { mode: 'short_side', size: 4 }, crop: { mode: 'center', size },
+      interpolation: 'bicubic', mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5], exact_size_passthrough: true },
+    labels: ['tabby', 'tiger cat', 'crane', 'crane'],
+    label_names: ['tabby, tabby cat', 'tiger cat', 'crane', 'crane, derrick'],
+    inputs: { pixels: [1, 3, ...size], target: ['K', classes] },
+    outputs: { logits: [1, classes], attn: [blocks, heads, tokens, tokens],
+      attn_grad: ['K', blocks, heads, tokens, tokens], attn_rel: ['K', blocks, heads, tokens, tokens],
+      attn_rel_classic_last: ['K', heads, tokens, tokens], input_rel_classic: ['K', ...size] },
+  };
+}

@@ -1,0 +1,62 @@
+// Pure helpers of the explainer runtime: softmax/top-k and target resolution.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { softmax, topK, topKIndices } from '../../runtime/topk.js';
+import { resolveTarget, targetMatrix, contrastiveTarget, closeMatches } from '../../runtime/targets.js';
+import { outputsForMethods, METHOD_IDS } from '../../runtime/explainer.js';
+import { tinyMetadata } from './explainer-fixture.js';
+
+test('softmax is stable for large logits and sums to 1', () => {
+  const p = softmax(new Float32Array([1000, 1001, 999]));
+  assert.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-6);
+  assert.ok(p[1] > p[0] && p[0] > p[2]);
+  assert.ok(Math.abs(p[1] / p[0] - Math.E) < 1e-4);
+});
+
+test('topKIndices returns the k largest, largest first, ties by lower index', () => {
+  assert.deepEqual(topKIndices([3, 9, 1, 9, 5, 7], 4), [1, 3, 5, 4]);
+  assert.deepEqual(topKIndices([2, 1], 5), [0, 1]);
+  const rnd = Float32Array.from({ length: 1000 }, (_, i) => Math.sin(i * 12.9898) * 43758.5453 % 1);
+  const sorted = [...rnd.keys()].sort((a, b) => rnd[b] - rnd[a] || a - b).slice(0, 5);
+  assert.deepEqual(topKIndices(rnd, 5), sorted);
+});
+
+test('topK attaches labels and probabilities', () => {
+  const top = topK(new Float32Array([0, 2, 1]), 2, ['a', 'b', 'c']);
+  assert.deepEqual(top.map((t) => [t.id, t.label]), [[1, 'b'], [2, 'c']]);
+  assert.ok(top[0].prob > top[1].prob && top[0].prob < 1);
+});
+
+test('targets resolve by id, by label and by synonym, case-insensitively', () => {
+  const m = tinyMetadata();
+  assert.equal(resolveTarget(m, 1), 1);
+  assert.equal(resolveTarget(m, ' 0 '), 0);
+  assert.equal(resolveTarget(m, 'Tiger Cat'), 1);
+  assert.equal(resolveTarget(m, 'TABBY CAT'), 0);
+  assert.equal(resolveTarget(m, 'derrick'), 3);
+});
+
+test('out-of-range, ambiguous and unknown targets give clear errors', () => {
+  const m = tinyMetadata();
+  assert.throws(() => resolveTarget(m, 4), /target 4 is out of range: this model has classes 0\.\.3/);
+  assert.throws(() => resolveTarget(m, '-1'), /out of range/);
+  assert.throws(() => resolveTarget(m, 'crane'), /"crane" is ambiguous: it names classes 2 \(crane\); 3 \(crane, derrick\)/);
+  assert.throws(() => resolveTarget(m, 'tabbby'), /"tabbby" is not a class of this model\. Close matches: 0 \(tabby, tabby cat\)/);
+  assert.throws(() => resolveTarget(m, 'zzzzzzzzzzzz'), (e) => /not a class/.test(e.message) && !/Close matches/.test(e.message));
+  assert.deepEqual(closeMatches(m, 'cat'), [0, 1]);
+});
+
+test('targetMatrix builds one-hot rows and copies weight vectors', () => {
+  const m = targetMatrix([2, contrastiveTarget(0, 1, 4)], 4);
+  assert.deepEqual([...m], [0, 0, 1, 0, 1, -1, 0, 0]);
+  assert.throws(() => targetMatrix([], 4), /at least one target/);
+  assert.throws(() => targetMatrix([4], 4), /not a class id in 0\.\.3/);
+  assert.throws(() => targetMatrix([new Float32Array(3)], 4), /has 3 entries, the model has 4 classes/);
+});
+
+test('outputsForMethods lists only the outputs the methods read, in contract order', () => {
+  assert.deepEqual(outputsForMethods(['attention_rollout']), ['attn']);
+  assert.deepEqual(outputsForMethods(['transformer_attribution', 'raw_attention']), ['attn', 'attn_grad', 'attn_rel']);
+  assert.equal(outputsForMethods(METHOD_IDS).length, 5);
+  assert.throws(() => outputsForMethods(['nope']), /unknown method "nope"/);
+});

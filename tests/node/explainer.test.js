@@ -1,0 +1,77 @@
+// openExplainer on a tiny hand-written graph (see explainer-fixture.js): contract checks,
+// clear errors for bad files, and that per-target tensors are the right slices, as views.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as ort from 'onnxruntime-web';
+import { openExplainer } from '../../runtime/explainer.js';
+import { contrastiveTarget } from '../../runtime/targets.js';
+import { tinyExplainerOnnx, tinyMetadata, weight, TINY } from './explainer-fixture.js';
+
+ort.env.wasm.numThreads = 1;
+const { blocks: B, heads: h, tokens: S, size: [H, W], classes: C } = TINY;
+const pixels = Float32Array.from({ length: 3 * H * W }, (_, i) => (i % 7) - 3);
+
+// Row c of a fixture weight matrix, i.e. what a one-hot target of class c produces.
+const row = (cols, offset, c) => weight(C, cols, offset).subarray(c * cols, (c + 1) * cols);
+
+test('explain slices every K-leading output per target, as views', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata(), modelName: 'tiny.onnx' });
+  const { logits, tensors, timings } = await ex.explain(pixels, [2, 0]);
+  assert.equal(logits.length, C);
+  assert.equal(tensors.length, 2);
+  assert.ok(timings.modelMs >= 0);
+  for (const [k, c] of [[0, 2], [1, 0]]) {
+    const t = tensors[k];
+    assert.deepEqual(t.attnGrad, row(B * h * S * S, 0, c));
+    assert.deepEqual(t.attnRel, row(B * h * S * S, 100, c));
+    assert.deepEqual(t.relClassicLast, row(h * S * S, 200, c));
+    assert.deepEqual(t.inputRelClassic, row(H * W, 300, c));
+    assert.equal(t.attn.length, B * h * S * S);
+  }
+  // No copies: both targets' slices share one buffer.
+  assert.equal(tensors[0].attnGrad.buffer, tensors[1].attnGrad.buffer);
+  assert.equal(tensors[0].attn, tensors[1].attn);
+  await ex.release();
+});
+
+test('weight-vector targets (contrastive) and output subsets', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
+  const { tensors } = await ex.explain(pixels, [contrastiveTarget(1, 3, C)], { outputs: ['attn_rel'] });
+  const expected = row(B * h * S * S, 100, 1).map((v, i) => v - row(B * h * S * S, 100, 3)[i]);
+  assert.deepEqual(tensors[0].attnRel, expected);
+  assert.equal(tensors[0].attnGrad, undefined);
+  await assert.rejects(ex.explain(pixels, [0], { outputs: ['bogus'] }), /unknown explainer outputs: bogus/);
+  await ex.release();
+});
+
+test('predict returns the logits alone', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
+  const full = await ex.explain(pixels, [1]);
+  const { logits } = await ex.predict(pixels);
+  assert.deepEqual(logits, full.logits);
+  await assert.rejects(ex.predict(new Float32Array(5)), /pixels must be a Float32Array of 3×4×4 = 48/);
+  await ex.release();
+});
+
+test('a file that is not ONNX gives a clear error', async () => {
+  await assert.rejects(
+    openExplainer({ ort, model: new TextEncoder().encode('<html>not a model</html>'), metadata: tinyMetadata(), modelName: 'model.onnx' }),
+    /^Error: model\.onnx is not an ONNX model: /);
+});
+
+test('an ONNX graph without the explainer outputs is refused', async () => {
+  const plain = tinyExplainerOnnx({ outputs: ['logits', 'attn', 'attn_rel_classic_last', 'input_rel_classic'] });
+  await assert.rejects(openExplainer({ ort, model: plain, metadata: tinyMetadata(), modelName: 'model.onnx' }),
+    /model\.onnx lacks outputs attn_grad, attn_rel expected by the explainer contract/);
+});
+
+test('metadata that disagrees with the graph is caught', async () => {
+  const m = tinyMetadata();
+  m.format_version = 99;
+  await assert.rejects(openExplainer({ ort, model: tinyExplainerOnnx(), metadata: m }), /format_version" 99 is not supported/);
+  const wrongShape = tinyMetadata();
+  wrongShape.architecture.blocks = 3;
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: wrongShape });
+  await assert.rejects(ex.explain(pixels, [0]), /output attn has shape \[2,1,5,5\], metadata implies \[3,1,5,5\]/);
+  await ex.release();
+});
