@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Export a ViT/DeiT checkpoint to the explainer graph + metadata (docs/architecture.md).
+
+  /usr/bin/python3 models/export.py --model deit_tiny_patch16_224 [--checkpoint-dir DIR]
+      [--checkpoint FILE] [--labels synset_words.txt] [--out build/models] [--plain] [--force]
+
+Writes OUT/<name>.onnx, OUT/<name>.json, updates OUT/index.json, and with --plain also
+OUT/<name>.forward.onnx (logits only). Skips the export when OUT/<name>.stamp.json shows
+the checkpoint, the labels and the exporter's sources are unchanged. See models/README.md.
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from models.exporter import cache  # noqa: E402  (needs the path above)
+from models.exporter.architectures import (KNOWN_MODELS, check_state_dict,  # noqa: E402
+                                           default_preprocess, infer_config, known_model)
+from models.exporter.checkpoints import (checkpoint_dir, load_state_dict,  # noqa: E402
+                                         locate_or_download, sha256_file)
+from models.exporter.errors import CheckpointMissing, ExportUserError, UnknownModel  # noqa: E402
+from models.exporter.metadata import build_metadata, read_synset_words  # noqa: E402
+from models.exporter.model_index import update_index  # noqa: E402
+
+
+def default_labels() -> Path:
+    shared = Path(os.environ.get("VITREL_SHARED_DIR", REPO_ROOT.parent / "shared"))
+    return (REPO_ROOT / shared / "imagenet" / "synset_words.txt").resolve()
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="models/export.py", description=__doc__.split("\n\n")[0],
+        epilog="known models: " + ", ".join(KNOWN_MODELS))
+    p.add_argument("--model", required=True, help="a known model name, or any name with --checkpoint")
+    p.add_argument("--checkpoint-dir", help="where checkpoints are (default $VITREL_CHECKPOINT_DIR, "
+                                            "else models/checkpoints)")
+    p.add_argument("--checkpoint", help="an explicit checkpoint file (the architecture of an "
+                                        "unknown model is inferred from its shapes)")
+    p.add_argument("--checkpoint-url", help="download address instead of the official one")
+    p.add_argument("--no-download", action="store_true", help="never download a missing checkpoint")
+    p.add_argument("--heads", type=int, help="attention heads of an unknown model (default embed_dim/64)")
+    p.add_argument("--labels", default=None, help="synset_words.txt (default ../shared/imagenet/synset_words.txt)")
+    p.add_argument("--out", default=str(REPO_ROOT / "build" / "models"), help="output folder")
+    p.add_argument("--plain", action="store_true", help="also write <name>.forward.onnx (logits only)")
+    p.add_argument("--force", action="store_true", help="export even if the stamp says up to date")
+    return p.parse_args(argv)
+
+
+def resolve_checkpoint(args):
+    """(path, KnownModel or None). Unknown names need --checkpoint."""
+    known = KNOWN_MODELS.get(args.model)
+    if known is None and not args.checkpoint:
+        raise known_model(args.model)  # raises UnknownModel listing the known names
+    if args.checkpoint:
+        path = Path(args.checkpoint).resolve()
+        if not path.is_file():
+            raise CheckpointMissing(f"checkpoint file {path} does not exist")
+        return path, known
+    url = args.checkpoint_url or known.url
+    return locate_or_download(args.model, checkpoint_dir(args.checkpoint_dir), url,
+                              allow_download=not args.no_download), known
+
+
+def graph_builders():
+    """build_explainer(config, sd) and build_plain(config, sd) from the graph modules."""
+    from models.exporter import graph  # the graph engineer's modules
+    return graph.build_explainer, graph.build_plain
+
+
+def export(args, builders=None) -> int:
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    name = args.model
+    ckpt, known = resolve_checkpoint(args)
+    labels_path = Path(args.labels).resolve() if args.labels else default_labels()
+    if not labels_path.is_file():
+        raise ExportUserError(f"labels file {labels_path} not found (pass --labels synset_words.txt)")
+
+    stamp_file = cache.stamp_path(out, name)
+    stamp = cache.read_stamp(stamp_file)
+    expected = {
+        "exporter_version": cache.exporter_version(),
+        "checkpoint_sha256": cache.checkpoint_sha256(ckpt, stamp),
+        "labels_sha256": sha256_file(labels_path),
+        "settings": {"model": name, "heads": args.heads, "known": known is not None},
+    }
+    onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
+    fresh = cache.is_up_to_date(stamp, out, expected)
+    if fresh and (not args.plain or forward_file in stamp.get("files", {})) and not args.force:
+        print(f"{name}: up to date ({out / onnx_file})")
+        return 0
+
+    started = time.time()
+    import torch  # noqa: F401  (late: the up-to-date path above stays fast)
+    from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
+                                             verify_explainer)
+    state_dict = load_state_dict(ckpt)
+    if known:
+        cfg, preprocess = known.config, known.preprocess
+    else:
+        cfg = infer_config(state_dict, name, args.heads)
+        preprocess = default_preprocess(cfg)
+        print(f"{name}: not in the table; inferred {cfg} and DeiT-style preprocessing {preprocess}")
+    check_state_dict(cfg, state_dict)
+    labels = read_synset_words(labels_path)
+    # Fails before the slow part when the labels do not fit.
+    meta = build_metadata(cfg, preprocess, labels, onnx_file, ckpt.name,
+                          expected["checkpoint_sha256"], expected["exporter_version"])
+
+    build_explainer, build_plain = builders or graph_builders()
+    with tempfile.TemporaryDirectory(dir=out, prefix=f".{name}.") as tmp:
+        tmp = Path(tmp)
+        print(f"{name}: exporting the plain forward graph", flush=True)
+        export_plain(build_plain(cfg, state_dict), cfg, tmp / forward_file)
+        print(f"{name}: exporting the explainer graph", flush=True)
+        export_explainer(build_explainer(cfg, state_dict), cfg, tmp / onnx_file)
+        verify_explainer(tmp / onnx_file, cfg)
+        ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file)
+        # Only verified files replace the previous ones.
+        written = [onnx_file] + ([forward_file] if args.plain else [])
+        for f in written:
+            os.replace(tmp / f, out / f)
+    (out / json_file).write_text(_json(meta))
+    entry = update_index(out, name, onnx_file, json_file, forward_file if args.plain else None)
+    files = {f: (out / f).stat().st_size for f in written + [json_file]}
+    cache.write_stamp(stamp_file, {**expected, "files": files,
+                                   "checkpoint": cache.checkpoint_record(ckpt, expected["checkpoint_sha256"])})
+    print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
+          f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
+    return 0
+
+
+def _json(obj) -> str:
+    import json
+    return json.dumps(obj, indent=1) + "\n"
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        return export(args)
+    except (ExportUserError, ValueError) as err:
+        print(f"export.py: error: {err}", file=sys.stderr)
+        return 2 if isinstance(err, UnknownModel) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The `<name>.json` metadata beside each explainer graph (format: docs/architecture.md)."""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Union
+
+from .architectures import Preprocess
+from .config import ViTConfig
+
+FORMAT = "vit-relevance-explainer"
+FORMAT_VERSION = 1
+INPUT_NAMES = ("pixels", "target")
+OUTPUT_NAMES = ("logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic")
+K = "K"  # the symbolic number of target rows
+Dim = Union[int, str]
+
+
+@dataclass(frozen=True)
+class Labels:
+    labels: List[str]  # short: the first synonym ("tench")
+    label_names: List[str]  # the full synonym list ("tench, Tinca tinca")
+    wnids: List[str]
+
+
+def read_synset_words(path: Path) -> Labels:
+    """`wnid name, synonyms` per line, in class index order (ImageNet's synset_words.txt)."""
+    labels, names, wnids = [], [], []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        wnid, _, rest = line.strip().partition(" ")
+        if not rest:
+            raise ValueError(f"{path}:{n}: expected 'wnid name, synonyms', got {line!r}")
+        wnids.append(wnid)
+        names.append(rest.strip())
+        labels.append(rest.split(",")[0].strip())
+    return Labels(labels, names, wnids)
+
+
+def input_shapes(cfg: ViTConfig) -> Dict[str, List[Dim]]:
+    h, w = cfg.image_size
+    return {"pixels": [1, 3, h, w], "target": [K, cfg.num_classes]}
+
+
+def output_shapes(cfg: ViTConfig) -> Dict[str, List[Dim]]:
+    b, nh, s = cfg.depth, cfg.heads, cfg.tokens
+    h, w = cfg.image_size
+    return {
+        "logits": [1, cfg.num_classes],
+        "attn": [b, nh, s, s],
+        "attn_grad": [K, b, nh, s, s],
+        "attn_rel": [K, b, nh, s, s],
+        "attn_rel_classic_last": [K, nh, s, s],
+        "input_rel_classic": [K, h, w],
+    }
+
+
+def architecture_json(cfg: ViTConfig) -> dict:
+    return {
+        "blocks": cfg.depth, "heads": cfg.heads, "embed_dim": cfg.embed_dim,
+        "patch_size": cfg.patch_size, "image_size": list(cfg.image_size), "grid": list(cfg.grid),
+        "tokens": cfg.tokens, "special_tokens": cfg.special_tokens,
+        "num_classes": cfg.num_classes, "distilled": cfg.distilled,
+        # Not in the docs example, but needed to rebuild the graph from the JSON alone.
+        "mlp_ratio": cfg.mlp_ratio, "ln_eps": cfg.ln_eps, "qkv_bias": cfg.qkv_bias,
+    }
+
+
+def build_metadata(cfg: ViTConfig, preprocess: Preprocess, labels: Labels, onnx_file: str,
+                   checkpoint_file: str, checkpoint_sha256: str, exporter_version: str) -> dict:
+    if len(labels.labels) != cfg.num_classes:
+        raise ValueError(f"the labels file has {len(labels.labels)} classes, "
+                         f"{cfg.name} has {cfg.num_classes}")
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": cfg.name,
+        "onnx": onnx_file,
+        "architecture": architecture_json(cfg),
+        "preprocess": preprocess.to_json(),
+        "labels": labels.labels,
+        "label_names": labels.label_names,
+        "wnids": labels.wnids,
+        "inputs": input_shapes(cfg),
+        "outputs": output_shapes(cfg),
+        "source": {"checkpoint": checkpoint_file, "sha256": checkpoint_sha256},
+        "exporter": {"version": exporter_version},
+    }

@@ -1,0 +1,28 @@
+"""build/models/index.json: the graphs the build produced (docs/architecture.md)."""
+import fcntl
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+
+def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
+                 forward_file: Optional[str] = None) -> dict:
+    """Insert or replace NAME's entry. Locked and written atomically: several exports may
+    share one output folder."""
+    index_path = out_dir / "index.json"
+    with open(out_dir / ".index.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            models = json.loads(index_path.read_text()).get("models", [])
+        except (OSError, ValueError):
+            models = []
+        entry = {"name": name, "onnx": onnx_file, "metadata": metadata_file,
+                 "bytes": (out_dir / onnx_file).stat().st_size}
+        if forward_file:  # the plain forward graph, for benchmarks and size checks
+            entry.update({"forward_onnx": forward_file, "forward_bytes": (out_dir / forward_file).stat().st_size})
+        models = sorted([m for m in models if m.get("name") != name] + [entry], key=lambda m: m["name"])
+        tmp = index_path.with_name(f"index.json.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"models": models}, indent=2) + "\n")
+        os.replace(tmp, index_path)
+    return entry

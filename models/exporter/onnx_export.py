@@ -1,0 +1,91 @@
+"""torch.onnx export of the explainer and plain graphs, and checks of the written files."""
+from pathlib import Path
+from typing import Dict, List
+
+import onnx
+import torch
+
+from .config import ViTConfig
+from .errors import ExportCheckFailed
+from .metadata import INPUT_NAMES, K, OUTPUT_NAMES, Dim, input_shapes, output_shapes
+
+OPSET = 17
+# The explainer file may hold little more than the weights: derived tensors (clamped W⁺,
+# W⁻, transposes) must be computed in the graph, not stored as extra initializers.
+MAX_EXPLAINER_TO_PLAIN = 1.2
+
+
+def export_explainer(module: torch.nn.Module, cfg: ViTConfig, path: Path) -> None:
+    h, w = cfg.image_size
+    pixels = torch.randn(1, 3, h, w)
+    # K = 2 while tracing so that no op is specialised to a single target row.
+    target = torch.zeros(2, cfg.num_classes)
+    target[0, 0] = 1.0
+    target[1, cfg.num_classes - 1] = 1.0
+    dynamic = {name: {0: K} for name, shape in output_shapes(cfg).items() if shape[0] == K}
+    dynamic["target"] = {0: K}
+    module.eval()
+    with torch.no_grad():
+        torch.onnx.export(
+            module, (pixels, target), str(path), opset_version=OPSET,
+            input_names=list(INPUT_NAMES), output_names=list(OUTPUT_NAMES),
+            dynamic_axes=dynamic,
+            # Folding would store clamp(W), Wᵀ, … as new initializers and double the file.
+            do_constant_folding=False)
+
+
+def export_plain(module: torch.nn.Module, cfg: ViTConfig, path: Path) -> None:
+    h, w = cfg.image_size
+    module.eval()
+    with torch.no_grad():
+        torch.onnx.export(module, (torch.randn(1, 3, h, w),), str(path), opset_version=OPSET,
+                          input_names=["pixels"], output_names=["logits"], do_constant_folding=False)
+
+
+def _dims(value_info) -> List[Dim]:
+    return [d.dim_param if d.dim_param else d.dim_value
+            for d in value_info.type.tensor_type.shape.dim]
+
+
+def _check_io(kind: str, actual: Dict[str, List[Dim]], expected: Dict[str, List[Dim]]) -> List[str]:
+    problems = []
+    if list(actual) != list(expected):
+        problems.append(f"{kind} are {list(actual)}, the contract says {list(expected)}")
+    for name, want in expected.items():
+        got = actual.get(name)
+        if got is None:
+            continue
+        if len(got) != len(want):
+            problems.append(f"{kind[:-1]} {name} has rank {len(got)}, expected {want}")
+            continue
+        for axis, (g, e) in enumerate(zip(got, want)):
+            if e == K and not (isinstance(g, str) and g):
+                problems.append(f"{kind[:-1]} {name} axis {axis} is {g!r}, expected the dynamic K")
+            elif e != K and isinstance(g, int) and g not in (0, e):  # 0/named: not inferred
+                problems.append(f"{kind[:-1]} {name} axis {axis} is {g!r}, expected {e}")
+    return problems
+
+
+def verify_explainer(path: Path, cfg: ViTConfig) -> None:
+    """onnx.checker, then the contract: names, order, float32, static and dynamic dims."""
+    onnx.checker.check_model(str(path))
+    graph = onnx.load(str(path), load_external_data=False).graph
+    initializers = {i.name for i in graph.initializer}
+    inputs = [i for i in graph.input if i.name not in initializers]
+    problems = _check_io("inputs", {i.name: _dims(i) for i in inputs}, input_shapes(cfg))
+    problems += _check_io("outputs", {o.name: _dims(o) for o in graph.output}, output_shapes(cfg))
+    for v in list(inputs) + list(graph.output):
+        if v.type.tensor_type.elem_type != onnx.TensorProto.FLOAT:
+            problems.append(f"{v.name} is not float32")
+    if problems:
+        raise ExportCheckFailed(f"{path.name} breaks the graph contract: " + "; ".join(problems))
+
+
+def check_size_ratio(explainer: Path, plain: Path) -> float:
+    ratio = explainer.stat().st_size / plain.stat().st_size
+    if ratio > MAX_EXPLAINER_TO_PLAIN:
+        raise ExportCheckFailed(
+            f"{explainer.name} is {explainer.stat().st_size} bytes, {ratio:.2f}x the plain forward "
+            f"graph ({plain.stat().st_size} bytes; limit {MAX_EXPLAINER_TO_PLAIN}x): derived "
+            "weights were stored as initializers instead of being computed in the graph")
+    return ratio
