@@ -1,0 +1,100 @@
+// Builds dist/site: the page (web/), the shared runtime (runtime/), the WebAssembly core
+// (build/wasm), the onnxruntime-web files the Worker loads, the explainer graphs
+// (build/models) and the sample photos. Everything relative, nothing from a CDN, so the
+// folder works on any static host. Unchanged files are not copied again.
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+// onnxruntime-web: the plain WebAssembly build, plus the WebGPU build (JSEP) for browsers
+// that offer WebGPU. Each .mjs loads the matching ort-wasm-*.{mjs,wasm} pair.
+const ORT_FILES = [
+  'ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm',
+  'ort.webgpu.min.mjs', 'ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm',
+];
+const IMAGE_EXT = /\.(png|jpe?g|webp|gif|bmp)$/i;
+
+async function copyIfChanged(from, to) {
+  const src = await stat(from);
+  const dst = await stat(to).catch(() => null);
+  if (dst && dst.size === src.size && dst.mtimeMs >= src.mtimeMs) return false;
+  await mkdir(path.dirname(to), { recursive: true });
+  await copyFile(from, to);
+  return true;
+}
+
+async function copyTree(fromDir, toDir, filter = () => true) {
+  const copied = [];
+  for (const entry of await readdir(fromDir, { withFileTypes: true })) {
+    const from = path.join(fromDir, entry.name);
+    const to = path.join(toDir, entry.name);
+    if (entry.isDirectory()) { if (filter(entry.name, true)) copied.push(...await copyTree(from, to, filter)); }
+    else if (filter(entry.name)) { await copyIfChanged(from, to); copied.push(to); }
+  }
+  return copied;
+}
+
+// Sample photos plus a listing the gallery reads (a static host cannot list folders).
+async function copySamples(fromDir, toDir, warn) {
+  if (!existsSync(fromDir)) {
+    warn(`no sample photos at ${fromDir} (set VITREL_SAMPLE_IMAGES); the gallery will be empty`);
+    await mkdir(toDir, { recursive: true });
+    return writeFile(path.join(toDir, 'index.json'), '{"images":[]}\n');
+  }
+  const names = (await readdir(fromDir)).filter((n) => IMAGE_EXT.test(n)).sort();
+  for (const n of names) await copyIfChanged(path.join(fromDir, n), path.join(toDir, n));
+  await writeFile(path.join(toDir, 'index.json'), JSON.stringify({ images: names }, null, 1) + '\n');
+}
+
+// Models: index.json and the files it names. Missing models are a warning: the page
+// then says so instead of the build failing for people who only work on the UI.
+async function copyModels(fromDir, toDir, warn) {
+  const indexPath = path.join(fromDir, 'index.json');
+  await mkdir(toDir, { recursive: true });
+  if (!existsSync(indexPath)) {
+    warn(`no ${indexPath}: run the model export first; the page will report that no model is available`);
+    return writeFile(path.join(toDir, 'index.json'), '{"models":[]}\n');
+  }
+  const index = JSON.parse(await readFile(indexPath, 'utf8'));
+  for (const m of index.models ?? []) {
+    for (const f of [m.onnx, m.metadata]) {
+      const from = path.join(fromDir, f);
+      if (existsSync(from)) await copyIfChanged(from, path.join(toDir, f));
+      else warn(`model file ${from} listed in index.json is missing`);
+    }
+  }
+  await copyIfChanged(indexPath, path.join(toDir, 'index.json'));
+}
+
+export async function buildSite(paths) {
+  const warnings = [];
+  const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
+  const out = paths.site;
+  // The page's own code is small: rebuild it from scratch so deleted files disappear.
+  for (const d of ['lib', 'runtime']) await rm(path.join(out, d), { recursive: true, force: true });
+  await copyTree(path.join(paths.root, 'web'), out);
+
+  const runtimeDir = path.join(paths.root, 'runtime');
+  if (existsSync(runtimeDir)) {
+    // runtime/node/ holds Node-only helpers (file I/O): the page never loads them.
+    await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' : n.endsWith('.js')));
+  }
+  else warn('no runtime/ folder yet: the Worker cannot load the explainer');
+
+  // Same relative layout as the repository so runtime/core.js finds ../build/wasm/.
+  const coreFiles = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];
+  for (const f of coreFiles) {
+    const from = path.join(paths.wasm, f);
+    if (existsSync(from)) await copyIfChanged(from, path.join(out, 'build', 'wasm', f));
+    else warn(`missing ${from}: run \`npm run build -- WebAssembly\``);
+  }
+
+  const ortDist = path.join(paths.root, 'node_modules', 'onnxruntime-web', 'dist');
+  for (const f of ORT_FILES) await copyIfChanged(path.join(ortDist, f), path.join(out, 'ort', f));
+
+  await copyModels(paths.models, path.join(out, 'models'), warn);
+  await copySamples(paths.sampleImages, path.join(out, 'samples'), warn);
+  await writeFile(path.join(out, 'build-info.json'),
+    JSON.stringify({ built: new Date().toISOString(), warnings }, null, 1) + '\n');
+  return { out, warnings };
+}
