@@ -63,13 +63,25 @@ struct RelevanceMap {
 bool has_inputs_for(Method m, const RelevanceInputs& in);
 
 // Validates shapes, layout, options and finiteness, then computes the map.
-// Throws InputError with a specific message on any bad input.
+// Throws InputError with a specific message on any bad input. A method checks only the
+// tensors it reads (e.g. transformer_attribution: attention_grad and attention_rel).
 RelevanceMap compute_relevance(Method m, const RelevanceInputs& in, const TokenLayout& layout,
                                const MethodOptions& options = {});
+
+// Several methods on the same inputs: each tensor is validated once for the whole batch
+// (not once per method) and the rollouts share one pass over the blocks. Returns the maps
+// in the order of `methods`; throws InputError like compute_relevance.
+std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& methods,
+                                                 const RelevanceInputs& in,
+                                                 const TokenLayout& layout,
+                                                 const MethodOptions& options = {});
 
 // The token explorer: the full length-S relevance row of `options.query_token` for the
 // token-mixing methods (transformer_attribution, attention_rollout, ablation_no_grad,
 // generic_attention), propagated as a row vector through the blocks in O(B*h*S^2).
+// Also answers for the single-block methods raw_attention, partial_lrp,
+// ablation_last_block and ablation_second_block (their row of one block). gradcam and
+// lrp_full have no token row: InputError.
 std::vector<float> relevance_row(Method m, const RelevanceInputs& in, const TokenLayout& layout,
                                  const MethodOptions& options = {});
 

@@ -1,0 +1,95 @@
+// The public entry points: validate a batch once, then dispatch each method to the
+// rollout (row_rollout), single-block (single_block) or pass-through code.
+
+#include "methods/relevance.h"
+
+#include "methods/checked_inputs.h"
+#include "methods/row_rollout.h"
+#include "methods/single_block.h"
+
+namespace vitrel {
+
+namespace {
+
+// Row q's patch columns reshaped to the grid.
+RelevanceMap patch_map(const std::vector<float>& row, const TokenLayout& layout) {
+  RelevanceMap map{layout.grid_rows, layout.grid_cols, {}};
+  map.data.assign(row.begin() + layout.special_tokens, row.end());
+  return map;
+}
+
+RelevanceMap lrp_full_map(const CheckedInputs& in) {
+  const size_t n = static_cast<size_t>(in.input_rows) * static_cast<size_t>(in.input_cols);
+  return RelevanceMap{in.input_rows, in.input_cols,
+                      std::vector<float>(in.input_rel_classic, in.input_rel_classic + n)};
+}
+
+}  // namespace
+
+bool has_inputs_for(Method m, const RelevanceInputs& in) {
+  switch (m) {
+    case Method::TransformerAttribution:
+    case Method::AblationLastBlock:
+    case Method::AblationSecondBlock:
+      return !in.attention_grad.empty() && !in.attention_rel.empty();
+    case Method::AttentionRollout:
+    case Method::RawAttention:
+      return !in.attention.empty();
+    case Method::GradCam:
+    case Method::GenericAttention:
+      return !in.attention.empty() && !in.attention_grad.empty();
+    case Method::PartialLrp:
+      return !in.rel_classic_last.empty();
+    case Method::LrpFull:
+      return !in.input_rel_classic.empty();
+    case Method::AblationNoGrad:
+      return !in.attention_rel.empty();
+  }
+  return false;
+}
+
+std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& methods,
+                                                 const RelevanceInputs& inputs,
+                                                 const TokenLayout& layout,
+                                                 const MethodOptions& options) {
+  const CheckedInputs in = check_inputs(methods, inputs, layout, options);
+
+  // All rollouts of the batch share one walk over the blocks.
+  std::vector<Method> rollouts;
+  for (Method m : methods)
+    if (is_rollout_method(m)) rollouts.push_back(m);
+  std::vector<std::vector<float>> rollout_results = rollout_rows(rollouts, in);
+
+  std::vector<RelevanceMap> maps;
+  maps.reserve(methods.size());
+  size_t next_rollout = 0;
+  for (Method m : methods) {
+    if (is_rollout_method(m)) {
+      maps.push_back(patch_map(rollout_results[next_rollout++], layout));
+    } else if (is_single_block_row_method(m)) {
+      maps.push_back(patch_map(single_block_row(m, in), layout));
+    } else if (m == Method::GradCam) {
+      maps.push_back(RelevanceMap{layout.grid_rows, layout.grid_cols, gradcam_patches(in)});
+    } else {
+      maps.push_back(lrp_full_map(in));
+    }
+  }
+  return maps;
+}
+
+RelevanceMap compute_relevance(Method m, const RelevanceInputs& in, const TokenLayout& layout,
+                               const MethodOptions& options) {
+  return std::move(compute_relevance_maps({m}, in, layout, options).front());
+}
+
+std::vector<float> relevance_row(Method m, const RelevanceInputs& inputs,
+                                 const TokenLayout& layout, const MethodOptions& options) {
+  if (!is_rollout_method(m) && !is_single_block_row_method(m))
+    throw InputError(std::string("relevance_row: ") + method_id(m) +
+                     " has no token row (only the rollouts and the single-block "
+                     "attention/relevance methods do)");
+  const CheckedInputs in = check_inputs({m}, inputs, layout, options);
+  return is_rollout_method(m) ? rollout_row(m, in) : single_block_row(m, in);
+}
+
+}  // namespace vitrel

@@ -1,0 +1,89 @@
+#pragma once
+// The rollouts as written in METHODS.md: build every block's S x S matrix and multiply
+// them, O(B*S^3). Header-only and deliberately naive; the library computes the same
+// rows as vector-matrix products (row_rollout.h). Tests check the two agree and the
+// benchmark times both. Inputs must already pass compute_relevance's checks.
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "methods/relevance.h"
+
+namespace vitrel::reference {
+
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Head h of block b of a [B,h,S,S] tensor as an S x S matrix.
+inline Eigen::Map<const Matrix> head_matrix(const TensorView& t, int b, int k) {
+  const int64_t heads = t.shape[1], S = t.shape[2];
+  return Eigen::Map<const Matrix>(t.data + (b * heads + k) * S * S, S, S);
+}
+
+// Any per-block tensor present: they all have the shape [B,h,S,S].
+inline const TensorView& any_block_tensor(const RelevanceInputs& in) {
+  if (!in.attention.empty()) return in.attention;
+  return in.attention_grad.empty() ? in.attention_rel : in.attention_grad;
+}
+
+// The per-block matrix of a rollout method, before any identity or normalisation:
+// E_h[(G.R)+], E_h[R+], E_h[A] or E_h[(G.A)+].
+inline Matrix head_mean(Method m, const RelevanceInputs& in, int b) {
+  const int heads = static_cast<int>(any_block_tensor(in).shape[1]);
+  const int S = static_cast<int>(any_block_tensor(in).shape[2]);
+  Matrix mean = Matrix::Zero(S, S);
+  for (int k = 0; k < heads; ++k) {
+    switch (m) {
+      case Method::TransformerAttribution:
+        mean += head_matrix(in.attention_grad, b, k)
+                    .cwiseProduct(head_matrix(in.attention_rel, b, k))
+                    .cwiseMax(0.f);
+        break;
+      case Method::AblationNoGrad:
+        mean += head_matrix(in.attention_rel, b, k).cwiseMax(0.f);
+        break;
+      case Method::AttentionRollout:
+        mean += head_matrix(in.attention, b, k);
+        break;
+      case Method::GenericAttention:
+        mean += head_matrix(in.attention_grad, b, k)
+                    .cwiseProduct(head_matrix(in.attention, b, k))
+                    .cwiseMax(0.f);
+        break;
+      default:
+        break;
+    }
+  }
+  return mean / static_cast<float>(heads);
+}
+
+// The full S x S matrix whose row q is relevance_row(m, ...) for m a rollout method.
+inline Matrix rollout_matrix(Method m, const RelevanceInputs& in, const MethodOptions& options) {
+  const int blocks = static_cast<int>(any_block_tensor(in).shape[0]);
+  const int S = static_cast<int>(any_block_tensor(in).shape[2]);
+  const Matrix I = Matrix::Identity(S, S);
+
+  if (m == Method::GenericAttention) {  // P = I; P <- P + Abar P for b = 0..B-1
+    Matrix P = I;
+    for (int b = 0; b < blocks; ++b) P += head_mean(m, in, b) * P;
+    return P;
+  }
+  Matrix M = I;  // M = X[B-1] ... X[s]: each later block multiplies on the left
+  for (int b = options.start_layer; b < blocks; ++b) {
+    Matrix X = head_mean(m, in, b) + I;
+    if (m == Method::AttentionRollout) {
+      const Eigen::VectorXf row_sums = X.rowwise().sum();
+      X = row_sums.cwiseInverse().asDiagonal() * X;
+    }
+    M = X * M;
+  }
+  return M;
+}
+
+inline std::vector<float> rollout_row(Method m, const RelevanceInputs& in,
+                                      const MethodOptions& options) {
+  const Matrix M = rollout_matrix(m, in, options);
+  const auto row = M.row(options.query_token);
+  return std::vector<float>(row.data(), row.data() + row.size());
+}
+
+}  // namespace vitrel::reference

@@ -1,0 +1,42 @@
+#pragma once
+// Internal: the inner loops of every method. Each runs over one contiguous row of `n`
+// floats with no aliasing, so compilers vectorise them (SSE/AVX natively, SIMD128 in
+// WebAssembly) without -ffast-math.
+
+namespace vitrel {
+namespace kernels {
+
+inline float positive(float x) { return x > 0.f ? x : 0.f; }
+
+// out[j] += c * a[j]
+inline void add_scaled(float* __restrict out, const float* __restrict a, float c, int n) {
+  for (int j = 0; j < n; ++j) out[j] += c * a[j];
+}
+
+// out[j] += c * max(a[j], 0)
+inline void add_scaled_positive(float* __restrict out, const float* __restrict a, float c,
+                                int n) {
+  for (int j = 0; j < n; ++j) out[j] += c * positive(a[j]);
+}
+
+// out[j] += c * max(a[j] * b[j], 0)
+inline void add_scaled_positive_product(float* __restrict out, const float* __restrict a,
+                                        const float* __restrict b, float c, int n) {
+  for (int j = 0; j < n; ++j) out[j] += c * positive(a[j] * b[j]);
+}
+
+// Sum of a[0..n) in eight interleaved partial sums: float addition is not associative,
+// so a single accumulator would keep the loop scalar.
+inline float sum(const float* a, int n) {
+  float lanes[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+  int j = 0;
+  for (; j + 8 <= n; j += 8)
+    for (int l = 0; l < 8; ++l) lanes[l] += a[j + l];
+  float total = 0.f;
+  for (; j < n; ++j) total += a[j];
+  for (float l : lanes) total += l;
+  return total;
+}
+
+}  // namespace kernels
+}  // namespace vitrel
