@@ -5,27 +5,39 @@
 
 namespace vitrel {
 
-int64_t TensorView::numel() const {
+namespace {
+
+// "[12,3,197,197]"; with `wildcards`, -1 prints as "?".
+std::string join_dims(const std::vector<int64_t>& dims, bool wildcards) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ",";
+    s += wildcards && dims[i] == -1 ? std::string("?") : std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
+// The element count of `shape`, or an InputError naming `what` for a negative dim or
+// an int64 overflow.
+int64_t checked_numel(const std::vector<int64_t>& shape, const std::string& what) {
   int64_t n = 1;
   for (int64_t d : shape) {
-    if (d < 0) throw InputError("tensor: negative dimension in shape " + shape_string());
+    if (d < 0)
+      throw InputError(what + ": negative dimension in shape " + join_dims(shape, false));
     if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
-      throw InputError("tensor: shape " + shape_string() + " has too many elements");
+      throw InputError(what + ": shape " + join_dims(shape, false) + " has too many elements");
     n *= d;
   }
   return n;
 }
 
-std::string TensorView::shape_string() const { return shape_to_string(shape); }
+}  // namespace
 
-std::string shape_to_string(const std::vector<int64_t>& dims) {
-  std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i) s += ",";
-    s += dims[i] < 0 ? std::string("?") : std::to_string(dims[i]);
-  }
-  return s + "]";
-}
+int64_t TensorView::numel() const { return checked_numel(shape, "tensor"); }
+
+std::string TensorView::shape_string() const { return join_dims(shape, false); }
+
+std::string shape_to_string(const std::vector<int64_t>& dims) { return join_dims(dims, true); }
 
 void require_shape(const TensorView& t, const std::vector<int64_t>& dims, const char* what,
                    const char* like) {
@@ -40,7 +52,7 @@ void require_shape(const TensorView& t, const std::vector<int64_t>& dims, const 
   if (!matches) throw InputError(name + ": " + expected + ", got " + t.shape_string());
 
   // The element count must also be addressable here (32-bit size_t under WebAssembly).
-  const int64_t n = t.numel();
+  const int64_t n = checked_numel(t.shape, name);
   if (static_cast<uint64_t>(n) > std::numeric_limits<size_t>::max() / sizeof(float))
     throw InputError(name + ": shape " + t.shape_string() + " is too large to address");
 }

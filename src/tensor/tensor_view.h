@@ -39,7 +39,7 @@ void require_shape(const TensorView& t, std::initializer_list<int64_t> dims, con
 void require_shape(const TensorView& t, const std::vector<int64_t>& dims, const char* what,
                    const char* like);
 
-// "[12,3,197,197]"; negative dims print as "?".
+// "[12,3,197,197]"; a -1 (the wildcard of require_shape) prints as "?".
 std::string shape_to_string(const std::vector<int64_t>& dims);
 
 // Flat index of the first NaN or infinity among data[0..n), or -1 if all are finite.
