@@ -1,0 +1,36 @@
+#pragma once
+// Colormaps by id ("jet", "viridis", "inferno", "turbo", "gray"): a value in [0,1] picks
+// one of 256 table entries at index floor(v * 255), computed in float32 - what the
+// official notebooks do with cv2.applyColorMap(np.uint8(255 * mask)). So 1.0 is the last
+// entry and each entry covers an interval of width 1/255 (the last one only v == 1).
+// Values outside [0,1] are clamped; non-finite values are an InputError.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vitrel {
+
+enum class Colormap { Jet, Viridis, Inferno, Turbo, Gray };
+
+const std::vector<Colormap>& all_colormaps();
+const char* colormap_id(Colormap c);
+// Throws InputError listing the valid ids when `id` is unknown.
+Colormap colormap_from_id(const std::string& id);
+
+// The table index of `v` (see above); v must be finite.
+int colormap_index(float v);
+
+// Entry `index` (0..255) as {r, g, b}.
+struct Rgb {
+  uint8_t r = 0, g = 0, b = 0;
+};
+Rgb colormap_color(Colormap c, int index);
+
+// Each value of a [0,1] map coloured: width*height*4 bytes RGBA, alpha 255.
+std::vector<uint8_t> apply_colormap(const std::vector<float>& map01, Colormap c);
+
+// The colour legend: 256 x 1 RGBA pixels, entry 0 (value 0) on the left.
+std::vector<uint8_t> colormap_legend(Colormap c);
+
+}  // namespace vitrel

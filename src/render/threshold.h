@@ -1,0 +1,29 @@
+#pragma once
+// Binarisation of a [0,1] relevance map, at its mean (the paper's segmentation protocol:
+// value > mean) or at Otsu's threshold computed on a 256-bin histogram of the map.
+// Bins use the colormap's quantisation (bin = floor(v * 255), see colormap.h), so Otsu
+// gives the level cv2.threshold(np.uint8(255 * map), 0, 255, THRESH_OTSU) returns, and a
+// value is foreground when its bin is above the level (cv2's THRESH_BINARY).
+
+#include <string>
+#include <vector>
+
+namespace vitrel {
+
+enum class Threshold { Mean, Otsu };
+
+const std::vector<Threshold>& all_thresholds();
+const char* threshold_id(Threshold t);  // "mean", "otsu"
+// Throws InputError listing the valid ids when `id` is unknown.
+Threshold threshold_from_id(const std::string& id);
+
+// Otsu's level 0..255: the bin t maximising the between-class variance of
+// {bins <= t} vs {bins > t}; the smallest such t on ties, 0 when no split exists
+// (e.g. a constant map).
+int otsu_level(const std::vector<float>& map01);
+
+// 1.0 where the value is foreground, 0.0 elsewhere. Throws InputError on an empty map or
+// non-finite values.
+std::vector<float> binarize(const std::vector<float>& map01, Threshold t);
+
+}  // namespace vitrel
