@@ -1,0 +1,168 @@
+/**
+ * runtime/core.js — the JavaScript API of the C++ core (src/), compiled to WebAssembly
+ * (build/wasm/vit_relevance_core.mjs + .wasm). The page, its Worker and every CLI command
+ * use this file and nothing below it, so they all run the same code.
+ *
+ *   const core = await loadCore({ wasmBinary, locateFile, moduleUrl });
+ *     Node: reads the .wasm next to the .mjs itself (Emscripten 3.1.6 would fetch() a
+ *     file path). Browser/Worker: the .wasm is fetched relative to the .mjs unless
+ *     `locateFile(name, prefix)` or `wasmBinary` (ArrayBuffer/Uint8Array) is given.
+ *     `moduleUrl` overrides where the .mjs lives (default ../build/wasm/ from this file).
+ *
+ * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under these keys:
+ *   attn [B,h,S,S], attnGrad [B,h,S,S], attnRel [B,h,S,S], relClassicLast [h,S,S],
+ *   inputRelClassic [H,W]  (docs/architecture.md; any may be missing).
+ *
+ *   core.methodIds                      the 10 method ids, in the core's order
+ *   core.uploadTensors(tensors)         → CoreTensors: copies into the WebAssembly heap
+ *                                         once; pass it wherever `tensors` is expected to
+ *                                         reuse it; call .free() when done
+ *   core.availableMethods(tensors)      → ids whose inputs are all present
+ *   core.computeMaps(tensors, options)  → { [id]: { shape: [rows, cols], data: Float32Array } }
+ *       options: { methods: 'all' | string[] (default 'all'), grid: [rows, cols] (default:
+ *       the square grid S - specialTokens, when it is one), specialTokens (default 1),
+ *       startLayer (default 0), queryToken (default 0) }.
+ *       'all' leaves out methods whose inputs are missing; a method named explicitly whose
+ *       inputs are missing throws. lrp_full's map is the H x W pixel map.
+ *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
+ *       queryToken's relevance over all tokens (token explorer).
+ *   core.rolloutFullMatrix(tensors, options) → Float32Array of length S: attention
+ *       rollout by full S x S matrix products (reference/benchmark only).
+ *   Rendering and preprocessing (runtime/core-render.js): core.upsample, core.normalize,
+ *       and whatever src/render and src/preprocess provide (see that file).
+ *
+ * Errors: every bad input throws an Error whose message says what is wrong; inputs the
+ * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.
+ */
+import { CoreTensors, TENSOR_KEYS } from './core-tensors.js';
+import { inferSquareGrid } from './token-grid.js';
+import { renderApi } from './core-render.js';
+
+const MODULE_FILE = 'vit_relevance_core.mjs';
+const WASM_FILE = 'vit_relevance_core.wasm';
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+async function readWasmInNode(moduleUrl) {
+  const { readFile } = await import('node:fs/promises');
+  const wasmUrl = new URL(WASM_FILE, moduleUrl);
+  try {
+    return await readFile(wasmUrl);
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+    throw new Error(`the WebAssembly core is not built (${wasmUrl.pathname} is missing): ` +
+      'run `npm run build -- WebAssembly`');
+  }
+}
+
+export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
+  const url = new URL(moduleUrl ?? `../build/wasm/${MODULE_FILE}`, import.meta.url);
+  const moduleOptions = {};
+  if (wasmBinary) moduleOptions.wasmBinary = wasmBinary;
+  else if (isNode) moduleOptions.wasmBinary = await readWasmInNode(url);
+  if (locateFile) moduleOptions.locateFile = locateFile;
+  let factory;
+  try {
+    ({ default: factory } = await import(url.href));
+  } catch (err) {
+    throw new Error(`cannot load the WebAssembly core from ${url.href}: ${err.message}` +
+      (isNode ? ' (run `npm run build -- WebAssembly`)' : ''));
+  }
+  const M = await factory(moduleOptions);
+  return createCore(M);
+}
+
+function createCore(M) {
+  const methodIds = Object.freeze([...M.methodIds()]);
+
+  // Runs fn on heap tensors: uploads plain tensors for this call only.
+  function withTensors(tensors, fn) {
+    if (tensors instanceof CoreTensors) return fn(tensors);
+    const uploaded = new CoreTensors(M, tensors);
+    try {
+      return fn(uploaded);
+    } finally {
+      uploaded.free();
+    }
+  }
+
+  function availableOn(t) {
+    return methodIds.filter((id) => M.hasInputsFor(id, t.heap));
+  }
+
+  function resolveMethods(requested, t) {
+    if (requested === undefined || requested === 'all') {
+      const ids = availableOn(t);
+      if (!ids.length) {
+        throw new Error('no method can be computed: give at least one of ' +
+          Object.keys(TENSOR_KEYS).join(', '));
+      }
+      return ids;
+    }
+    const list = typeof requested === 'string' ? [requested] : requested;
+    if (!Array.isArray(list) || !list.length || !list.every((m) => typeof m === 'string')) {
+      throw new TypeError(`options.methods must be 'all' or a non-empty array of method ids; known: ${methodIds.join(', ')}`);
+    }
+    return [...new Set(list)];
+  }
+
+  // The layout/option bag the bindings read (wasm/options.cpp).
+  function coreOptions(options, t) {
+    const { grid, specialTokens = 1, startLayer = 0, queryToken = 0 } = options;
+    let rows = 0;
+    let cols = 0;
+    if (grid !== undefined && grid !== null) {
+      if (!Array.isArray(grid) || grid.length !== 2) throw new TypeError('options.grid must be [rows, cols]');
+      [rows, cols] = grid;
+    } else {
+      const S = t.tokens();
+      if (S !== null) {
+        const inferred = inferSquareGrid(S, specialTokens);
+        if (!inferred) {
+          throw new Error(`cannot infer the patch grid: ${S} tokens minus ${specialTokens} special ` +
+            `token(s) is not a square number; give options.grid = [rows, cols]`);
+        }
+        [rows, cols] = inferred;
+      }
+    }
+    return { gridRows: rows, gridCols: cols, specialTokens, startLayer, queryToken };
+  }
+
+  function copyOut(floats) {
+    try {
+      return { shape: [...floats.shape()], data: floats.view().slice() };
+    } finally {
+      floats.delete();
+    }
+  }
+
+  function computeMaps(tensors, options = {}) {
+    return withTensors(tensors, (t) => {
+      const ids = resolveMethods(options.methods, t);
+      const result = M.computeMaps(ids, t.heap, coreOptions(options, t));
+      const maps = {};
+      for (const id of ids) maps[id] = copyOut(result[id]);
+      return maps;
+    });
+  }
+
+  function relevanceRow(method, tensors, options = {}) {
+    return withTensors(tensors, (t) => copyOut(M.relevanceRow(method, t.heap, coreOptions(options, t))).data);
+  }
+
+  function rolloutFullMatrix(tensors, options = {}) {
+    if (typeof M.rolloutFullMatrix !== 'function') {
+      throw new Error('this build of the core has no full-matrix rollout');
+    }
+    return withTensors(tensors, (t) => copyOut(M.rolloutFullMatrix(t.heap, coreOptions(options, t))).data);
+  }
+
+  return {
+    methodIds,
+    uploadTensors: (tensors) => new CoreTensors(M, tensors),
+    availableMethods: (tensors) => withTensors(tensors, availableOn),
+    computeMaps,
+    relevanceRow,
+    rolloutFullMatrix,
+    ...renderApi(M),
+  };
+}

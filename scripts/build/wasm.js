@@ -1,0 +1,59 @@
+// `npm run build` step: the WebAssembly core. Configures with emcmake into
+// build/wasm-cmake, builds, and copies vit_relevance_core.mjs/.wasm into paths.wasm.
+// Skipped when both outputs are newer than every source (src/, wasm/, CMake files).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+const OUTPUTS = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];
+const SOURCE_DIRS = ['src', 'wasm'];
+const SOURCE_FILES = ['CMakeLists.txt'];
+// Debian's Eigen config is outside the Emscripten sysroot, where find_package looks.
+const EIGEN_CMAKE_DIR = '/usr/share/eigen3/cmake';
+
+async function newestMtime(files) {
+  let newest = 0;
+  for (const f of files) newest = Math.max(newest, (await stat(f)).mtimeMs);
+  return newest;
+}
+
+async function listFiles(dir) {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+}
+
+async function upToDate(paths) {
+  const outputs = OUTPUTS.map((f) => path.join(paths.wasm, f));
+  if (!outputs.every(existsSync)) return false;
+  const sources = [...SOURCE_FILES.map((f) => path.join(paths.root, f))];
+  for (const d of SOURCE_DIRS) sources.push(...await listFiles(path.join(paths.root, d)));
+  const oldestOutput = Math.min(...await Promise.all(outputs.map(async (f) => (await stat(f)).mtimeMs)));
+  return (await newestMtime(sources)) < oldestOutput;
+}
+
+function run(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+    child.on('error', (err) => reject(new Error(`${cmd}: ${err.message}` +
+      (err.code === 'ENOENT' ? ' (install the Debian package emscripten: bash scripts/setup.sh)' : ''))));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+export async function buildWasm(paths) {
+  if (await upToDate(paths)) {
+    console.log('build: WebAssembly core is up to date');
+    return;
+  }
+  // emcc's JS optimizer needs acorn from Debian's node-acorn, which Node does not look for.
+  const env = { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(path.delimiter) };
+  const buildDir = path.join(paths.build, 'wasm-cmake');
+  const configure = ['cmake', '-S', paths.root, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
+  if (existsSync(EIGEN_CMAKE_DIR)) configure.push(`-DEigen3_DIR=${EIGEN_CMAKE_DIR}`);
+  await run('emcmake', configure, env);
+  await run('cmake', ['--build', buildDir, '--target', 'vit_relevance_core_wasm', '-j', '2'], env);
+  await mkdir(paths.wasm, { recursive: true });
+  for (const f of OUTPUTS) await copyFile(path.join(buildDir, 'wasm', f), path.join(paths.wasm, f));
+}

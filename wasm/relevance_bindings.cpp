@@ -1,0 +1,77 @@
+// Embind bindings of src/methods: method ids, the batch of maps, the token row.
+// Thin by design: argument conversion here, every rule and check in the core.
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "floats.h"
+#include "js_errors.h"
+#include "methods/relevance.h"
+#include "options.h"
+
+namespace vitrel::wasm {
+namespace {
+
+using emscripten::val;
+
+val method_ids() {
+  val out = val::array();
+  for (Method m : all_methods()) out.call<void>("push", std::string(method_id(m)));
+  return out;
+}
+
+bool has_inputs(const std::string& id, const val& tensors) {
+  return call_or_throw_js([&] { return has_inputs_for(method_from_id(id), relevance_inputs(tensors)); });
+}
+
+// ids: JS array of method ids. Returns { [id]: Floats [rows, cols] } in the order given.
+val compute_maps(const val& ids, const val& tensors, const val& options) {
+  return call_or_throw_js([&] {
+    if (!ids.isArray()) throw InputError("methods must be an array of method ids");
+    std::vector<Method> methods;
+    for (const std::string& id : emscripten::vecFromJSArray<std::string>(ids)) {
+      methods.push_back(method_from_id(id));
+    }
+    std::vector<RelevanceMap> maps = compute_relevance_maps(
+        methods, relevance_inputs(tensors), token_layout(options), method_options(options));
+    val out = val::object();
+    for (size_t i = 0; i < maps.size(); ++i) {
+      out.set(method_id(methods[i]),
+              val(Floats(std::move(maps[i].data), {maps[i].rows, maps[i].cols})));
+    }
+    return out;
+  });
+}
+
+Floats relevance_row_of(const std::string& id, const val& tensors, const val& options) {
+  return call_or_throw_js([&] {
+    std::vector<float> row = relevance_row(method_from_id(id), relevance_inputs(tensors),
+                                           token_layout(options), method_options(options));
+    const int64_t n = static_cast<int64_t>(row.size());
+    return Floats(std::move(row), {n});
+  });
+}
+
+Floats floats_with_shape(const val& shape) {
+  return call_or_throw_js([&] { return Floats::with_shape(shape); });
+}
+
+}  // namespace
+}  // namespace vitrel::wasm
+
+EMSCRIPTEN_BINDINGS(vit_relevance_methods) {
+  using namespace emscripten;
+  using vitrel::wasm::Floats;
+  class_<Floats>("Floats")
+      .constructor(&vitrel::wasm::floats_with_shape)
+      .function("view", &Floats::view)
+      .function("shape", &Floats::shape)
+      .function("size", &Floats::size);
+  function("methodIds", &vitrel::wasm::method_ids);
+  function("hasInputsFor", &vitrel::wasm::has_inputs);
+  function("computeMaps", &vitrel::wasm::compute_maps);
+  function("relevanceRow", &vitrel::wasm::relevance_row_of);
+}
