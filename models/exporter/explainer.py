@@ -1,0 +1,78 @@
+"""The exported modules: ExplainerGraph (the graph contract of docs/architecture.md) and
+PlainViT (logits only, same weights; the size/speed baseline)."""
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .backward import attention_gradients
+from .config import ViTConfig
+from .forward import vit_forward
+from .lrp import relevance_pass
+from .params import ViTParams
+
+INPUT_NAMES = ["pixels", "target"]
+OUTPUT_NAMES = ["logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic"]
+
+
+class ExplainerGraph(nn.Module):
+    """forward(pixels [1,3,H,W], target [K,C]) ->
+    (logits [1,C], attn [B,h,S,S], attn_grad [K,B,h,S,S], attn_rel [K,B,h,S,S],
+     attn_rel_classic_last [K,h,S,S], input_rel_classic [K,H,W])."""
+
+    def __init__(self, cfg: ViTConfig, state_dict, final_ln_eps=None):
+        super().__init__()
+        self.cfg = cfg
+        self.params = ViTParams(cfg, state_dict)
+        # the official LRP model builds its final LayerNorm with eps 1e-5; None = cfg.ln_eps
+        self.final_ln_eps = final_ln_eps
+
+    def forward(self, pixels, target):
+        cfg = self.cfg
+        logits, fw = vit_forward(self.params, cfg, pixels, self.final_ln_eps)
+        grads = attention_gradients(self.params, cfg, fw, target)
+        rel, rel_classic_last, input_rel = relevance_pass(self.params, cfg, fw, target)
+        attn = torch.stack([c.attn for c in fw.blocks], dim=0)
+        return (logits, attn, torch.stack(grads, dim=1), torch.stack(rel, dim=1),
+                rel_classic_last, input_rel)
+
+
+class PlainViT(nn.Module):
+    """Standard ViT/DeiT inference (timm semantics), logits only."""
+
+    def __init__(self, cfg: ViTConfig, state_dict):
+        super().__init__()
+        self.cfg = cfg
+        self.params = ViTParams(cfg, state_dict)
+
+    def forward(self, pixels):
+        cfg, p = self.cfg, self.params
+        S, D, h, d = cfg.tokens, cfg.embed_dim, cfg.heads, cfg.head_dim
+        x = F.conv2d(pixels, p.get("patch_embed.proj.weight"), p.get("patch_embed.proj.bias"),
+                     stride=cfg.patch_size)
+        x = x.flatten(2).transpose(1, 2)  # [1, N, D]
+        special = [p.get("cls_token")] + ([p.get("dist_token")] if cfg.distilled else [])
+        x = torch.cat(special + [x], dim=1) + p.get("pos_embed")
+        for b in range(cfg.depth):
+            pre = f"blocks.{b}."
+            y = F.layer_norm(x, (D,), p.get(pre + "norm1.weight"), p.get(pre + "norm1.bias"), cfg.ln_eps)
+            qkv = F.linear(y, p.get(pre + "attn.qkv.weight"), p.get_optional(pre + "attn.qkv.bias"))
+            q, k, v = qkv.reshape(S, 3, h, d).permute(1, 2, 0, 3)
+            a = torch.softmax(torch.matmul(q, k.transpose(-1, -2)) * (d ** -0.5), dim=-1)
+            o = torch.matmul(a, v).transpose(0, 1).reshape(1, S, D)
+            x = x + F.linear(o, p.get(pre + "attn.proj.weight"), p.get(pre + "attn.proj.bias"))
+            y = F.layer_norm(x, (D,), p.get(pre + "norm2.weight"), p.get(pre + "norm2.bias"), cfg.ln_eps)
+            y = F.gelu(F.linear(y, p.get(pre + "mlp.fc1.weight"), p.get(pre + "mlp.fc1.bias")))
+            x = x + F.linear(y, p.get(pre + "mlp.fc2.weight"), p.get(pre + "mlp.fc2.bias"))
+        x = F.layer_norm(x, (D,), p.get("norm.weight"), p.get("norm.bias"), cfg.ln_eps)
+        logits = F.linear(x[:, 0], p.get("head.weight"), p.get("head.bias"))
+        if cfg.distilled:
+            logits = (logits + F.linear(x[:, 1], p.get("head_dist.weight"), p.get("head_dist.bias"))) * 0.5
+        return logits
+
+
+def build_explainer(cfg: ViTConfig, state_dict, final_ln_eps=None) -> ExplainerGraph:
+    return ExplainerGraph(cfg, state_dict, final_ln_eps).eval()
+
+
+def build_plain(cfg: ViTConfig, state_dict) -> PlainViT:
+    return PlainViT(cfg, state_dict).eval()

@@ -1,0 +1,106 @@
+"""Forward pass of a ViT that keeps every intermediate the backward and LRP passes read.
+
+Tokens are handled without the batch dimension ([S, D]); the graph explains one image.
+The last block only computes its output for the rows the heads read (token 0, plus
+token 1 for distilled models): no other row of it reaches the logits.
+"""
+import math
+from types import SimpleNamespace
+
+import torch
+import torch.nn.functional as F
+
+from .config import ViTConfig
+
+INV_SQRT2 = 1.0 / math.sqrt(2.0)
+
+
+def layer_norm_parts(x, weight, bias, eps):
+    """LayerNorm written out, returning (y, xhat, rstd) for the explicit backward."""
+    mu = x.mean(-1, keepdim=True)
+    xc = x - mu
+    var = (xc * xc).mean(-1, keepdim=True)
+    rstd = 1.0 / torch.sqrt(var + eps)
+    xhat = xc * rstd
+    return xhat * weight + bias, xhat, rstd
+
+
+def patch_matrix(pixels, cfg: ViTConfig):
+    """[1,3,H,W] -> [N, 3*p*p]: one row per patch (row-major grid), columns in (c, kh, kw)
+    order, matching the conv kernel reshaped to [D, 3*p*p]."""
+    p = cfg.patch_size
+    gh, gw = cfg.grid
+    x = pixels.reshape(3, gh, p, gw, p).permute(1, 3, 0, 2, 4)
+    return x.reshape(gh * gw, 3 * p * p)
+
+
+def conv_kernel_matrix(params, cfg: ViTConfig):
+    return params.get("patch_embed.proj.weight").reshape(cfg.embed_dim, -1)
+
+
+def head_rows(cfg: ViTConfig) -> int:
+    return cfg.special_tokens
+
+
+def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
+    """One pre-norm block on x [S, D]; outputs only rows [:rows] of the block output."""
+    pre = f"blocks.{b}."
+    S, D, h, d = cfg.tokens, cfg.embed_dim, cfg.heads, cfg.head_dim
+    c = SimpleNamespace(x=x, rows=rows)
+    c.n1, c.xhat1, c.rstd1 = layer_norm_parts(x, params.get(pre + "norm1.weight"),
+                                              params.get(pre + "norm1.bias"), cfg.ln_eps)
+    qkv = F.linear(c.n1, params.get(pre + "attn.qkv.weight"), params.get_optional(pre + "attn.qkv.bias"))
+    qkv = qkv.reshape(S, 3, h, d).permute(1, 2, 0, 3)  # [3, h, S, d]
+    c.q, c.k, c.v = qkv[0], qkv[1], qkv[2]
+    c.zqk = torch.matmul(c.q, c.k.transpose(-1, -2))  # unscaled q.k^T, the LRP product
+    c.attn = torch.softmax(c.zqk * (d ** -0.5), dim=-1)
+    c.attn_rows = c.attn[:, :rows] if rows < S else c.attn
+    c.o = torch.matmul(c.attn_rows, c.v)  # [h, rows, d]
+    c.o_merged = c.o.transpose(0, 1).reshape(rows, D)
+    c.proj_out = F.linear(c.o_merged, params.get(pre + "attn.proj.weight"), params.get(pre + "attn.proj.bias"))
+    c.x_rows = x[:rows] if rows < S else x
+    c.x1 = c.x_rows + c.proj_out
+    c.n2, c.xhat2, c.rstd2 = layer_norm_parts(c.x1, params.get(pre + "norm2.weight"),
+                                              params.get(pre + "norm2.bias"), cfg.ln_eps)
+    c.u = F.linear(c.n2, params.get(pre + "mlp.fc1.weight"), params.get(pre + "mlp.fc1.bias"))
+    c.cdf = 0.5 * (1.0 + torch.erf(c.u * INV_SQRT2))  # exact (erf) GELU, as timm
+    c.g = c.u * c.cdf
+    c.mlp_out = F.linear(c.g, params.get(pre + "mlp.fc2.weight"), params.get(pre + "mlp.fc2.bias"))
+    c.x_out = c.x1 + c.mlp_out
+    return c
+
+
+def vit_forward(params, cfg: ViTConfig, pixels, final_ln_eps=None):
+    """Returns (logits [1, C], record) where record holds all intermediates."""
+    D = cfg.embed_dim
+    fw = SimpleNamespace(pixels=pixels)
+    fw.patches = patch_matrix(pixels, cfg)
+    fw.emb_nobias = torch.matmul(fw.patches, conv_kernel_matrix(params, cfg).t())
+    emb = fw.emb_nobias + params.get("patch_embed.proj.bias")
+    special = [params.get("cls_token").reshape(1, D)]
+    if cfg.distilled:
+        special.append(params.get("dist_token").reshape(1, D))
+    fw.tokens0 = torch.cat(special + [emb], dim=0)  # before the pos-embed add
+    fw.pos = params.get("pos_embed").reshape(cfg.tokens, D)
+    x = fw.tokens0 + fw.pos
+    fw.x_embed = x
+    fw.blocks = []
+    nh = head_rows(cfg)
+    for b in range(cfg.depth):
+        rows = nh if b == cfg.depth - 1 else cfg.tokens
+        c = block_forward(params, cfg, b, x, rows)
+        fw.blocks.append(c)
+        x = c.x_out
+    eps = cfg.ln_eps if final_ln_eps is None else final_ln_eps
+    fw.final_in = x  # [nh, D]
+    fw.final_out, fw.final_xhat, fw.final_rstd = layer_norm_parts(
+        x, params.get("norm.weight"), params.get("norm.bias"), eps)
+    fw.head_out = F.linear(fw.final_out[0:1], params.get("head.weight"), params.get("head.bias"))
+    if cfg.distilled:
+        fw.head_dist_out = F.linear(fw.final_out[1:2], params.get("head_dist.weight"),
+                                    params.get("head_dist.bias"))
+        logits = (fw.head_out + fw.head_dist_out) * 0.5
+    else:
+        logits = fw.head_out
+    fw.logits = logits
+    return logits, fw

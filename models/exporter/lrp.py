@@ -1,0 +1,106 @@
+"""Both LRP passes (proposed and classic rules) from the logits down, batched over K.
+
+The two variants travel together as the leading V dim of one tensor, so every matmul
+against a weight serves both at once; they differ only in the Linear normalisation and
+the residual renormalisation (see lrp_rules). Block 0 only needs the proposed relevance
+at its attention, so below that point the classic variant continues alone to the pixels.
+"""
+import torch
+
+from .backward import pad_rows
+from .config import ViTConfig
+from .forward import conv_kernel_matrix
+from .lrp_rules import (CLASSIC, PROPOSED, clone_relprop, linear_relprop, patch_zbeta_relprop,
+                        product_relprop, residual_relprop, select_relprop)
+
+BOTH = (PROPOSED, CLASSIC)
+
+
+def _split_heads(t, heads):
+    """[V, K, r, D] -> [V, K, h, r, d] (V static, K dynamic)."""
+    V, _, r, D = t.shape
+    return t.reshape(V, -1, r, heads, D // heads).transpose(2, 3)
+
+
+def _merge_qkv(r_q, r_k, r_v, S, D):
+    """Three [V, K, h, S, d] relevances -> [V, K, S, 3D] in timm's qkv column order."""
+    V = r_q.shape[0]
+    t = torch.stack([r_q, r_k, r_v], dim=2)  # [V, K, 3, h, S, d]
+    return t.permute(0, 1, 4, 2, 3, 5).reshape(V, -1, S, 3 * D)
+
+
+def head_relprop(params, cfg: ViTConfig, fw, R):
+    """Relevance [V, K, C] at the logits -> [V, K, nh, D] at the final LayerNorm output."""
+    x0 = fw.final_out[0:1]
+    if not cfg.distilled:
+        return select_relprop(linear_relprop(R.unsqueeze(2), x0, params.get("head.weight"), BOTH), x0)
+    # logits = (head + head_dist)/2: the mean is treated as an Add of the two halves
+    # (variant's residual rule; the 1/2 scale passes relevance unchanged).
+    r0, r1 = residual_relprop(R.unsqueeze(2), fw.head_out * 0.5, fw.head_dist_out * 0.5,
+                              fw.logits, BOTH)
+    x1 = fw.final_out[1:2]
+    r0 = select_relprop(linear_relprop(r0, x0, params.get("head.weight"), BOTH), x0)
+    r1 = select_relprop(linear_relprop(r1, x1, params.get("head_dist.weight"), BOTH), x1)
+    return torch.cat([r0, r1], dim=2)
+
+
+def block_relprop(params, cfg: ViTConfig, b, c, R, variants, keep_after_attn):
+    """R [V, K, rows, D] at the block output. Returns (R_attn [V,K,h,S,S], R_in or None).
+
+    keep_after_attn: the variants (a leading prefix or suffix of `variants`) to carry
+    below the attention; empty tuple stops after R_attn.
+    """
+    S, D, h = cfg.tokens, cfg.embed_dim, cfg.heads
+    pre = f"blocks.{b}."
+    r_x1, r_m = residual_relprop(R, c.x1, c.mlp_out, c.x_out, variants)
+    r_g = linear_relprop(r_m, c.g, params.get(pre + "mlp.fc2.weight"), variants)
+    r_n2 = linear_relprop(r_g, c.n2, params.get(pre + "mlp.fc1.weight"), variants)  # GELU: identity
+    r_x1 = clone_relprop(r_x1, r_n2, c.x1)  # LN2: identity
+    r_x, r_p = residual_relprop(r_x1, c.x_rows, c.proj_out, c.x1, variants)
+    r_o = linear_relprop(r_p, c.o_merged, params.get(pre + "attn.proj.weight"), variants)
+    r_a, r_v = product_relprop(_split_heads(r_o, h), c.attn_rows, c.v, c.o)
+    r_attn = pad_rows(r_a, S)
+    if not keep_after_attn:
+        return r_attn, None
+    if keep_after_attn != variants:
+        idx = [variants.index(v) for v in keep_after_attn]
+        sl = slice(idx[0], idx[-1] + 1)
+        r_a, r_v, r_x = r_a[sl], r_v[sl], r_x[sl]
+        variants = keep_after_attn
+    # softmax and the d^-1/2 scale: identity; then the unscaled q.k^T product
+    r_q, r_k = product_relprop(r_a, c.q[:, :c.rows], c.k.transpose(-1, -2), c.zqk[:, :c.rows])
+    r_qkv = _merge_qkv(pad_rows(r_q, S), r_k.transpose(-1, -2), r_v, S, D)
+    r_n1 = linear_relprop(r_qkv, c.n1, params.get(pre + "attn.qkv.weight"), variants)
+    return r_attn, clone_relprop(pad_rows(r_x, S), r_n1, c.x)  # LN1: identity
+
+
+def input_relprop(params, cfg: ViTConfig, fw, R):
+    """Classic relevance [K, S, D] at block 0's input -> [K, H, W] at the pixels."""
+    r_tok, _ = residual_relprop(R.unsqueeze(0), fw.tokens0, fw.pos, fw.x_embed, (CLASSIC,))
+    r_patch = r_tok[0, :, cfg.special_tokens:, :]  # [K, N, D]
+    r_pix = patch_zbeta_relprop(r_patch, fw.patches, fw.emb_nobias, conv_kernel_matrix(params, cfg),
+                                fw.pixels.min(), fw.pixels.max())  # [K, N, 3pp]
+    p = cfg.patch_size
+    gh, gw = cfg.grid
+    r_pix = r_pix.reshape(-1, gh * gw, 3, p * p).sum(2)  # sum over RGB
+    r_pix = r_pix.reshape(-1, gh, gw, p, p).permute(0, 1, 3, 2, 4)
+    return r_pix.reshape(-1, gh * p, gw * p)
+
+
+def relevance_pass(params, cfg: ViTConfig, fw, target):
+    """Returns (proposed R_attn per block [K,h,S,S] list, classic last R_attn [K,h,S,S],
+    classic pixel relevance [K,H,W])."""
+    # relevance starts as the target vector itself; head_relprop includes the token
+    # selection, and the final LayerNorm passes relevance unchanged
+    R = head_relprop(params, cfg, fw, torch.stack([target, target], dim=0))
+    proposed = [None] * cfg.depth
+    classic_last = None
+    variants = BOTH
+    for b in reversed(range(cfg.depth)):
+        keep = (CLASSIC,) if b == 0 else variants
+        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, variants, keep)
+        proposed[b] = r_attn[0]
+        if b == cfg.depth - 1:
+            classic_last = r_attn[1]
+        variants = keep
+    return proposed, classic_last, input_relprop(params, cfg, fw, R[0])

@@ -1,0 +1,109 @@
+"""LRP rules of METHODS.md as plain tensor operations (export-safe, no autograd).
+
+Relevance tensors carry two leading dims [V, K, ...]: V indexes the rule variant
+(PROPOSED = official layers_ours, CLASSIC = official layers_lrp), K the targets.
+Forward-side quantities ([rows, features], no V/K dims) are shared by every target and
+variant: denominators are turned into reciprocals once, then each target multiplies.
+"""
+import torch
+
+PROPOSED = "proposed"
+CLASSIC = "classic"
+EPS = 1e-9
+
+
+def safe_inverse(b):
+    """1/den of the reference safe_divide, with 0 where b == 0.
+
+    The reference's den = clamp(b, min=eps) + clamp(b, max=eps) equals b + eps
+    exactly (one clamp returns b, the other eps); a zero den becomes eps.
+    """
+    den = b + EPS
+    den = torch.where(den == 0, torch.full_like(den, EPS), den)
+    return torch.where(b == 0, torch.zeros_like(b), 1.0 / den)
+
+
+def safe_divide(a, b):
+    """The reference safe_divide, for per-target quantities."""
+    den = b + EPS
+    den = torch.where(den == 0, torch.full_like(den, EPS), den)
+    return torch.where(b == 0, torch.zeros_like(a * b), a / den)
+
+
+def _variant_stack(variants, by_variant):
+    """Stack per-variant forward-side tensors to [V, 1, ...] for broadcasting over K."""
+    return torch.stack([by_variant[v] for v in variants], dim=0).unsqueeze(1)
+
+
+def linear_relprop(R, x, weight, variants):
+    """Linear layer, alpha=1 beta=0, bias ignored. R [V,K,r,out], x [r,in] -> [V,K,r,in].
+
+    proposed: Z = x+W+^T + x-W-^T, S = R/Z for both parts.
+    classic:  S1 = R/(x+W+^T), S2 = R/(x-W-^T).
+    """
+    w_pos = torch.relu(weight)
+    w_neg = weight - w_pos
+    x_pos = torch.relu(x)
+    x_neg = x - x_pos
+    z_pos = torch.matmul(x_pos, w_pos.t())
+    z_neg = torch.matmul(x_neg, w_neg.t())
+    inv_pos, inv_neg = {}, {}
+    if PROPOSED in variants:
+        inv_pos[PROPOSED] = inv_neg[PROPOSED] = safe_inverse(z_pos + z_neg)
+    if CLASSIC in variants:
+        inv_pos[CLASSIC] = safe_inverse(z_pos)
+        inv_neg[CLASSIC] = safe_inverse(z_neg)
+    s_pos = R * _variant_stack(variants, inv_pos)
+    s_neg = R * _variant_stack(variants, inv_neg)
+    return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
+
+
+def residual_relprop(R, x, f, z, variants):
+    """z = x + f. z-rule split; the proposed variant then rescales each part so that the
+    parts keep their share |a|/(|a|+|c|) of the total (sums over the whole map per target)."""
+    s = R * safe_inverse(z)
+    r_x = x * s
+    r_f = f * s
+    if PROPOSED not in variants:
+        return r_x, r_f
+    a = r_x.sum((-2, -1), keepdim=True)
+    c = r_f.sum((-2, -1), keepdim=True)
+    total = R.sum((-2, -1), keepdim=True)
+    both = a.abs() + c.abs()
+    scale_x = safe_divide(safe_divide(a.abs(), both) * total, a)
+    scale_f = safe_divide(safe_divide(c.abs(), both) * total, c)
+    # renormalise only the proposed rows; classic rows keep the plain z-rule
+    mask = torch.tensor([1.0 if v == PROPOSED else 0.0 for v in variants], dtype=R.dtype).reshape(-1, 1, 1, 1)
+    keep = 1.0 - mask
+    return r_x * (scale_x * mask + keep), r_f * (scale_f * mask + keep)
+
+
+def clone_relprop(r_a, r_b, x):
+    """Fork x -> (x, x): relevances of both branches add up (zero where x == 0)."""
+    return x * ((r_a + r_b) * safe_inverse(x))
+
+
+def select_relprop(R, x):
+    """Token selection / identity-like passes of the reference: x * safe_divide(R, x)."""
+    return x * (R * safe_inverse(x))
+
+
+def product_relprop(R, u, v, product):
+    """product = u @ v (u [h,r,n], v [h,n,m], shared, taken from the forward pass);
+    R [V,K,h,r,m]. Returns (R_u, R_v), both halved as the reference does."""
+    s = R * safe_inverse(product)
+    r_u = u * torch.matmul(s, v.transpose(-1, -2)) * 0.5
+    r_v = v * torch.matmul(u.transpose(-1, -2), s) * 0.5
+    return r_u, r_v
+
+
+def patch_zbeta_relprop(R, patches, emb_nobias, kernel, low, high):
+    """z-beta rule of the first (patch) conv, written on the patch matrix since stride =
+    kernel size. R [K,N,D], patches [N,3pp], kernel [D,3pp], low/high the pixel min/max.
+    Returns relevance per patch pixel [K, N, 3pp]."""
+    k_pos = torch.relu(kernel)
+    k_neg = kernel - k_pos
+    za = emb_nobias - low * k_pos.sum(1) - high * k_neg.sum(1) + EPS
+    s = R / za
+    # L*conv^T(S,W+) + H*conv^T(S,W-) as one product against the bound-weighted kernel
+    return patches * torch.matmul(s, kernel) - torch.matmul(s, low * k_pos + high * k_neg)
