@@ -1,0 +1,92 @@
+// Argument parsing shared by every `vit-relevance` subcommand, and the error type for
+// mistakes the user can fix (printed as one line, no stack trace, non-zero exit).
+//
+// A command describes its options once:
+//   const OPTIONS = {
+//     attn:          { type: 'string', value: 'A.npy', help: 'attention [B,h,S,S]' },
+//     'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the rollouts' },
+//     grid:          { type: 'grid', help: 'patch grid, e.g. 14x14' },
+//     out:           { type: 'string', value: 'DIR', required: true, help: 'output folder' },
+//   };
+//   const opts = parseOptions(argv, OPTIONS, 'maps');   // → { attn, startLayer, grid, out, help }
+//   formatOptions(OPTIONS) gives the option lines of the command's --help.
+// Types: 'string', 'int' (with optional min/max), 'grid' (RxC → [rows, cols]), 'boolean'.
+// --help/-h is always accepted and reported as opts.help.
+import { parseArgs } from 'node:util';
+import { parseGrid } from '../runtime/token-grid.js';
+
+export class CliError extends Error {
+  constructor(message, { exitCode = 1 } = {}) {
+    super(message);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}
+
+// Wrong command line (unknown option, missing value...): exit code 2, like most tools.
+export class UsageError extends CliError {
+  constructor(message) {
+    super(message, { exitCode: 2 });
+    this.name = 'UsageError';
+  }
+}
+
+const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+
+function convert(name, spec, raw) {
+  switch (spec.type) {
+    case 'int': {
+      if (!/^[+-]?\d+$/.test(raw)) throw new UsageError(`--${name} must be an integer, got "${raw}"`);
+      const v = Number(raw);
+      if (spec.min !== undefined && v < spec.min) throw new UsageError(`--${name} must be >= ${spec.min}, got ${v}`);
+      if (spec.max !== undefined && v > spec.max) throw new UsageError(`--${name} must be <= ${spec.max}, got ${v}`);
+      return v;
+    }
+    case 'grid': {
+      const grid = parseGrid(raw);
+      if (!grid) throw new UsageError(`--${name} must look like ROWSxCOLS (e.g. 14x14), got "${raw}"`);
+      return grid;
+    }
+    case 'string':
+      if (raw === '') throw new UsageError(`--${name} needs a non-empty value`);
+      return raw;
+    default:
+      return raw;
+  }
+}
+
+export function parseOptions(argv, specs, command) {
+  const options = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, spec] of Object.entries(specs)) {
+    options[name] = { type: spec.type === 'boolean' ? 'boolean' : 'string' };
+    if (spec.short) options[name].short = spec.short;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  } catch (err) {
+    // util.parseArgs messages are clear but mention internals; keep their first sentence.
+    throw new UsageError(`${err.message.split('. ')[0].replace(/\.$/, '')} (see \`vit-relevance ${command} --help\`)`);
+  }
+  const out = { help: Boolean(parsed.values.help) };
+  for (const [name, spec] of Object.entries(specs)) {
+    const raw = parsed.values[name];
+    if (raw === undefined) {
+      if (spec.required && !out.help) throw new UsageError(`--${name} is required (see \`vit-relevance ${command} --help\`)`);
+      out[camel(name)] = spec.default;
+    } else {
+      out[camel(name)] = spec.type === 'boolean' ? raw : convert(name, spec, raw);
+    }
+  }
+  return out;
+}
+
+export function formatOptions(specs) {
+  const rows = Object.entries(specs).map(([name, spec]) => {
+    const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'int' ? 'N' : spec.type === 'grid' ? 'RxC' : 'VALUE')}`;
+    const extra = spec.required ? ' (required)' : spec.default !== undefined ? ` (default ${spec.default})` : '';
+    return [`  --${name}${value}`, `${spec.help ?? ''}${extra}`];
+  });
+  const width = Math.max(...rows.map(([l]) => l.length)) + 2;
+  return rows.map(([l, r]) => l.padEnd(width) + r).join('\n');
+}
