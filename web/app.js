@@ -1,0 +1,449 @@
+// The page: wires photo input, the inference Worker, the class and method controls and
+// the three views. All heavy work happens in web/worker.js; here we only draw.
+import { Engine } from './lib/worker-client.js';
+import { readPhoto, rgbaOf } from './lib/image-input.js';
+import { bindPhotoSources } from './lib/input-sources.js';
+import { ClassSearch } from './lib/class-search.js';
+import { METHOD_SHORT, USES_START_LAYER, methodName } from './lib/methods.js';
+import { heatImage, legendImage } from './lib/render.js';
+import { drawOverlay, cellAt } from './lib/overlay.js';
+import { Busy } from './lib/busy.js';
+import { downloadCanvas, downloadMapPng, copyJson, slug } from './lib/exports.js';
+import { loadCore } from './runtime/core.js';
+
+const $ = (id) => document.getElementById(id);
+const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
+const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
+
+const state = {
+  models: [], model: null, metadata: null, methods: [], backend: 'wasm',
+  photo: null,                 // { imageId, bitmap, width, height, name }
+  region: null, top5: [],
+  classA: null, classB: null, contrastive: false,
+  view: 'single', method: 'transformer_attribution',
+  opacity: 0.55, colormap: 'jet', threshold: 'none', startLayer: 0, display: 'smooth',
+  maps: new Map(),             // `${targetKey}|${startLayer}` → { [method]: map }
+  timings: {},
+};
+// Hooks for the browser tests and the benchmark (timestamps of the last photo and class).
+const timeline = {};
+window.__vitrel = { state, timeline };
+
+const busy = new Busy($('busy'), $('busy-text'));
+let engine = null;
+let core = null;
+let imageCounter = 0;
+const heatCache = new Map();
+
+// ---------- messages ----------
+function showError(message) {
+  $('error-text').textContent = message;
+  $('error').hidden = false;
+}
+function clearError() { $('error').hidden = true; }
+$('error-close').addEventListener('click', clearError);
+
+function setStatus(text) { $('engine-status').textContent = text; }
+
+// ---------- model ----------
+async function boot() {
+  try {
+    core = await loadCore();
+    drawLegend();
+  } catch (err) {
+    showError(`The WebAssembly core could not load: ${err.message}`);
+  }
+  if ('gpu' in navigator) $('backend-select').append(new Option('WebGPU', 'webgpu'));
+  let index;
+  try {
+    const r = await fetch('models/index.json');
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    index = await r.json();
+  } catch (err) {
+    setStatus('No model');
+    return showError(`Could not read models/index.json (${err.message}). Run \`npm run build\`.`);
+  }
+  state.models = index.models ?? [];
+  if (!state.models.length) {
+    setStatus('No model');
+    return showError('No explainer graph was built: models/index.json lists none. Run `npm run build`.');
+  }
+  const select = $('model-select');
+  select.replaceChildren(...state.models.map((m, i) => new Option(m.name, String(i))));
+  select.disabled = false;
+  $('backend-select').disabled = false;
+  await openModel(state.models[0]);
+}
+
+async function openModel(model) {
+  state.model = model;
+  state.metadata = null;
+  engine?.terminate();
+  engine = new Engine(new URL('./worker.js', import.meta.url));
+  setStatus(`Loading ${model.name}…`);
+  $('load-progress').hidden = false;
+  $('load-bar').value = 0;
+  const onEvent = (msg) => {
+    if (msg.type !== 'progress') return;
+    const total = msg.total || model.bytes || 0;
+    $('load-bar').value = total ? msg.loaded / total : 0;
+    $('load-text').textContent = `${(msg.loaded / 1048576).toFixed(1)}${total ? ` / ${(total / 1048576).toFixed(1)}` : ''} MB`;
+  };
+  let ready;
+  try {
+    const { replies } = await engine.request('init', { model, backend: state.backend }, { onEvent });
+    ready = replies.find((r) => r.type === 'ready');
+  } catch (err) {
+    setStatus(`${model.name}: not loaded`);
+    $('load-progress').hidden = true;
+    return showError(`The model ${model.name} could not be loaded: ${err.message}`);
+  }
+  $('load-progress').hidden = true;
+  state.metadata = ready.metadata;
+  state.methods = ready.methods;
+  const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';
+  const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
+  setStatus(`${model.name} · ${backend} · ${threads}${ready.fromCache ? ' · cached' : ''}`);
+  $('engine-status').title = ready.isolated ? 'Cross-origin isolated: WebAssembly threads enabled'
+    : 'Not cross-origin isolated (no COOP/COEP headers): one thread';
+  searchA.setMetadata(ready.metadata);
+  searchB.setMetadata(ready.metadata);
+  fillMethods();
+  $('start-layer').max = String(ready.metadata.architecture.blocks - 1);
+  document.body.dataset.modelReady = 'true';
+  if (state.photo) analyze(state.photo);
+}
+
+$('model-select').addEventListener('change', (e) => openModel(state.models[Number(e.target.value)]));
+$('backend-select').addEventListener('change', (e) => { state.backend = e.target.value; openModel(state.model); });
+
+function fillMethods() {
+  const select = $('method');
+  select.replaceChildren(...state.methods.map((m) => new Option(methodName(m), m)));
+  if (!state.methods.includes(state.method)) state.method = state.methods[0];
+  select.value = state.method;
+}
+
+// ---------- photo ----------
+async function onPhoto(blob, name) {
+  timeline.photoChosen = performance.now();
+  timeline.firstHeatmap = null;
+  let photo;
+  try {
+    photo = await readPhoto(blob, name);
+  } catch (err) {
+    return showError(err.message);
+  }
+  clearError();
+  state.photo?.bitmap.close?.();
+  state.photo = { ...photo, imageId: ++imageCounter };
+  state.region = null;
+  state.top5 = [];
+  state.maps.clear();
+  heatCache.clear();
+  renderTop5();
+  const note = photo.original.width !== photo.width
+    ? ` (scaled from ${photo.original.width}×${photo.original.height} to fit the browser's memory)` : '';
+  $('main-caption').textContent = `${name} · ${photo.width}×${photo.height}${note}`;
+  render();
+  if (state.metadata) analyze(state.photo);
+}
+
+async function analyze(photo) {
+  const rgba = rgbaOf(photo.bitmap);
+  busy.start('Classifying…');
+  const onEvent = (msg) => {
+    if (msg.type !== 'prediction' || msg.imageId !== state.photo?.imageId) return;
+    state.region = msg.region;
+    state.top5 = msg.top5;
+    state.timings = { forwardMs: msg.timings.modelMs };
+    state.classA = msg.top5[0].id;
+    state.classB = msg.top5[1]?.id ?? null;
+    searchA.show(state.classA);
+    searchB.show(state.classB);
+    timeline.prediction = performance.now();
+    renderTop5();
+  };
+  try {
+    const r = await engine.request('analyze',
+      { imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height },
+      { supersede: true, transfer: [rgba.buffer], onEvent });
+    if (r.stale) return;
+    ensureMaps();
+  } catch (err) {
+    busy.stop();
+    showError(`Could not analyse ${photo.name}: ${err.message}`);
+  }
+}
+
+// ---------- targets and maps ----------
+const targetKey = (t) => (t.b === undefined ? `c${t.a}` : `c${t.a}-${t.b}`);
+const mapKey = (t) => `${targetKey(t)}|${state.startLayer}`;
+
+function primaryTarget() {
+  return state.contrastive && state.classB !== null ? { a: state.classA, b: state.classB } : { a: state.classA };
+}
+
+function viewTargets() {
+  if (state.classA === null) return [];
+  if (state.view !== 'pair') return [primaryTarget()];
+  if (state.classB === null) return [{ a: state.classA }];
+  return state.contrastive
+    ? [{ a: state.classA, b: state.classB }, { a: state.classB, b: state.classA }]
+    : [{ a: state.classA }, { a: state.classB }];
+}
+
+function label(id) {
+  const p = state.top5.find((t) => t.id === id);
+  return `${state.metadata.labels[id]}${p ? ` ${pct(p.prob)}` : ''}`;
+}
+const targetLabel = (t) => (t.b === undefined ? label(t.a) : `${state.metadata.labels[t.a]} vs ${state.metadata.labels[t.b]}`);
+
+async function ensureMaps() {
+  const photo = state.photo;
+  if (!photo || !state.region) return;
+  const missing = viewTargets().filter((t) => !state.maps.has(mapKey(t)));
+  if (!missing.length) { busy.stop(); return render(); }
+  busy.start(`Explaining ${missing.map(targetLabel).join(' & ')}…`);
+  const startLayer = state.startLayer;
+  try {
+    const r = await engine.request('explain',
+      { imageId: photo.imageId, targets: missing, startLayer }, { supersede: true });
+    if (r.stale) return;
+    const msg = r.replies.find((m) => m.type === 'maps');
+    if (photo !== state.photo) return;
+    for (const { target, maps } of msg.results) state.maps.set(`${targetKey(target)}|${startLayer}`, maps);
+    state.timings = { ...state.timings, explainMs: msg.timings.modelMs, relevanceMs: msg.timings.relevanceMs };
+    busy.stop();
+    render();
+  } catch (err) {
+    busy.stop();
+    showError(`Could not explain: ${err.message}`);
+  }
+}
+
+// ---------- drawing ----------
+function heatFor(key, method, map) {
+  const k = `${key}|${method}|${state.colormap}|${state.threshold}|${state.display}`;
+  let img = heatCache.get(k);
+  if (!img) {
+    img = heatImage(core, map, state);
+    if (heatCache.size > 200) heatCache.clear();
+    heatCache.set(k, img);
+  }
+  return img;
+}
+
+// One figure: canvas + caption, bound to a (target, method) for hover and downloads.
+function tile(target, method, caption, sub, maxSide) {
+  const fig = document.createElement('figure');
+  fig.className = 'figure tile';
+  const wrap = document.createElement('div');
+  wrap.className = 'canvas-wrap';
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', `${caption}: ${sub}`);
+  wrap.append(canvas);
+  const cap = document.createElement('figcaption');
+  cap.append(caption);
+  const s = document.createElement('span');
+  s.className = 'sub';
+  s.textContent = sub;
+  cap.append(s);
+  fig.append(wrap, cap);
+  paint(canvas, target, method, maxSide);
+  return fig;
+}
+
+// Draws photo + heat for (target, method) onto a canvas; returns whether a heat map was drawn.
+function paint(canvas, target, method, maxSide) {
+  const photo = state.photo;
+  const maps = target && state.maps.get(mapKey(target));
+  const map = maps?.[method];
+  const heat = map && core ? heatFor(mapKey(target), method, map) : null;
+  drawOverlay(canvas, photo, state.region, heat, {
+    opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide,
+  });
+  canvas.dataset.target = target ? targetKey(target) : '';
+  canvas.dataset.method = method;
+  canvas.dataset.rendered = heat ? 'heat' : 'photo';
+  canvas.__binding = map ? { target, method, map } : null;
+  return Boolean(heat);
+}
+
+function render() {
+  const photo = state.photo;
+  for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = true;
+  if (!photo) return;
+  const main = $('main-canvas');
+  if (state.view === 'single') {
+    const t = state.classA === null ? null : primaryTarget();
+    const drawn = paint(main, t, state.method, 4096);
+    if (drawn) {
+      $('main-caption').textContent = `${methodName(state.method)} · ${targetLabel(t)}`
+        + (USES_START_LAYER.has(state.method) ? ` · start layer ${state.startLayer}` : '');
+    }
+  } else if (state.view === 'grid') {
+    const t = state.classA === null ? null : primaryTarget();
+    $('grid').replaceChildren(...state.methods.map((m) => tile(t, m, METHOD_SHORT[m] ?? m, t ? targetLabel(t) : '', 320)));
+  } else {
+    $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), methodName(state.method), 640)));
+  }
+  const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
+  for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = !drawnAny;
+  if (drawnAny && !timeline.firstHeatmap) timeline.firstHeatmap = performance.now();
+  if (drawnAny) timeline.lastRender = { at: performance.now(), target: drawnAny.dataset.target, view: state.view };
+  document.body.dataset.renders = String(Number(document.body.dataset.renders ?? 0) + 1);
+  renderTimings();
+}
+
+function renderTimings() {
+  const t = state.timings;
+  const parts = [];
+  if (t.forwardMs !== undefined) parts.push(`forward ${ms(t.forwardMs)}`);
+  if (t.explainMs) parts.push(`explanation graph ${ms(t.explainMs)}`);
+  if (t.relevanceMs !== undefined) parts.push(`relevance maps ${ms(t.relevanceMs)}`);
+  $('timings').textContent = parts.length ? `Model: ${parts.join(' · ')}` : '';
+}
+
+function renderTop5() {
+  const list = $('top5');
+  if (!state.top5.length) {
+    list.innerHTML = `<li class="muted">${state.photo ? 'Classifying…' : 'No photo yet'}</li>`;
+    return;
+  }
+  list.replaceChildren(...state.top5.map(({ id, prob }) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.classId = id;
+    b.setAttribute('aria-pressed', String(id === state.classA));
+    const name = document.createElement('span');
+    name.textContent = state.metadata.labels[id];
+    const p = document.createElement('span');
+    p.className = 'prob';
+    p.textContent = pct(prob);
+    const bar = document.createElement('span');
+    bar.className = 'bar';
+    bar.style.width = `${Math.max(1, prob * 100)}%`;
+    b.append(name, p, bar);
+    b.addEventListener('click', () => pickA(id));
+    li.append(b);
+    return li;
+  }));
+}
+
+function drawLegend() {
+  if (!core) return;
+  const c = $('legend');
+  const strip = new OffscreenCanvas(256, 1);
+  strip.getContext('2d').putImageData(legendImage(core, state.colormap), 0, 0);
+  const ctx = c.getContext('2d');
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(strip, 0, 0, c.width, c.height);
+}
+
+// ---------- controls ----------
+function pickA(id) {
+  state.classA = id;
+  if (state.classB === id) state.classB = state.top5.find((t) => t.id !== id)?.id ?? state.classB;
+  searchA.show(state.classA);
+  searchB.show(state.classB);
+  timeline.classChosen = { at: performance.now(), target: targetKey(primaryTarget()) };
+  renderTop5();
+  ensureMaps();
+}
+const searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
+const searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; ensureMaps(); });
+
+$('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; ensureMaps(); });
+$('method').addEventListener('change', (e) => { state.method = e.target.value; render(); });
+$('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); });
+$('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
+$('opacity').addEventListener('input', (e) => {
+  state.opacity = Number(e.target.value);
+  $('opacity-out').textContent = `${Math.round(state.opacity * 100)}%`;
+  render();
+});
+$('start-layer').addEventListener('change', (e) => { state.startLayer = Number(e.target.value); ensureMaps(); });
+$('start-layer').addEventListener('input', (e) => { $('start-layer-out').textContent = e.target.value; });
+for (const r of document.querySelectorAll('input[name="display"]')) {
+  r.addEventListener('change', () => { state.display = r.value; render(); });
+}
+
+// Tabs: arrow keys move between them (WAI-ARIA tabs pattern).
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+function selectView(view) {
+  state.view = view;
+  for (const t of tabs) {
+    const on = t.dataset.view === view;
+    t.setAttribute('aria-selected', String(on));
+    t.tabIndex = on ? 0 : -1;
+    $(t.getAttribute('aria-controls')).hidden = !on;
+  }
+  ensureMaps();
+  render();
+}
+for (const t of tabs) {
+  t.addEventListener('click', () => selectView(t.dataset.view));
+  t.addEventListener('keydown', (e) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+    if (!step) return;
+    const next = tabs[(tabs.indexOf(t) + step + tabs.length) % tabs.length];
+    next.focus();
+    selectView(next.dataset.view);
+  });
+}
+
+// Hover readout over any canvas of the views.
+document.querySelector('.stage').addEventListener('pointermove', (e) => {
+  const canvas = e.target instanceof HTMLCanvasElement ? e.target : null;
+  const b = canvas?.__binding;
+  if (!b || !state.region) return;
+  const cell = cellAt(e, canvas, state.photo, state.region, b.map);
+  let lo = Infinity; let hi = -Infinity;
+  for (const v of b.map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  $('hover-readout').textContent = cell
+    ? `${METHOD_SHORT[b.method]} · ${b.map.rows > 64 ? 'pixel' : 'patch'} (row ${cell.row}, col ${cell.col}): `
+      + `relevance ${cell.value.toPrecision(4)} (${Math.round(((cell.value - lo) / (hi - lo || 1)) * 100)}% of the map's range)`
+    : 'Outside the region the model saw.';
+});
+
+// Downloads act on the first map of the current view.
+function currentBinding() {
+  const canvas = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
+  return canvas && { canvas, ...canvas.__binding };
+}
+function fileStem(b) {
+  return `${slug(state.photo.name.replace(/\.[^.]+$/, ''))}-${slug(targetLabel(b.target).replace(/ [\d.]+%$/, ''))}-${b.method}`;
+}
+async function act(fn) {
+  try { $('action-status').textContent = (await fn()) ?? ''; } catch (err) { showError(err.message); }
+}
+$('dl-overlay').addEventListener('click', () => act(async () => {
+  const b = currentBinding();
+  await downloadCanvas(b.canvas, `${fileStem(b)}-overlay.png`);
+  return 'overlay saved';
+}));
+$('dl-map').addEventListener('click', () => act(async () => {
+  const b = currentBinding();
+  await downloadMapPng(b.map, `${fileStem(b)}-map.png`);
+  return 'map saved';
+}));
+$('copy-json').addEventListener('click', () => act(() => {
+  const b = currentBinding();
+  return copyJson({
+    model: state.model.name, photo: state.photo.name, method: b.method,
+    target: b.target.b === undefined ? { class: b.target.a, label: state.metadata.labels[b.target.a] }
+      : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]] },
+    startLayer: state.startLayer, region: state.region,
+    rows: b.map.rows, cols: b.map.cols, data: Array.from(b.map.data),
+  }, `${fileStem(b)}.json`);
+}));
+
+// ---------- start ----------
+const sources = bindPhotoSources({
+  dropzone: $('dropzone'), fileInput: $('file-input'), gallery: $('gallery'), onPhoto, onError: showError,
+});
+fetch('samples/index.json').then((r) => r.json()).then((j) => sources.loadGallery(j.images)).catch(() => {});
+boot();

@@ -1,0 +1,50 @@
+// Saving what the page shows: the overlay as PNG, the raw map as a greyscale PNG at its own
+// resolution (min-max scaled), and the raw values as JSON on the clipboard.
+
+function saveBlob(blob, filename) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+export async function downloadCanvas(canvas, filename) {
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+  if (!blob) throw new Error('the browser could not encode the PNG');
+  saveBlob(blob, filename);
+}
+
+export async function downloadMapPng(map, filename) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  const span = hi > lo ? hi - lo : 1;
+  const canvas = document.createElement('canvas');
+  canvas.width = map.cols;
+  canvas.height = map.rows;
+  const ctx = canvas.getContext('2d');
+  const img = ctx.createImageData(map.cols, map.rows);
+  map.data.forEach((v, i) => {
+    const g = Math.round(((v - lo) / span) * 255);
+    img.data.set([g, g, g, 255], i * 4);
+  });
+  ctx.putImageData(img, 0, 0);
+  await downloadCanvas(canvas, filename);
+}
+
+// Copies to the clipboard; falls back to a download where the clipboard is refused.
+export async function copyJson(value, filename) {
+  const text = JSON.stringify(value);
+  try {
+    await navigator.clipboard.writeText(text);
+    return 'copied to the clipboard';
+  } catch {
+    saveBlob(new Blob([text], { type: 'application/json' }), filename);
+    return 'clipboard not available: saved as a file instead';
+  }
+}
+
+export const slug = (s) => String(s).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');

@@ -1,0 +1,67 @@
+// Turns a user's file (or a sample) into a photo the page can show and analyse: decoded
+// with its EXIF orientation applied, checked for sizes the page cannot use, and scaled
+// down only when it is too large to handle comfortably in a browser tab.
+
+export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
+export const MAX_ANALYSIS_SIDE = 4096;  // larger photos are scaled down (memory of a tab)
+
+export class ImageInputError extends Error {}
+
+const IMAGE_NAME = /\.(png|jpe?g|gif|webp|bmp|avif|ico|svg)$/i;
+
+// The oriented size, read without decoding every pixel (the <img> element decodes lazily).
+function orientedSize(url) {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight });
+    img.onerror = () => reject(new ImageInputError('could not decode'));
+    img.src = url;
+  });
+}
+
+// Returns { bitmap, width, height, original: {width, height}, name }.
+export async function readPhoto(blob, name = blob.name || 'photo') {
+  if (blob.type && !blob.type.startsWith('image/')) {
+    throw new ImageInputError(`“${name}” is not an image (${blob.type}). Choose a PNG, JPEG, WebP or GIF photo.`);
+  }
+  if (!blob.type && !IMAGE_NAME.test(name)) {
+    throw new ImageInputError(`“${name}” does not look like an image. Choose a PNG, JPEG, WebP or GIF photo.`);
+  }
+  if (blob.size === 0) throw new ImageInputError(`“${name}” is empty.`);
+  const url = URL.createObjectURL(blob);
+  let size;
+  try {
+    size = await orientedSize(url);
+  } catch {
+    throw new ImageInputError(`“${name}” could not be decoded: the file is damaged or not an image format this browser reads.`);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+  const { width, height } = size;
+  if (!width || !height) throw new ImageInputError(`“${name}” has no pixels.`);
+  if (width < MIN_SIDE || height < MIN_SIDE) {
+    throw new ImageInputError(`“${name}” is only ${width}×${height} px. The model reads ${MIN_SIDE}×${MIN_SIDE} patches: use a photo at least ${MIN_SIDE} px on each side.`);
+  }
+  const scale = Math.min(1, MAX_ANALYSIS_SIDE / Math.max(width, height));
+  const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'default' };
+  if (scale < 1) {
+    options.resizeWidth = Math.max(1, Math.round(width * scale));
+    options.resizeHeight = Math.max(1, Math.round(height * scale));
+    options.resizeQuality = 'high';
+  }
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(blob, options);
+  } catch (err) {
+    throw new ImageInputError(`“${name}” (${width}×${height} px) could not be decoded: ${err.message || 'out of memory?'}`);
+  }
+  return { bitmap, width: bitmap.width, height: bitmap.height, original: { width, height }, name };
+}
+
+// RGBA bytes of a bitmap (the layout the core's preprocess takes).
+export function rgbaOf(bitmap) {
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  ctx.drawImage(bitmap, 0, 0);
+  return ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+}

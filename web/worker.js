@@ -1,0 +1,186 @@
+// The page's inference Worker: downloads and opens the explainer graph (onnxruntime-web),
+// preprocesses photos and turns the graph's tensors into relevance maps (the C++ core in
+// WebAssembly). Keeps the page responsive; every reply carries the request id so the
+// page can drop stale ones, and queued requests that a newer one superseded are skipped.
+import { openExplainer, METHOD_IDS } from './runtime/explainer.js';
+import { topK } from './runtime/topk.js';
+import { contrastiveTarget } from './runtime/targets.js';
+import { loadCore } from './runtime/core.js';
+import { fetchModelBytes } from './lib/model-fetch.js';
+import { TensorCache } from './lib/tensor-cache.js';
+
+const here = (p) => new URL(p, import.meta.url).href;
+const now = () => performance.now();
+
+let core = null;
+let ort = null;
+let explainer = null;
+let metadata = null;
+let image = null;          // { imageId, pixels, region } of the current photo
+let latestId = 0;          // newest request that supersedes older work
+const tensors = new TensorCache(4);
+
+class Stale extends Error {}
+const checkFresh = (id) => { if (id < latestId) throw new Stale(); };
+
+async function loadOrt(backend) {
+  const mod = await import(backend === 'webgpu' ? './ort/ort.webgpu.min.mjs' : './ort/ort.wasm.min.mjs');
+  const o = mod.default ?? mod;
+  o.env.wasm.wasmPaths = here('./ort/');
+  // Threads need SharedArrayBuffer, i.e. a cross-origin-isolated page (COOP/COEP).
+  o.env.wasm.numThreads = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
+  o.env.logLevel = 'error';
+  return o;
+}
+
+async function init({ model, backend = 'wasm' }, reply) {
+  if (explainer) { await explainer.release().catch(() => {}); explainer = null; }
+  image = null;
+  tensors.clear();
+  core ??= await loadCore();
+  ort = await loadOrt(backend);
+  const metaResponse = await fetch(here(`./models/${model.metadata}`));
+  if (!metaResponse.ok) throw new Error(`could not download the metadata ${model.metadata}: HTTP ${metaResponse.status}`);
+  let meta;
+  try { meta = await metaResponse.json(); } catch { throw new Error(`${model.metadata} is not valid JSON`); }
+  let lastPost = 0;
+  const { bytes, fromCache } = await fetchModelBytes(here(`./models/${model.onnx}`), {
+    expectedBytes: model.bytes,
+    onProgress: (loaded, total) => {
+      const t = now();
+      if (t - lastPost > 50 || loaded === total) { lastPost = t; reply({ type: 'progress', loaded, total }); }
+    },
+  });
+  const started = now();
+  const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
+  explainer = await openExplainer({ ort, model: bytes, metadata: meta, sessionOptions, modelName: model.onnx });
+  metadata = meta;
+  return {
+    type: 'ready',
+    metadata,
+    backend,
+    threads: ort.env.wasm.numThreads,
+    isolated: self.crossOriginIsolated,
+    fromCache,
+    bytes: bytes.byteLength,
+    sessionMs: now() - started,
+    methods: core.methodIds ?? METHOD_IDS,
+  };
+}
+
+function requireModel() {
+  if (!explainer) throw new Error('no model is loaded');
+}
+
+// Photo → model input. The core also gives the region of the photo the model saw.
+async function analyze({ id, imageId, rgba, width, height }, reply) {
+  requireModel();
+  const t0 = now();
+  const pre = core.preprocess(new Uint8ClampedArray(rgba), width, height, metadata.preprocess ?? metadata);
+  image = { imageId, pixels: pre.pixels ?? pre, region: regionOf(pre, width, height) };
+  tensors.clear();
+  const preprocessMs = now() - t0;
+  checkFresh(id);
+  const { logits, timings } = await explainer.predict(image.pixels);
+  reply({
+    type: 'prediction', imageId,
+    top5: topK(logits, 5, metadata.labels).map(({ id: cls, prob }) => ({ id: cls, prob })),
+    region: image.region,
+    timings: { preprocessMs, modelMs: timings.modelMs },
+  });
+}
+
+// The crop box of the original photo that the model saw, in photo pixels.
+function regionOf(pre, width, height) {
+  const r = pre.region ?? pre.sourceRegion ?? pre.inverse ?? pre.crop;
+  if (r && Number.isFinite(r.x ?? r.left)) {
+    return { x: r.x ?? r.left, y: r.y ?? r.top, width: r.width ?? (r.right - r.left), height: r.height ?? (r.bottom - r.top) };
+  }
+  return { x: 0, y: 0, width, height };
+}
+
+function targetKey(t) {
+  return t.b === undefined || t.b === null ? `c${t.a}` : `c${t.a}-${t.b}`;
+}
+
+function targetVector(t) {
+  return t.b === undefined || t.b === null ? t.a : contrastiveTarget(t.a, t.b, metadata.labels.length);
+}
+
+// Explains every target not yet cached in one graph run (K = number missing).
+async function explain({ id, imageId, targets, startLayer = 0 }, reply) {
+  requireModel();
+  if (!image || image.imageId !== imageId) throw new Stale();
+  let modelMs = 0;
+  const missing = targets.filter((t) => !tensors.has(`${imageId}/${targetKey(t)}`));
+  if (missing.length) {
+    checkFresh(id);
+    const out = await explainer.explain(image.pixels, missing.map(targetVector));
+    modelMs = out.timings.modelMs;
+    // Uploaded to the core's heap once per target: start-layer changes reuse them.
+    missing.forEach((t, k) => tensors.set(`${imageId}/${targetKey(t)}`,
+      core.uploadTensors(withShapes(out.tensors[k], explainer.dims))));
+  }
+  checkFresh(id);
+  const t0 = now();
+  const arch = metadata.architecture;
+  const results = targets.map((t) => {
+    const maps = core.computeMaps(tensors.get(`${imageId}/${targetKey(t)}`), {
+      methods: METHOD_IDS, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer, queryToken: 0,
+    });
+    return { target: t, maps: plainMaps(maps) };
+  });
+  reply({ type: 'maps', imageId, results, startLayer, timings: { modelMs, relevanceMs: now() - t0 } });
+}
+
+// The explainer hands bare arrays per target; the core wants { data, shape }.
+const SHAPES = {
+  attn: (d) => [d.blocks, d.heads, d.tokens, d.tokens],
+  attnGrad: (d) => [d.blocks, d.heads, d.tokens, d.tokens],
+  attnRel: (d) => [d.blocks, d.heads, d.tokens, d.tokens],
+  relClassicLast: (d) => [d.heads, d.tokens, d.tokens],
+  inputRelClassic: (d) => [d.height, d.width],
+};
+function withShapes(perTarget, dims) {
+  const out = {};
+  for (const [key, v] of Object.entries(perTarget)) {
+    out[key] = ArrayBuffer.isView(v) ? { data: v, shape: SHAPES[key](dims) } : v;
+  }
+  return out;
+}
+
+// { id: { rows, cols, data } } for posting to the page.
+function plainMaps(maps) {
+  const out = {};
+  for (const [m, { shape, data }] of Object.entries(maps)) out[m] = { rows: shape[0], cols: shape[1], data };
+  return out;
+}
+
+// Bench hook: the plain forward (logits only) on the current photo, `runs` times.
+async function benchForward({ runs = 5 }) {
+  requireModel();
+  if (!image) throw new Error('bench: analyze a photo first');
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push((await explainer.predict(image.pixels)).timings.modelMs);
+  return { type: 'bench', times };
+}
+
+const handlers = { init, analyze, explain, bench: benchForward };
+let queue = Promise.resolve();
+
+self.onmessage = ({ data: msg }) => {
+  // Requests that replace the shown result supersede every older one.
+  if (msg.supersede) latestId = Math.max(latestId, msg.id);
+  const reply = (body, transfer = []) => self.postMessage({ id: msg.id, ...body }, transfer);
+  queue = queue.then(async () => {
+    try {
+      if (msg.supersede) checkFresh(msg.id);
+      const result = await handlers[msg.type](msg, reply);
+      if (result) reply(result);
+      reply({ type: 'done' });
+    } catch (err) {
+      if (err instanceof Stale) reply({ type: 'stale' });
+      else reply({ type: 'error', message: err?.message ?? String(err) });
+    }
+  });
+};
