@@ -117,8 +117,10 @@ export async function openExplainer({ ort, model, metadata, sessionOptions = {},
     },
 
     // targets: class ids and/or Float32Array(C) weight vectors. options.outputs: the graph
-    // outputs to fetch (default all; see outputsForMethods). Per-target tensors are
-    // subarray views into the fetched outputs (no copies); `attn` is shared by all.
+    // outputs to fetch (default all; see outputsForMethods). Returns tensors[k] =
+    // { attn, attnGrad, attnRel, relClassicLast, inputRelClassic }, each { data, shape }
+    // as core.computeMaps takes them: data is a subarray view into the fetched output
+    // (no copies), shape without the K axis; `attn` is one object shared by all targets.
     async explain(pixels, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
       const unknown = outputs.filter((o) => !CONTRACT_OUTPUTS.includes(o));
       if (unknown.length) throw new Error(`unknown explainer outputs: ${unknown.join(', ')}`);
@@ -126,15 +128,18 @@ export async function openExplainer({ ort, model, metadata, sessionOptions = {},
       const fetches = ['logits', ...CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && outputs.includes(o))];
       const { result, modelMs } = await run(pixels, targetMatrix(targets, C), K, fetches);
       const perTarget = Array.from({ length: K }, () => ({}));
+      const expected = shapes(K);
       for (const name of fetches) {
         if (name === 'logits') continue;
         const data = result[name].data;
         const key = TENSOR_KEYS[name];
         if (name === 'attn') {
-          perTarget.forEach((t) => { t[key] = data; });
+          const attn = { data, shape: expected.attn };
+          perTarget.forEach((t) => { t[key] = attn; });
         } else {
+          const shape = expected[name].slice(1); // drop the K axis
           const size = data.length / K;
-          perTarget.forEach((t, k) => { t[key] = data.subarray(k * size, (k + 1) * size); });
+          perTarget.forEach((t, k) => { t[key] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
         }
       }
       return { logits: result.logits.data, tensors: perTarget, timings: { modelMs } };

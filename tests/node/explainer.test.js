@@ -22,14 +22,19 @@ test('explain slices every K-leading output per target, as views', async () => {
   assert.ok(timings.modelMs >= 0);
   for (const [k, c] of [[0, 2], [1, 0]]) {
     const t = tensors[k];
-    assert.deepEqual(t.attnGrad, row(B * h * S * S, 0, c));
-    assert.deepEqual(t.attnRel, row(B * h * S * S, 100, c));
-    assert.deepEqual(t.relClassicLast, row(h * S * S, 200, c));
-    assert.deepEqual(t.inputRelClassic, row(H * W, 300, c));
-    assert.equal(t.attn.length, B * h * S * S);
+    assert.deepEqual(t.attnGrad.data, row(B * h * S * S, 0, c));
+    assert.deepEqual(t.attnRel.data, row(B * h * S * S, 100, c));
+    assert.deepEqual(t.relClassicLast.data, row(h * S * S, 200, c));
+    assert.deepEqual(t.inputRelClassic.data, row(H * W, 300, c));
+    assert.deepEqual(t.attnGrad.shape, [B, h, S, S]);
+    assert.deepEqual(t.attnRel.shape, [B, h, S, S]);
+    assert.deepEqual(t.relClassicLast.shape, [h, S, S]);
+    assert.deepEqual(t.inputRelClassic.shape, [H, W]);
+    assert.deepEqual(t.attn.shape, [B, h, S, S]);
+    assert.equal(t.attn.data.length, B * h * S * S);
   }
   // No copies: both targets' slices share one buffer.
-  assert.equal(tensors[0].attnGrad.buffer, tensors[1].attnGrad.buffer);
+  assert.equal(tensors[0].attnGrad.data.buffer, tensors[1].attnGrad.data.buffer);
   assert.equal(tensors[0].attn, tensors[1].attn);
   await ex.release();
 });
@@ -38,7 +43,7 @@ test('weight-vector targets (contrastive) and output subsets', async () => {
   const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
   const { tensors } = await ex.explain(pixels, [contrastiveTarget(1, 3, C)], { outputs: ['attn_rel'] });
   const expected = row(B * h * S * S, 100, 1).map((v, i) => v - row(B * h * S * S, 100, 3)[i]);
-  assert.deepEqual(tensors[0].attnRel, expected);
+  assert.deepEqual(tensors[0].attnRel.data, expected);
   assert.equal(tensors[0].attnGrad, undefined);
   await assert.rejects(ex.explain(pixels, [0], { outputs: ['bogus'] }), /unknown explainer outputs: bogus/);
   await ex.release();
