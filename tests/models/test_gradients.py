@@ -1,0 +1,64 @@
+"""The explainer's hand-written attention gradients equal torch.autograd's."""
+import torch
+
+from conftest import random_inputs
+from lrp_reference64 import reference_explanation
+from models.exporter.explainer import build_explainer
+
+
+def rel_err(a, b):
+    return ((a - b).abs().max() / b.abs().max()).item()
+
+
+def run_double(cfg, sd, pixels, target):
+    module = build_explainer(cfg, sd).double()
+    with torch.no_grad():
+        return module(pixels.double(), target.double())
+
+
+def test_logits_and_attention_match_the_reference_forward(tiny_model):
+    cfg, sd = tiny_model
+    pixels, target = random_inputs(cfg, 2, seed=0)
+    ref = reference_explanation(cfg, sd, pixels, target)
+    out = run_double(cfg, sd, pixels, target)
+    assert rel_err(out[0], ref[0]) < 1e-10
+    assert rel_err(out[1], ref[1]) < 1e-10
+
+
+def test_attention_gradients_equal_autograd(tiny_model):
+    cfg, sd = tiny_model
+    for seed in (0, 1):
+        pixels, target = random_inputs(cfg, 3, seed=seed)
+        ref_grads = reference_explanation(cfg, sd, pixels, target)[2]
+        grads = run_double(cfg, sd, pixels, target)[2]
+        assert grads.shape == (3, cfg.depth, cfg.heads, cfg.tokens, cfg.tokens)
+        for b in range(cfg.depth):
+            assert rel_err(grads[:, b], ref_grads[:, b]) < 1e-4, f"block {b}"
+
+
+def test_float32_gradients_are_close_to_autograd(tiny_model):
+    cfg, sd = tiny_model
+    pixels, target = random_inputs(cfg, 2, seed=3)
+    ref_grads = reference_explanation(cfg, sd, pixels, target)[2]
+    with torch.no_grad():
+        grads = build_explainer(cfg, sd)(pixels, target)[2]
+    assert rel_err(grads.double(), ref_grads) < 1e-4
+
+
+def test_different_inputs_give_different_gradients(tiny_model):
+    cfg, sd = tiny_model
+    pixels_a, target = random_inputs(cfg, 1, seed=0)
+    pixels_b, _ = random_inputs(cfg, 1, seed=1)
+    g_a = run_double(cfg, sd, pixels_a, target)[2]
+    g_b = run_double(cfg, sd, pixels_b, target)[2]
+    assert rel_err(g_a, g_b) > 1e-2
+
+
+def test_gradient_is_linear_in_the_target(tiny_model):
+    # rows are independent: the gradient of a combination is the combination of gradients
+    cfg, sd = tiny_model
+    pixels, target = random_inputs(cfg, 2, seed=4)
+    target = target.double()  # the combination must be exact
+    combo = torch.cat([target, 2 * target[:1] - 3 * target[1:]])
+    g = run_double(cfg, sd, pixels, combo)[2]
+    assert rel_err(g[2], 2 * g[0] - 3 * g[1]) < 1e-10

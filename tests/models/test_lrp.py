@@ -1,0 +1,72 @@
+"""The explainer's LRP relevances equal the independent float64 reference's."""
+import torch
+
+from conftest import random_inputs
+from lrp_reference64 import reference_explanation
+from models.exporter.explainer import build_explainer
+
+
+def rel_err(a, b):
+    return ((a - b).abs().max() / b.abs().max()).item()
+
+
+def explain(cfg, sd, pixels, target, dtype=torch.float64):
+    module = build_explainer(cfg, sd).to(dtype)
+    with torch.no_grad():
+        return module(pixels.to(dtype), target.to(dtype))
+
+
+def test_shapes_follow_the_contract(tiny_model):
+    cfg, sd = tiny_model
+    pixels, target = random_inputs(cfg, 3, seed=0)
+    out = explain(cfg, sd, pixels, target, torch.float32)
+    B, h, S, C = cfg.depth, cfg.heads, cfg.tokens, cfg.num_classes
+    H, W = cfg.image_size
+    assert [tuple(o.shape) for o in out] == [(1, C), (B, h, S, S), (3, B, h, S, S), (3, B, h, S, S),
+                                              (3, h, S, S), (3, H, W)]
+    assert all(o.dtype == torch.float32 and torch.isfinite(o).all() for o in out)
+
+
+def test_proposed_relevance_of_every_block_matches_reference(tiny_model):
+    cfg, sd = tiny_model
+    for seed in (0, 1):
+        pixels, target = random_inputs(cfg, 2, seed=seed)
+        ref = reference_explanation(cfg, sd, pixels, target)[3]
+        rel = explain(cfg, sd, pixels, target)[3]
+        for b in range(cfg.depth):
+            assert rel_err(rel[:, b], ref[:, b]) < 1e-8, f"block {b}"
+
+
+def test_classic_relevance_of_last_block_matches_reference(tiny_model):
+    cfg, sd = tiny_model
+    pixels, target = random_inputs(cfg, 2, seed=2)
+    ref = reference_explanation(cfg, sd, pixels, target)[4]
+    assert rel_err(explain(cfg, sd, pixels, target)[4], ref) < 1e-8
+
+
+def test_classic_pixel_relevance_matches_reference(tiny_model):
+    cfg, sd = tiny_model
+    pixels, target = random_inputs(cfg, 2, seed=3)
+    ref = reference_explanation(cfg, sd, pixels, target)[5]
+    assert rel_err(explain(cfg, sd, pixels, target)[5], ref) < 1e-8
+
+
+def test_one_hot_targets_and_variants_differ(tiny_model):
+    cfg, sd = tiny_model
+    pixels, _ = random_inputs(cfg, 1, seed=5)
+    target = torch.eye(cfg.num_classes)[[2, 7]]
+    ref = reference_explanation(cfg, sd, pixels, target)
+    out = explain(cfg, sd, pixels, target)
+    assert rel_err(out[3], ref[3]) < 1e-8 and rel_err(out[4], ref[4]) < 1e-8
+    # the two classes get different maps, and the classic rules differ from the proposed ones
+    assert rel_err(out[3][0], out[3][1]) > 1e-2
+    assert rel_err(out[4][0], out[3][0, -1]) > 1e-2
+
+
+def test_float32_relevance_of_upper_blocks_is_close(tiny_model):
+    cfg, sd = tiny_model
+    pixels, target = random_inputs(cfg, 2, seed=6)
+    ref = reference_explanation(cfg, sd, pixels, target)
+    out = explain(cfg, sd, pixels, target, torch.float32)
+    assert rel_err(out[3][:, -1].double(), ref[3][:, -1]) < 1e-4
+    assert rel_err(out[4].double(), ref[4]) < 1e-4
