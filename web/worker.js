@@ -118,8 +118,7 @@ async function explain({ id, imageId, targets, startLayer = 0 }, reply) {
     const out = await explainer.explain(image.pixels, missing.map(targetVector));
     modelMs = out.timings.modelMs;
     // Uploaded to the core's heap once per target: start-layer changes reuse them.
-    missing.forEach((t, k) => tensors.set(`${imageId}/${targetKey(t)}`,
-      core.uploadTensors(withShapes(out.tensors[k], explainer.dims))));
+    missing.forEach((t, k) => tensors.set(`${imageId}/${targetKey(t)}`, core.uploadTensors(out.tensors[k])));
   }
   checkFresh(id);
   const t0 = now();
@@ -131,22 +130,6 @@ async function explain({ id, imageId, targets, startLayer = 0 }, reply) {
     return { target: t, maps: plainMaps(maps) };
   });
   reply({ type: 'maps', imageId, results, startLayer, timings: { modelMs, relevanceMs: now() - t0 } });
-}
-
-// The explainer hands bare arrays per target; the core wants { data, shape }.
-const SHAPES = {
-  attn: (d) => [d.blocks, d.heads, d.tokens, d.tokens],
-  attnGrad: (d) => [d.blocks, d.heads, d.tokens, d.tokens],
-  attnRel: (d) => [d.blocks, d.heads, d.tokens, d.tokens],
-  relClassicLast: (d) => [d.heads, d.tokens, d.tokens],
-  inputRelClassic: (d) => [d.height, d.width],
-};
-function withShapes(perTarget, dims) {
-  const out = {};
-  for (const [key, v] of Object.entries(perTarget)) {
-    out[key] = ArrayBuffer.isView(v) ? { data: v, shape: SHAPES[key](dims) } : v;
-  }
-  return out;
 }
 
 // { id: { rows, cols, data } } for posting to the page.

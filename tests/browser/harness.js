@@ -1,0 +1,96 @@
+// Shared set-up of the browser tests and the browser benchmark: refresh dist/site from the
+// sources, serve it on a free port (optionally with some paths overridden), and drive the
+// system's Chromium through playwright-core (never a downloaded browser).
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { projectPaths } from '../../scripts/paths.js';
+import { buildSite } from '../../scripts/build/site.js';
+import { createStaticServer, listen } from '../../scripts/serve.js';
+
+export const paths = projectPaths();
+export const artifacts = path.join(paths.root, 'test-artifacts');
+export const CHROMIUM = process.env.VITREL_CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// Why the browser tests cannot run, or null. Only missing build outputs (or browser) skip.
+export function skipReason() {
+  const need = [
+    [path.join(paths.wasm, 'vit_relevance_core.wasm'), 'the WebAssembly core (npm run build)'],
+    [path.join(paths.models, 'index.json'), 'the explainer graphs (npm run build)'],
+    [path.join(paths.root, 'runtime', 'explainer.js'), 'runtime/explainer.js'],
+    [CHROMIUM, `Chromium at ${CHROMIUM} (apt-get install chromium)`],
+  ];
+  const missing = need.filter(([f]) => !existsSync(f)).map(([, what]) => what);
+  if (!missing.length) {
+    const index = JSON.parse(readFileSync(path.join(paths.models, 'index.json'), 'utf8'));
+    if (!index.models?.length) missing.push('an explainer graph listed in build/models/index.json');
+  }
+  return missing.length ? `build outputs missing: ${missing.join(', ')}` : null;
+}
+
+export function firstModel() {
+  const index = JSON.parse(readFileSync(path.join(paths.models, 'index.json'), 'utf8'));
+  return index.models[0];
+}
+
+// Serves dist/site; `overrides` maps URL paths to { body, type } answered instead.
+export async function startSite({ overrides = {}, isolate = true } = {}) {
+  await buildSite(paths);
+  const files = createStaticServer(paths.site, { isolate });
+  const server = createServer((req, res) => {
+    const o = overrides[new URL(req.url, 'http://x').pathname];
+    if (!o) return files.emit('request', req, res);
+    res.writeHead(o.status ?? 200, {
+      'Content-Type': o.type ?? 'application/octet-stream',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+    });
+    res.end(o.body);
+  });
+  const port = await listen(server, 0);
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
+// A page that records console errors and every request leaving `origin`.
+export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  const offOrigin = [];
+  const errors = [];
+  const origin = new URL(url).origin;
+  const watch = (req) => {
+    const u = req.url();
+    if (!u.startsWith(origin) && !/^(data|blob):/.test(u)) offOrigin.push(u);
+  };
+  context.on('request', watch);
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(url);
+  return { page, context, offOrigin, errors };
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+export const sample = (name) => path.join(paths.sampleImages, name);
+
+// Waits until the page shows a heat map for `target` (e.g. "c243") in the current view.
+export async function waitForHeat(page, target, view = 'single') {
+  await page.waitForFunction(([t, v]) => {
+    const c = document.querySelector(`#view-${v} canvas[data-rendered="heat"][data-target="${t}"]`);
+    return Boolean(c);
+  }, [target, view], { timeout: 120_000 });
+}
+
+export async function choosePhoto(page, file) {
+  await page.setInputFiles('#file-input', file);
+}

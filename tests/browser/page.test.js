@@ -1,0 +1,148 @@
+// The page end to end in headless Chromium: prediction, class-specific maps that agree with
+// the Node pipeline, every method, contrastive and two-class views, error handling, and
+// no request leaving the page's origin. Screenshots go to test-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto,
+} from './harness.js';
+import { referenceMaps, argmax, pearson } from './reference.js';
+
+const skip = skipReason();
+const BULL_MASTIFF = 243;
+const TIGER_CAT = 282;
+let site;
+let browser;
+let session; // { page, offOrigin, errors }
+
+before(async () => {
+  if (skip) return;
+  site = await startSite();
+  browser = await launch();
+  session = await openPage(browser, site.url);
+  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const page = () => session.page;
+const mapOf = (target, method) => page().evaluate(([t, m]) => {
+  const maps = window.__vitrel.state.maps.get(`${t}|${window.__vitrel.state.startLayer}`);
+  const map = maps?.[m];
+  return map && { rows: map.rows, cols: map.cols, data: Array.from(map.data) };
+}, [target, method]);
+
+// How many distinct colours a canvas shows inside the model's region (a blank or
+// single-colour overlay has very few).
+const distinctColours = (selector) => page().evaluate((sel) => {
+  const c = document.querySelector(sel);
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  const seen = new Set();
+  for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+  return seen.size;
+}, selector);
+
+test('the page loads the model and reports backend and threads', { skip }, async () => {
+  const status = await page().textContent('#engine-status');
+  assert.match(status, /WebAssembly · \d+ threads?/);
+  assert.equal(await page().evaluate(() => self.crossOriginIsolated), true);
+  assert.ok(await page().$$eval('#model-select option', (o) => o.length) >= 1);
+});
+
+test('catdog.png: top-1 bull mastiff, heat map drawn', { skip }, async () => {
+  await choosePhoto(page(), sample('catdog.png'));
+  await waitForHeat(page(), `c${BULL_MASTIFF}`);
+  const first = await page().$eval('#top5 button', (b) => ({ id: Number(b.dataset.classId), text: b.textContent }));
+  assert.equal(first.id, BULL_MASTIFF, first.text);
+  assert.match(first.text, /bull mastiff/);
+  assert.equal(await page().$$eval('#top5 button', (b) => b.length), 5);
+  assert.ok(await distinctColours('#main-canvas') > 50);
+  await screenshot(page(), 'single-bull-mastiff');
+});
+
+test('bull mastiff and tiger cat peak in different places, where the Node pipeline puts them', { skip }, async () => {
+  // Pick tiger cat through the type-ahead search, by keyboard.
+  await page().fill('#class-a', 'tiger ca');
+  await page().waitForSelector(`#class-a-list-${TIGER_CAT}`);
+  await page().click(`#class-a-list-${TIGER_CAT}`);
+  await waitForHeat(page(), `c${TIGER_CAT}`);
+  await screenshot(page(), 'single-tiger-cat');
+
+  const dog = await mapOf(`c${BULL_MASTIFF}`, 'transformer_attribution');
+  const cat = await mapOf(`c${TIGER_CAT}`, 'transformer_attribution');
+  assert.ok(dog && cat, 'both maps are in the page');
+  assert.notEqual(argmax(dog.data), argmax(cat.data), 'class-specific peaks');
+  const ref = await referenceMaps(sample('catdog.png'), [BULL_MASTIFF, TIGER_CAT]);
+  for (const [id, map] of [[BULL_MASTIFF, dog], [TIGER_CAT, cat]]) {
+    assert.equal(argmax(map.data), argmax(ref[id].data), `peak of class ${id}`);
+    assert.ok(pearson(map.data, ref[id].data) > 0.99, `class ${id} matches the Node pipeline`);
+  }
+  // The two peaks lie in different halves of the photo (dog left, cat right in catdog.png).
+  const col = (m) => argmax(m.data) % m.cols;
+  assert.notEqual(col(dog) < dog.cols / 2, col(cat) < cat.cols / 2);
+});
+
+test('every method renders a non-empty map in the comparison grid', { skip }, async () => {
+  await page().click('#top5 button[data-class-id="243"]');
+  await page().click('#tab-grid');
+  await page().waitForFunction(() => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length === 10,
+    null, { timeout: 120_000 });
+  const methods = await page().$$eval('#grid canvas', (cs) => cs.map((c) => c.dataset.method));
+  assert.deepEqual(methods.sort(), ['ablation_last_block', 'ablation_no_grad', 'ablation_second_block',
+    'attention_rollout', 'generic_attention', 'gradcam', 'lrp_full', 'partial_lrp', 'raw_attention',
+    'transformer_attribution']);
+  for (const m of methods) {
+    assert.ok(await distinctColours(`#grid canvas[data-method="${m}"]`) > 20, `${m} draws a heat map`);
+  }
+  await screenshot(page(), 'grid-all-methods');
+});
+
+test('two-class view and contrastive mode render', { skip }, async () => {
+  await page().click('#tab-pair');
+  await page().waitForFunction(() => document.querySelectorAll('#pair canvas[data-rendered="heat"]').length === 2,
+    null, { timeout: 120_000 });
+  await screenshot(page(), 'pair-two-classes');
+  await page().click('#tab-single');
+  await page().fill('#class-b', '282');
+  await page().click(`#class-b-list-${TIGER_CAT}`);
+  await page().check('#contrastive');
+  await waitForHeat(page(), `c${BULL_MASTIFF}-${TIGER_CAT}`);
+  assert.ok(await distinctColours('#main-canvas') > 50);
+  assert.match(await page().textContent('#main-caption'), /bull mastiff vs tiger cat/);
+  await screenshot(page(), 'single-contrastive');
+  await page().uncheck('#contrastive');
+});
+
+test('controls: colormap, threshold, patch grid, start layer, hover readout', { skip }, async () => {
+  await page().selectOption('#colormap', 'viridis');
+  await page().selectOption('#threshold', 'otsu');
+  await page().check('input[name="display"][value="patches"]');
+  await page().fill('#start-layer', '1');
+  await page().dispatchEvent('#start-layer', 'change');
+  await page().waitForFunction(() => window.__vitrel.state.maps.has('c243|1'), null, { timeout: 120_000 });
+  const box = await page().locator('#main-canvas').boundingBox();
+  await page().mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+  assert.match(await page().textContent('#hover-readout'), /patch \(row \d+, col \d+\): relevance/);
+  await screenshot(page(), 'single-viridis-otsu-patches');
+  await page().selectOption('#colormap', 'jet');
+  await page().selectOption('#threshold', 'none');
+  await page().check('input[name="display"][value="smooth"]');
+});
+
+test('a non-image file shows an error and the next photo still works', { skip }, async () => {
+  await page().setInputFiles('#file-input', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await page().waitForSelector('#error:not([hidden])');
+  assert.match(await page().textContent('#error-text'), /not an image/);
+  await screenshot(page(), 'error-not-an-image');
+  await choosePhoto(page(), sample('dogbird.png'));
+  await page().waitForSelector('#error', { state: 'hidden' });
+  await page().waitForFunction(() => window.__vitrel.state.photo?.name === 'dogbird.png'
+    && document.querySelector('#main-canvas').dataset.rendered === 'heat', null, { timeout: 120_000 });
+});
+
+test('no request left the page origin and the page logged no errors', { skip }, async () => {
+  assert.deepEqual(session.offOrigin, []);
+  assert.deepEqual(session.errors.filter((e) => !/favicon/.test(e)), []);
+});
