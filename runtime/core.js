@@ -26,8 +26,8 @@
  *       inputs are missing throws. lrp_full's map is the H x W pixel map.
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
  *       queryToken's relevance over all tokens (token explorer).
- *   core.rolloutFullMatrix(tensors, options) → Float32Array of length S: attention
- *       rollout by full S x S matrix products (reference/benchmark only).
+ *   core.rolloutFullMatrix(method, tensors, options) → the same row as relevanceRow for
+ *       a rollout method, by full S x S matrix products (reference/benchmark only).
  *   Rendering and preprocessing (runtime/core-render.js): core.upsample, core.normalize,
  *       and whatever src/render and src/preprocess provide (see that file).
  *
@@ -149,11 +149,8 @@ function createCore(M) {
     return withTensors(tensors, (t) => copyOut(M.relevanceRow(method, t.heap, coreOptions(options, t))).data);
   }
 
-  function rolloutFullMatrix(tensors, options = {}) {
-    if (typeof M.rolloutFullMatrix !== 'function') {
-      throw new Error('this build of the core has no full-matrix rollout');
-    }
-    return withTensors(tensors, (t) => copyOut(M.rolloutFullMatrix(t.heap, coreOptions(options, t))).data);
+  function rolloutFullMatrix(method, tensors, options = {}) {
+    return withTensors(tensors, (t) => copyOut(M.rolloutFullMatrix(method, t.heap, coreOptions(options, t))).data);
   }
 
   return {

@@ -9,7 +9,9 @@
 
 #include "floats.h"
 #include "js_errors.h"
+#include "methods/checked_inputs.h"
 #include "methods/relevance.h"
+#include "methods/rollout_reference.h"
 #include "options.h"
 
 namespace vitrel::wasm {
@@ -55,6 +57,23 @@ Floats relevance_row_of(const std::string& id, const val& tensors, const val& op
   });
 }
 
+// The same row by full S x S matrix products (METHODS.md as written), for the benchmark's
+// row-vector vs full-matrix comparison. Inputs go through the core's checks first.
+Floats rollout_full_matrix(const std::string& id, const val& tensors, const val& options) {
+  return call_or_throw_js([&] {
+    const Method m = method_from_id(id);
+    if (!is_rollout_method(m)) {
+      throw InputError(std::string(method_id(m)) + ": not a rollout method (no full-matrix form)");
+    }
+    const RelevanceInputs in = relevance_inputs(tensors);
+    const MethodOptions opts = method_options(options);
+    check_inputs({m}, in, token_layout(options), opts);
+    std::vector<float> row = reference::rollout_row(m, in, opts);
+    const int64_t n = static_cast<int64_t>(row.size());
+    return Floats(std::move(row), {n});
+  });
+}
+
 Floats floats_with_shape(const val& shape) {
   return call_or_throw_js([&] { return Floats::with_shape(shape); });
 }
@@ -74,4 +93,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_methods) {
   function("hasInputsFor", &vitrel::wasm::has_inputs);
   function("computeMaps", &vitrel::wasm::compute_maps);
   function("relevanceRow", &vitrel::wasm::relevance_row_of);
+  function("rolloutFullMatrix", &vitrel::wasm::rollout_full_matrix);
 }
