@@ -27,7 +27,12 @@ const state = {
 };
 // Hooks for the browser tests and the benchmark (timestamps of the last photo and class).
 const timeline = {};
-window.__vitrel = { state, timeline };
+window.__vitrel = {
+  state,
+  timeline,
+  // Plain forward passes (logits only) on the current photo, timed inside the Worker.
+  benchForward: async (runs = 5) => (await engine.request('bench', { runs })).replies[0].times,
+};
 
 const busy = new Busy($('busy'), $('busy-text'));
 let engine = null;

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// `npm run bench -- browser`: the page in headless Chromium. Times, in one page:
+//   first heatmap  — from choosing a photo to its first heat map on screen
+//   class switch   — from clicking another class to its heat map on screen
+//   forward        — the plain forward pass (logits only), timed in the same Worker
+// and prints the ratios against the targets (first ≤ 6× forward, switch ≤ 5× forward),
+// plus the page's own code size gzipped (target ≤ 500 KB; ORT and the model excluded).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f = (ms) => `${ms.toFixed(0)} ms`;
+
+// Everything under dist/site except onnxruntime-web, the models and the sample photos.
+function pageCodeBytes() {
+  const skip = new Set(['ort', 'models', 'samples']);
+  let raw = 0;
+  let gz = 0;
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) { if (!(dir === paths.site && skip.has(e.name))) walk(p); continue; }
+      if (!/\.(html|css|js|mjs|wasm)$/.test(e.name)) continue;
+      raw += statSync(p).size;
+      gz += gzipSync(readFileSync(p), { level: 9 }).length;
+    }
+  };
+  walk(paths.site);
+  return { raw, gz };
+}
+
+const reason = skipReason();
+if (reason) {
+  console.log(`bench browser: skipped: ${reason}`);
+  process.exit(0);
+}
+const site = await startSite();
+const browser = await launch();
+try {
+  const { page } = await openPage(browser, site.url);
+  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  console.log(`backend: ${await page.textContent('#engine-status')}`);
+
+  const photoToHeat = async (file) => {
+    await page.setInputFiles('#file-input', file);
+    await page.waitForFunction((name) => window.__vitrel.state.photo?.name === name
+      && window.__vitrel.timeline.firstHeatmap, path.basename(file), { timeout: 180_000 });
+    return page.evaluate(() => window.__vitrel.timeline.firstHeatmap - window.__vitrel.timeline.photoChosen);
+  };
+  await photoToHeat(sample('catdog.png')); // warm-up: compiles the graph's kernels
+  const first = [];
+  for (const name of ['dogbird.png', 'catdog.png', 'el1.png', 'dogcat2.png']) first.push(await photoToHeat(sample(name)));
+
+  // Class switch: each of the other top-5 classes in turn (none cached yet).
+  const switches = [];
+  const ids = await page.$$eval('#top5 button', (bs) => bs.map((b) => b.dataset.classId));
+  for (const id of ids.slice(1)) {
+    await page.click(`#top5 button[data-class-id="${id}"]`);
+    await page.waitForFunction((t) => {
+      const tl = window.__vitrel.timeline;
+      return tl.lastRender?.target === t && tl.lastRender.at > tl.classChosen.at;
+    }, `c${id}`, { timeout: 180_000 });
+    switches.push(await page.evaluate(() => window.__vitrel.timeline.lastRender.at - window.__vitrel.timeline.classChosen.at));
+  }
+  const timings = await page.evaluate(() => window.__vitrel.state.timings);
+  const forward = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
+
+  const firstMs = median(first);
+  const switchMs = median(switches);
+  console.log(`forward (logits only, in the page's Worker): ${f(forward)} (median of 7)`);
+  console.log(`first heatmap after choosing a photo: ${f(firstMs)} (median of ${first.length}: ${first.map(f).join(', ')})`);
+  console.log(`class switch to a new class: ${f(switchMs)} (median of ${switches.length}: ${switches.map(f).join(', ')})`);
+  console.log(`  last explanation: graph ${f(timings.explainMs ?? 0)}, relevance maps (all 10 methods) ${f(timings.relevanceMs ?? 0)}`);
+  const r1 = firstMs / forward;
+  const r2 = switchMs / forward;
+  console.log(`ratio first heatmap / forward: ${r1.toFixed(2)}× (target ≤ 6×) ${r1 <= 6 ? 'OK' : 'MISSED'}`);
+  console.log(`ratio class switch / forward: ${r2.toFixed(2)}× (target ≤ 5×) ${r2 <= 5 ? 'OK' : 'MISSED'}`);
+} finally {
+  await browser.close();
+  await site.close();
+}
+const { raw, gz } = pageCodeBytes();
+console.log(`page code (HTML+CSS+JS+core wasm, without ORT and models): ${(raw / 1024).toFixed(1)} KB, `
+  + `${(gz / 1024).toFixed(1)} KB gzipped (target ≤ 500 KB) ${gz <= 500 * 1024 ? 'OK' : 'MISSED'}`);
