@@ -95,8 +95,8 @@ std::string layout_string(const TokenLayout& layout) {
          std::to_string(layout.grid_cols) + " grid";
 }
 
-BlockStack as_stack(const TensorView& t, int blocks, int heads, int tokens) {
-  return BlockStack{t.data, blocks, heads, tokens};
+BlockStack as_stack(const TensorView& t, const char* name, int blocks, int heads, int tokens) {
+  return BlockStack{name, t.data, blocks, heads, tokens};
 }
 
 int to_int(int64_t v) { return static_cast<int>(v); }
@@ -166,14 +166,16 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
       } else {
         require_shape(s.view, first->shape, s.name, first_name);
       }
-      require_finite(s.view, s.name);
     }
     int heads = -1;
     if (first) {
       out.blocks = to_int(first->shape[0]);
       heads = to_int(first->shape[1]);
       for (Slot& s : slots)
-        if (s.needed) s.stack = as_stack(s.view, out.blocks, heads, S);
+        if (s.needed) {
+          s.stack = as_stack(s.view, s.name, out.blocks, heads, S);
+          out.unscanned.push_back(s.stack);
+        }
     }
 
     if (needs.rel_classic_last) {
@@ -188,7 +190,7 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
         heads = to_int(t.shape[0]);
       }
       require_finite(t, "rel_classic_last");
-      out.rel_classic_last = as_stack(t, 1, heads, S);
+      out.rel_classic_last = as_stack(t, "rel_classic_last", 1, heads, S);
     }
   }
 

@@ -1,6 +1,9 @@
 #pragma once
 // Internal: validation of a whole batch of methods. Each tensor a method of the batch
-// needs is checked once (shape, layout, finiteness), however many methods read it.
+// needs is checked once, however many methods read it: check_inputs checks layout,
+// options, every shape and the finiteness of the small tensors; the per-block tensors'
+// finiteness is checked by walk_blocks (block_walk.h) block by block, right before the
+// rollouts read each block, so that every tensor is read from memory only once.
 
 #include <vector>
 
@@ -19,12 +22,14 @@ struct CheckedInputs {
   int input_cols = 0;
 
   int blocks = 0;  // 0 when no per-block tensor was needed
+  std::vector<BlockStack> unscanned;  // the per-block tensors walk_blocks must scan
   TokenLayout layout;
   MethodOptions options;
 };
 
 // Throws InputError with a specific message on the first problem found: a missing tensor,
-// a bad layout, shape or option, or a non-finite value.
+// a bad layout, shape or option, or a non-finite value in rel_classic_last or
+// input_rel_classic. Per-block tensors are left for walk_blocks to scan.
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
                            const TokenLayout& layout, const MethodOptions& options);
 

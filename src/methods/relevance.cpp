@@ -1,10 +1,10 @@
-// The public entry points: validate a batch once, then dispatch each method to the
-// rollout (row_rollout), single-block (single_block) or pass-through code.
+// The public entry points: check a batch's shapes once, walk its blocks once (finiteness
+// and rollouts, block_walk), then compute the single-block and pass-through methods.
 
 #include "methods/relevance.h"
 
+#include "methods/block_walk.h"
 #include "methods/checked_inputs.h"
-#include "methods/row_rollout.h"
 #include "methods/single_block.h"
 
 namespace vitrel {
@@ -54,11 +54,11 @@ std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& meth
                                                  const MethodOptions& options) {
   const CheckedInputs in = check_inputs(methods, inputs, layout, options);
 
-  // All rollouts of the batch share one walk over the blocks.
+  // All rollouts of the batch share the one walk over the blocks.
   std::vector<Method> rollouts;
   for (Method m : methods)
     if (is_rollout_method(m)) rollouts.push_back(m);
-  std::vector<std::vector<float>> rollout_results = rollout_rows(rollouts, in);
+  const std::vector<std::vector<float>> rollout_results = walk_blocks(rollouts, in);
 
   std::vector<RelevanceMap> maps;
   maps.reserve(methods.size());
@@ -89,7 +89,9 @@ std::vector<float> relevance_row(Method m, const RelevanceInputs& inputs,
                      " has no token row (only the rollouts and the single-block "
                      "attention/relevance methods do)");
   const CheckedInputs in = check_inputs({m}, inputs, layout, options);
-  return is_rollout_method(m) ? rollout_row(m, in) : single_block_row(m, in);
+  if (is_rollout_method(m)) return walk_blocks({m}, in).front();
+  walk_blocks({}, in);  // the finiteness scan
+  return single_block_row(m, in);
 }
 
 }  // namespace vitrel

@@ -84,22 +84,4 @@ void RowRollout::apply_normalised_attention(const BlockStack& a, int block) {
   row_.swap(next_);
 }
 
-std::vector<float> rollout_row(Method m, const CheckedInputs& in) {
-  return std::move(rollout_rows({m}, in).front());
-}
-
-std::vector<std::vector<float>> rollout_rows(const std::vector<Method>& methods,
-                                             const CheckedInputs& in) {
-  std::vector<RowRollout> rollouts;
-  rollouts.reserve(methods.size());
-  for (Method m : methods) rollouts.emplace_back(m, in);
-  for (int b = in.blocks - 1; b >= 0; --b)
-    for (RowRollout& r : rollouts) r.apply_block(b);
-
-  std::vector<std::vector<float>> rows;
-  rows.reserve(rollouts.size());
-  for (const RowRollout& r : rollouts) rows.push_back(r.row());
-  return rows;
-}
-
 }  // namespace vitrel

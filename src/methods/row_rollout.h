@@ -42,12 +42,5 @@ class RowRollout {
   std::vector<float> next_;
 };
 
-// The length-S row of options.query_token for one rollout method.
-std::vector<float> rollout_row(Method m, const CheckedInputs& in);
-
-// The rows of several rollout methods at once, walking the blocks once so each block's
-// tensors are read while they are still in cache.
-std::vector<std::vector<float>> rollout_rows(const std::vector<Method>& methods,
-                                             const CheckedInputs& in);
 
 }  // namespace vitrel
