@@ -83,12 +83,14 @@ async function boot() {
 async function openModel(model) {
   state.model = model;
   state.metadata = null;
+  document.body.dataset.modelReady = 'false';
   engine?.terminate();
   engine = new Engine(new URL('./worker.js', import.meta.url));
   setStatus(`Loading ${model.name}…`);
   $('load-progress').hidden = false;
   $('load-bar').value = 0;
   const onEvent = (msg) => {
+    if (msg.type === 'checking') setStatus(`Checking ${model.name}…`);
     if (msg.type !== 'progress') return;
     const total = msg.total || model.bytes || 0;
     $('load-bar').value = total ? msg.loaded / total : 0;
@@ -104,6 +106,7 @@ async function openModel(model) {
     return showError(`The model ${model.name} could not be loaded: ${err.message}`);
   }
   $('load-progress').hidden = true;
+  clearError();
   state.metadata = ready.metadata;
   state.methods = ready.methods;
   const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';

@@ -54,6 +54,18 @@ async function init({ model, backend = 'wasm' }, reply) {
   const started = now();
   const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
   explainer = await openExplainer({ ort, model: bytes, metadata: meta, sessionOptions, modelName: model.onnx });
+  // One explanation of a blank input: every output's shape is checked against the
+  // metadata, so a graph that disagrees fails here, at load, not on the user's photo; it
+  // also warms the session up (kernels chosen, buffers allocated) for the first photo.
+  reply({ type: 'checking' });
+  try {
+    const d = explainer.dims;
+    await explainer.explain(new Float32Array(3 * d.height * d.width), [0]);
+  } catch (err) {
+    await explainer.release().catch(() => {});
+    explainer = null;
+    throw new Error(`${model.onnx} does not match its metadata ${model.metadata}: ${err.message}`);
+  }
   metadata = meta;
   return {
     type: 'ready',

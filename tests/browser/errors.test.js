@@ -1,0 +1,92 @@
+// Bad input and bad models: each shows a message in the page, and the page keeps working.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import {
+  skipReason, startSite, launch, openPage, screenshot, sample, choosePhoto, firstModel, paths,
+} from './harness.js';
+
+const skip = skipReason();
+let browser;
+
+before(async () => { if (!skip) browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const photoRendered = (page, name) => page.waitForFunction((n) => window.__vitrel.state.photo?.name === n
+  && document.querySelector('#main-canvas').dataset.rendered === 'heat', name, { timeout: 180_000 });
+const errorText = async (page) => {
+  await page.waitForSelector('#error:not([hidden])', { timeout: 120_000 });
+  return page.textContent('#error-text');
+};
+
+// One page on the normal site for the photo errors.
+test('broken, tiny and huge photos', { skip }, async (t) => {
+  const site = await startSite();
+  const { page } = await openPage(browser, site.url);
+  t.after(() => site.close());
+  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+
+  await t.test('a corrupt image shows an error', async () => {
+    const png = readFileSync(sample('catdog.png'));
+    await page.setInputFiles('#file-input', { name: 'broken.png', mimeType: 'image/png', buffer: png.subarray(0, 200) });
+    assert.match(await errorText(page), /could not be decoded/);
+  });
+
+  await t.test('a 1×1 image shows an error', async () => {
+    const one = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#808080' } }).png().toBuffer();
+    await page.setInputFiles('#file-input', { name: 'one.png', mimeType: 'image/png', buffer: one });
+    await page.waitForFunction(() => /1×1/.test(document.querySelector('#error-text').textContent));
+    await screenshot(page, 'error-1x1');
+  });
+
+  await t.test('a 12000×12000 photo is scaled down and explained', async () => {
+    const huge = await sharp({ create: { width: 12000, height: 12000, channels: 3, background: '#6a8caf' } })
+      .composite([{ input: readFileSync(sample('catdog.png')), left: 5000, top: 5000 }]).png().toBuffer();
+    await page.setInputFiles('#file-input', { name: 'huge.png', mimeType: 'image/png', buffer: huge });
+    await photoRendered(page, 'huge.png');
+    assert.match(await page.textContent('#main-caption'), /.+/);
+    assert.equal(await page.evaluate(() => window.__vitrel.state.photo.original.width), 12000);
+  });
+
+  await t.test('after all that, a normal photo still works', async () => {
+    await choosePhoto(page, sample('el1.png'));
+    await photoRendered(page, 'el1.png');
+    assert.equal(await page.isHidden('#error'), true);
+  });
+});
+
+// Serves the real model next to a broken one; the broken one is listed first.
+test('a model that fails to load, or does not match its metadata, is reported', { skip }, async (t) => {
+  const real = firstModel();
+  const metadata = JSON.parse(readFileSync(path.join(paths.models, real.metadata), 'utf8'));
+  const wrong = { ...metadata, architecture: { ...metadata.architecture, grid: [7, 7], tokens: 50 } };
+  const index = (entry) => JSON.stringify({ models: [entry, real] });
+  const cases = [
+    ['not an ONNX file', { name: 'broken', onnx: 'broken.onnx', metadata: real.metadata, bytes: 11 },
+      { '/models/broken.onnx': { body: 'not a model' } }, /could not be loaded.*not an ONNX model/],
+    ['metadata that does not match the graph', { name: 'mismatch', onnx: real.onnx, metadata: 'mismatch.json', bytes: real.bytes },
+      { '/models/mismatch.json': { body: JSON.stringify(wrong), type: 'application/json' } }, /does not match|shape/],
+    ['a missing file', { name: 'gone', onnx: 'gone.onnx', metadata: real.metadata, bytes: 5 }, {}, /could not be loaded.*404/],
+  ];
+  for (const [what, entry, overrides, message] of cases) {
+    await t.test(what, async () => {
+      const site = await startSite({
+        overrides: { '/models/index.json': { body: index(entry), type: 'application/json' }, ...overrides },
+      });
+      try {
+        const { page } = await openPage(browser, site.url);
+        assert.match(await errorText(page), message);
+        await screenshot(page, `error-model-${entry.name}`);
+        // The page keeps working: pick the real model and explain a photo.
+        await page.selectOption('#model-select', '1');
+        await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+        await choosePhoto(page, sample('catdog.png'));
+        await photoRendered(page, 'catdog.png');
+      } finally {
+        await site.close();
+      }
+    });
+  }
+});
