@@ -68,6 +68,13 @@ std::vector<uint8_t> vertical_pass(const uint8_t* rgb, int width, int row_lo,
 }
 
 void require_window(const PixelWindow& w, int out_width, int out_height) {
+  if (out_width < 1 || out_height < 1 || out_width > kMaxResizedSide ||
+      out_height > kMaxResizedSide) {
+    throw InputError("pil_resize: output size " + std::to_string(out_width) + "x" +
+                     std::to_string(out_height) + " must be within 1.." +
+                     std::to_string(kMaxResizedSide) + " a side");
+  }
+  require_image_size(w.width, w.height, "pil_resize window");
   if (w.width < 1 || w.height < 1 || w.x < 0 || w.y < 0 || w.x + w.width > out_width ||
       w.y + w.height > out_height) {
     throw InputError("pil_resize window: " + std::to_string(w.width) + "x" +
@@ -84,7 +91,6 @@ std::vector<uint8_t> pil_resize_rgb_window(const uint8_t* rgba, size_t size, int
                                            Interpolation interpolation,
                                            const PixelWindow& window) {
   require_rgba_image(rgba, size, width, height, "pil_resize image");
-  require_image_size(out_width, out_height, "pil_resize output");
   require_window(window, out_width, out_height);
 
   const bool resize_x = out_width != width;
@@ -126,6 +132,7 @@ std::vector<uint8_t> pil_resize_rgb_window(const uint8_t* rgba, size_t size, int
 
 std::vector<uint8_t> pil_resize_rgb(const uint8_t* rgba, size_t size, int width, int height,
                                     int out_width, int out_height, Interpolation interpolation) {
+  require_image_size(out_width, out_height, "pil_resize output");
   return pil_resize_rgb_window(rgba, size, width, height, out_width, out_height, interpolation,
                                PixelWindow{0, 0, out_width, out_height});
 }

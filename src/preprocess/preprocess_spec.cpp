@@ -93,10 +93,16 @@ PreprocessPlan plan_preprocess(int width, int height, const PreprocessSpec& spec
       plan.resized_height = height;
       break;
   }
-  require_image_size(plan.resized_width, plan.resized_height, "preprocess: resized image");
-
+  if (plan.resized_width > kMaxResizedSide || plan.resized_height > kMaxResizedSide) {
+    throw InputError("preprocess: resizing the " + std::to_string(width) + "x" +
+                     std::to_string(height) + " image gives " +
+                     std::to_string(plan.resized_width) + "x" +
+                     std::to_string(plan.resized_height) + ", over " +
+                     std::to_string(kMaxResizedSide) + " px a side");
+  }
   plan.input_width = spec.center_crop ? spec.crop_width : plan.resized_width;
   plan.input_height = spec.center_crop ? spec.crop_height : plan.resized_height;
+  require_image_size(plan.input_width, plan.input_height, "preprocess: model input");
   const bool fixed_input = spec.center_crop || spec.resize_mode == ResizeMode::Exact;
   if (spec.exact_size_passthrough && fixed_input && width == plan.input_width &&
       height == plan.input_height) {

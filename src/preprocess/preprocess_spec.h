@@ -52,8 +52,10 @@ struct PreprocessPlan {
   int input_height = 0;
 };
 
-// Validates the photo size (render/checks.h limits) and the spec. The resized image must
-// itself respect those limits (a 16384x1 photo cannot be short-side resized to 256).
+// Validates the photo size (render/checks.h limits) and the spec. The model input must
+// respect those limits too; the resized image is only computed inside the crop, so with a
+// crop it may be larger (up to kMaxResizedSide a side: a 3000x41 photo short-side resized
+// to 256 is 18731x256).
 PreprocessPlan plan_preprocess(int width, int height, const PreprocessSpec& spec);
 
 // The part of the original photo that the model input shows, in photo pixel

@@ -17,6 +17,10 @@ const char* interpolation_id(Interpolation i);  // "bilinear", "bicubic"
 // Throws InputError listing the valid ids when `id` is unknown.
 Interpolation interpolation_from_id(const std::string& id);
 
+// Longest axis a resize may produce. Only the window that is kept (e.g. the crop) is
+// computed, so a long resized axis costs just its weights.
+constexpr int kMaxResizedSide = 1 << 20;
+
 // Fixed-point scale of the weights: a sum of uint8 * weight fits in int32 with headroom.
 constexpr int kWeightBits = 22;
 
@@ -29,6 +33,7 @@ struct AxisWeights {
   std::vector<int32_t> weights;
 };
 
+// Sizes are >= 1 (callers check).
 AxisWeights axis_weights(int in_size, int out_size, Interpolation interpolation);
 
 }  // namespace vitrel
