@@ -70,11 +70,8 @@ def resolve_checkpoint(args):
 
 def graph_builders():
     """build_explainer(config, sd) and build_plain(config, sd) from the graph modules."""
-    try:
-        from models.exporter import graph
-    except ImportError as err:
-        raise ExportUserError(f"the graph modules (build_explainer, build_plain) cannot be imported: {err}") from err
-    return graph.build_explainer, graph.build_plain
+    from models.exporter.explainer import build_explainer, build_plain
+    return build_explainer, build_plain
 
 
 def export(args, builders=None) -> int:

@@ -86,6 +86,33 @@ def check_size_ratio(explainer: Path, plain: Path) -> float:
     if ratio > MAX_EXPLAINER_TO_PLAIN:
         raise ExportCheckFailed(
             f"{explainer.name} is {explainer.stat().st_size} bytes, {ratio:.2f}x the plain forward "
-            f"graph ({plain.stat().st_size} bytes; limit {MAX_EXPLAINER_TO_PLAIN}x): derived "
-            "weights were stored as initializers instead of being computed in the graph")
+            f"graph ({plain.stat().st_size} bytes; limit {MAX_EXPLAINER_TO_PLAIN}x): tensors computed "
+            f"at trace time were stored in the file instead of being computed in the graph. "
+            + stored_constants_summary(explainer))
     return ratio
+
+
+def stored_constants_summary(path: Path, top: int = 5) -> str:
+    """Where the extra bytes are: the big Constant nodes and what reads them. Typical
+    causes: full_like/zeros_like/torch.tensor of activation size (traced as constants
+    when the shape is static) or weights transformed outside the graph."""
+    try:
+        graph = onnx.load(str(path)).graph
+    except Exception as err:  # the summary is a hint; never hide the real failure
+        return f"(could not read {path.name}: {err})"
+    readers: Dict[str, List[str]] = {}
+    for node in graph.node:
+        for name in node.input:
+            readers.setdefault(name, []).append(node.op_type)
+    consts = []
+    for node in graph.node:
+        if node.op_type == "Constant":
+            for attr in node.attribute:
+                if attr.name == "value":
+                    consts.append((len(attr.t.raw_data) or 4 * max(1, len(attr.t.float_data)),
+                                   node.output[0], list(attr.t.dims)))
+    consts.sort(reverse=True)
+    total = sum(c[0] for c in consts)
+    listed = ", ".join(f"{name} {dims} read by {'/'.join(sorted(set(readers.get(name, []))))}"
+                       for _, name, dims in consts[:top])
+    return f"{len(consts)} Constant nodes hold {total / 1e6:.1f} MB; the largest: {listed}"
