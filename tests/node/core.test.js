@@ -1,0 +1,151 @@
+// runtime/core.js over the WebAssembly build: the API shape, option handling, and errors
+// (a C++ InputError arrives as a JS Error with the core's message intact).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCore } from '../../runtime/core.js';
+
+const core = await loadCore();
+
+// B=2 blocks, h=2 heads, S = 1 CLS + 2x2 grid. Deterministic, not symmetric.
+const [B, H, S] = [2, 2, 5];
+function tensor(shape, f) {
+  const n = shape.reduce((a, b) => a * b, 1);
+  return { data: Float32Array.from({ length: n }, (_, i) => f(i)), shape };
+}
+function attention() {
+  const t = tensor([B, H, S, S], (i) => 1 + ((i * 7) % 5));
+  for (let r = 0; r < t.data.length; r += S) {
+    let sum = 0;
+    for (let j = 0; j < S; j++) sum += t.data[r + j];
+    for (let j = 0; j < S; j++) t.data[r + j] /= sum;
+  }
+  return t;
+}
+const tensors = {
+  attn: attention(),
+  attnGrad: tensor([B, H, S, S], (i) => Math.sin(i)),
+  attnRel: tensor([B, H, S, S], (i) => Math.cos(i * 0.7)),
+  relClassicLast: tensor([H, S, S], (i) => Math.sin(i * 1.3)),
+  inputRelClassic: tensor([8, 8], (i) => i - 20),
+};
+
+const IDS = ['transformer_attribution', 'attention_rollout', 'raw_attention', 'gradcam', 'partial_lrp',
+  'lrp_full', 'generic_attention', 'ablation_no_grad', 'ablation_last_block', 'ablation_second_block'];
+
+test('methodIds lists the 10 methods in order', () => {
+  assert.deepEqual([...core.methodIds], IDS);
+});
+
+test('computeMaps with all inputs gives every method, shaped [rows, cols]', () => {
+  const maps = core.computeMaps(tensors);
+  assert.deepEqual(Object.keys(maps), IDS);
+  for (const [id, m] of Object.entries(maps)) {
+    assert.ok(m.data instanceof Float32Array, id);
+    const expected = id === 'lrp_full' ? [8, 8] : [2, 2];
+    assert.deepEqual(m.shape, expected, id);
+    assert.equal(m.data.length, expected[0] * expected[1]);
+    assert.ok(m.data.every(Number.isFinite), id);
+  }
+});
+
+test('raw_attention is row 0 of the last block, heads averaged, patches only', () => {
+  const { raw_attention: m } = core.computeMaps({ attn: tensors.attn }, { methods: ['raw_attention'] });
+  const A = tensors.attn.data;
+  const at = (b, h, i, j) => A[((b * H + h) * S + i) * S + j];
+  for (let j = 1; j < S; j++) {
+    const expected = (at(B - 1, 0, 0, j) + at(B - 1, 1, 0, j)) / 2;
+    assert.ok(Math.abs(m.data[j - 1] - expected) < 1e-6);
+  }
+});
+
+test("'all' leaves out methods whose inputs are missing", () => {
+  assert.deepEqual(Object.keys(core.computeMaps({ attn: tensors.attn })), ['attention_rollout', 'raw_attention']);
+  assert.deepEqual(Object.keys(core.computeMaps({ inputRelClassic: tensors.inputRelClassic })), ['lrp_full']);
+  assert.deepEqual(core.availableMethods({ attnRel: tensors.attnRel }), ['ablation_no_grad']);
+});
+
+test('an explicitly requested method with missing inputs throws a clear error', () => {
+  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { methods: ['gradcam'] }),
+    (err) => err instanceof Error && err.name === 'InputError' &&
+      err.message === 'gradcam: needs attention_grad, which is missing');
+});
+
+test('no usable tensor at all throws', () => {
+  assert.throws(() => core.computeMaps({}), /no method can be computed/);
+});
+
+test('a C++ InputError message arrives intact as a JS Error', () => {
+  const bad = { attn: tensors.attn, attnGrad: tensor([B, H, S, S - 1], () => 0) };
+  assert.throws(() => core.computeMaps(bad, { methods: ['gradcam'] }), (err) => {
+    assert.ok(err instanceof Error);
+    assert.equal(err.name, 'InputError');
+    assert.equal(err.message, 'attention_grad: expected shape [2,2,5,5] like attention, got [2,2,5,4]');
+    return true;
+  });
+  const withNaN = attention();
+  withNaN.data[9] = NaN;
+  assert.throws(() => core.computeMaps({ attn: withNaN }), (err) =>
+    err.name === 'InputError' && /^attention: non-finite value NaN at flat index 9\b/.test(err.message));
+  assert.throws(() => core.computeMaps(tensors, { methods: ['nope'] }), (err) =>
+    err.name === 'InputError' && /nope/.test(err.message) && /transformer_attribution/.test(err.message));
+  assert.throws(() => core.computeMaps(tensors, { startLayer: 7 }), (err) =>
+    err.name === 'InputError' && /start_layer 7/.test(err.message));
+  // The module keeps working after an error.
+  assert.equal(Object.keys(core.computeMaps(tensors)).length, 10);
+});
+
+test('JS-side argument checks: data length, shape, grid, option types', () => {
+  assert.throws(() => core.computeMaps({ attn: { data: new Float32Array(3), shape: [B, H, S, S] } }),
+    /attn: data has 3 values but shape \[2,2,5,5\] needs 100/);
+  assert.throws(() => core.computeMaps({ attn: { data: new Float32Array(3), shape: [3, -1] } }), /attn: shape must be/);
+  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { specialTokens: 2 }), /cannot infer the patch grid/);
+  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { grid: [2, 3] }), /attention: expected shape/);
+  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { startLayer: 0.5 }), /startLayer must be an integer/);
+});
+
+test('an explicit grid and special tokens are honoured', () => {
+  // S = 5 = 1 special + 1x4 grid
+  const maps = core.computeMaps({ attn: tensors.attn }, { grid: [1, 4], specialTokens: 1, methods: ['raw_attention'] });
+  assert.deepEqual(maps.raw_attention.shape, [1, 4]);
+  const two = core.computeMaps({ attn: tensors.attn }, { grid: [1, 3], specialTokens: 2, methods: ['raw_attention'] });
+  assert.deepEqual(two.raw_attention.shape, [1, 3]);
+});
+
+test('relevanceRow gives S values and matches the map for the rollouts', () => {
+  const maps = core.computeMaps(tensors);
+  for (const id of ['transformer_attribution', 'attention_rollout', 'generic_attention', 'ablation_no_grad']) {
+    const row = core.relevanceRow(id, tensors);
+    assert.ok(row instanceof Float32Array);
+    assert.equal(row.length, S);
+    for (let j = 1; j < S; j++) assert.ok(Math.abs(row[j] - maps[id].data[j - 1]) < 1e-6, id);
+    // Same row by full matrix products (the reference form).
+    const full = core.rolloutFullMatrix(id, tensors);
+    for (let j = 0; j < S; j++) assert.ok(Math.abs(row[j] - full[j]) < 1e-5, `${id} full-matrix`);
+  }
+  assert.equal(core.relevanceRow('transformer_attribution', tensors, { queryToken: 3 }).length, S);
+  assert.throws(() => core.relevanceRow('gradcam', tensors), (err) => err.name === 'InputError');
+  assert.throws(() => core.relevanceRow('raw_attention', tensors, { queryToken: S }), /query_token/);
+});
+
+test('uploadTensors: reusable across calls, freed explicitly', () => {
+  const up = core.uploadTensors(tensors);
+  const a = core.computeMaps(up, { methods: ['transformer_attribution'] });
+  const b = core.computeMaps(up, { methods: ['transformer_attribution'] });
+  assert.deepEqual(a, b);
+  assert.deepEqual(a.transformer_attribution, core.computeMaps(tensors).transformer_attribution);
+  up.free();
+  assert.throws(() => core.computeMaps(up), /already freed/);
+});
+
+test('results are copies: later calls do not change earlier results', () => {
+  const first = core.computeMaps(tensors).transformer_attribution.data;
+  const saved = first.slice();
+  core.computeMaps({ ...tensors, attnRel: tensor([B, H, S, S], () => 1) });
+  assert.deepEqual(first, saved);
+  assert.ok(!(first.buffer instanceof WebAssembly.Memory));
+});
+
+test('loadCore reports a missing build clearly', async () => {
+  await assert.rejects(loadCore({ moduleUrl: new URL('file:///nonexistent/vit_relevance_core.mjs') }),
+    /WebAssembly core is not built/);
+});
