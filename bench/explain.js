@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// `npm run bench -- explain`: what an explanation costs next to a plain forward pass, all in
+// onnxruntime-web (the page's engine) in Node, one thread count, one process. Variants run
+// interleaved round by round so machine noise hits them alike; medians are printed with the
+// two target ratios:
+//   full explanation (graph K=1 + every method in the WASM core) / plain forward   (≤ 5)
+//   K=5 targets in one run / five runs of K=1                                      (≤ 0.8)
+// Also times the logits-only fetch of the explainer graph (explainer.predict), which shows
+// whether onnxruntime-web skips the nodes a fetch does not need.
+// Env: VITREL_BENCH_MODEL (explainer .onnx; default build/models/deit_tiny_patch16_224.onnx),
+// VITREL_BENCH_THREADS (default: available cores), VITREL_BENCH_ROUNDS (default 7).
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openExplainerFile, ort } from '../runtime/node/open-explainer.js';
+import { readNpyFile } from '../runtime/node/npy-file.js';
+import { loadCore } from '../runtime/core.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
+const model = path.resolve(root, process.env.VITREL_BENCH_MODEL ?? 'build/models/deit_tiny_patch16_224.onnx');
+const forwardModel = model.replace(/\.onnx$/i, '.forward.onnx');
+const threads = Number(process.env.VITREL_BENCH_THREADS ?? (os.availableParallelism?.() ?? os.cpus().length));
+const rounds = Number(process.env.VITREL_BENCH_ROUNDS ?? 7);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (v) => `${v.toFixed(1)} ms`;
+
+async function timed(fn) {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function main() {
+  if (!existsSync(model)) {
+    console.log(`bench explain: skipped: ${path.relative(root, model)} is not built (npm run build)`);
+    return;
+  }
+  const explainer = await openExplainerFile(model, { threads });
+  const { metadata } = explainer;
+  const [H, W] = metadata.architecture.image_size;
+  const C = metadata.architecture.num_classes;
+  const arch = metadata.architecture;
+  const core = await loadCore();
+
+  const golden = path.join(shared, 'reference', 'golden', 'catdog-input.npy');
+  const pixels = existsSync(golden) && H === 224 && W === 224
+    ? (await readNpyFile(golden)).data
+    : Float32Array.from({ length: 3 * H * W }, (_, i) => Math.sin(i) * 0.5);
+  // Any five distinct classes cost the same; these are catdog's interesting ones.
+  const five = [243, 282, 281, 285, 0].map((c) => c % C);
+
+  let forward = null;
+  if (existsSync(forwardModel)) {
+    forward = await ort.InferenceSession.create(await readFile(forwardModel), { executionProviders: ['wasm'] });
+  } else {
+    console.log(`(no ${path.basename(forwardModel)}: plain forward measured by the logits-only fetch only)`);
+  }
+  const fwdFeeds = forward && { [forward.inputNames[0]]: new ort.Tensor('float32', pixels, [1, 3, H, W]) };
+
+  const variants = {
+    'plain forward (.forward.onnx)': forward && (() => forward.run(fwdFeeds)),
+    'explainer, logits-only fetch': () => explainer.predict(pixels),
+    'explainer K=1, all outputs': () => explainer.explain(pixels, [five[0]]),
+    'full explanation (K=1 + all methods)': async () => {
+      const out = await explainer.explain(pixels, [five[0]]);
+      core.computeMaps(out.tensors[0], { methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1 });
+    },
+    'explainer K=5, one run': () => explainer.explain(pixels, five),
+    'explainer K=1, five runs': async () => { for (const c of five) await explainer.explain(pixels, [c]); },
+  };
+  const active = Object.entries(variants).filter(([, fn]) => fn);
+  const times = Object.fromEntries(active.map(([name]) => [name, []]));
+  for (const [, fn] of active) await fn(); // warm-up: first runs allocate
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, fn] of active) times[name].push(await timed(fn));
+  }
+
+  console.log(`onnxruntime-web ${ort.env.versions?.web ?? ''} in Node ${process.versions.node}, ${threads} thread(s), `
+    + `${rounds} rounds, model ${path.relative(root, model)}`);
+  const med = {};
+  for (const [name] of active) {
+    med[name] = median(times[name]);
+    console.log(`  ${name.padEnd(40)} median ${fmt(med[name]).padStart(10)}   (min ${fmt(Math.min(...times[name]))})`);
+  }
+  const plain = med['plain forward (.forward.onnx)'] ?? med['explainer, logits-only fetch'];
+  const plainName = forward ? 'plain forward' : 'logits-only fetch';
+  const ratio1 = med['full explanation (K=1 + all methods)'] / plain;
+  const ratio2 = med['explainer K=5, one run'] / med['explainer K=1, five runs'];
+  console.log(`full explanation / ${plainName} = ${ratio1.toFixed(2)} (target ≤ 5)${ratio1 <= 5 ? '' : '  MISSED'}`);
+  console.log(`K=5 one run / five K=1 runs = ${ratio2.toFixed(2)} (target ≤ 0.8)${ratio2 <= 0.8 ? '' : '  MISSED'}`);
+  if (forward) {
+    const skip = med['explainer, logits-only fetch'] / plain;
+    console.log(`logits-only fetch of the explainer / plain forward = ${skip.toFixed(2)} `
+      + `(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)`);
+    await forward.release();
+  }
+  await explainer.release();
+}
+
+main().catch((err) => {
+  console.error(`bench explain: ${err.stack ?? err}`);
+  process.exit(1);
+});

@@ -1,0 +1,205 @@
+// `vit-relevance explain`: explains a photo (or a normalised .npy tensor) with an explainer
+// graph run by onnxruntime-web (the engine the page uses) and the WebAssembly core's
+// relevance methods; prints the top-5 classes and writes DIR/maps.json plus one PNG
+// overlay per target and method at the photo's own resolution.
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { parseOptions, formatOptions, CliError, UsageError } from '../args.js';
+import { loadCore } from '../../runtime/core.js';
+import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
+import { writeMapsJson } from '../../runtime/node/maps-file.js';
+import { openExplainerFile } from '../../runtime/node/open-explainer.js';
+import { loadExplainInput } from '../../runtime/node/explain-input.js';
+import { writePng } from '../../runtime/node/png.js';
+import { outputsForMethods } from '../../runtime/explainer.js';
+import { resolveTarget } from '../../runtime/targets.js';
+import { topK } from '../../runtime/topk.js';
+
+const OPTIONS = {
+  model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
+  target: { type: 'string', value: 'ID|NAME', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
+  method: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
+  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
+  threads: { type: 'int', min: 1, max: 64, help: 'onnxruntime-web threads (default: its own choice)' },
+  colormap: { type: 'string', default: 'jet', help: 'overlay colormap' },
+  opacity: { type: 'string', value: 'X', default: '0.5', help: 'overlay opacity in [0,1]' },
+  out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json and the PNG overlays' },
+};
+
+export const summary = 'explain a photo or .npy tensor with an explainer graph → DIR/maps.json + PNG overlays';
+
+export function usage() {
+  return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
+                             [--method all|ID,ID...] [--start-layer N] [--threads N]
+                             [--colormap jet] [--opacity 0.5] --out DIR
+
+Runs the explainer graph on the input, prints the five most likely classes and computes the
+relevance maps of each target with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
+preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,W] or
+[1,3,H,W] float32 tensor. Writes DIR/maps.json and DIR/<class id>-<method>.png: the map
+drawn over the region of the photo the model saw, at the photo's resolution.
+
+options:
+${formatOptions(OPTIONS)}`;
+}
+
+// cli/args.js takes no positionals and no repeated options: pull out the input path and
+// every --target here, hand the rest over.
+export function splitArgv(argv) {
+  const rest = [];
+  const positionals = [];
+  const targets = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--target') {
+      if (i + 1 >= argv.length) throw new UsageError('--target needs a class id or name');
+      targets.push(argv[++i]);
+    } else if (a.startsWith('--target=')) {
+      targets.push(a.slice('--target='.length));
+    } else if (a === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    } else if (a.startsWith('-') && a !== '-') {
+      rest.push(a);
+      const name = a.replace(/^--?/, '');
+      const spec = OPTIONS[name];
+      if (spec && spec.type !== 'boolean' && !a.includes('=') && i + 1 < argv.length) rest.push(argv[++i]);
+    } else {
+      positionals.push(a);
+    }
+  }
+  return { rest, positionals, targets };
+}
+
+function parseMethods(text, known) {
+  if (text === 'all') return [...known];
+  const ids = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!ids.length) throw new UsageError('--method needs "all" or method ids separated by commas');
+  for (const id of ids) {
+    if (!known.includes(id)) throw new UsageError(`unknown method "${id}"; known: all, ${known.join(', ')}`);
+  }
+  return [...new Set(ids)];
+}
+
+function parseOpacity(text) {
+  const v = Number(text);
+  if (!/^\s*[\d.]+\s*$/.test(text) || !(v >= 0 && v <= 1)) throw new UsageError(`--opacity must be a number in [0,1], got "${text}"`);
+  return v;
+}
+
+// Errors from files and the runtime are the user's to fix: one line, no stack.
+async function userStep(fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof CliError || err?.name === 'NpyError') throw err;
+    throw new CliError(err.message);
+  }
+}
+
+const ms = (t0) => Math.round((performance.now() - t0) * 10) / 10;
+
+function printTop5(top5, input) {
+  console.log(`top-5 for ${input}:`);
+  for (const { id, label, prob } of top5) {
+    console.log(`  ${String(id).padStart(4)}  ${(prob * 100).toFixed(2).padStart(6)}%  ${label}`);
+  }
+}
+
+// One PNG per target and method: the min-max normalised map over the photo region.
+async function writeOverlays(core, dir, input, targets, opts) {
+  const files = [];
+  for (const t of targets) {
+    for (const [method, map] of Object.entries(t.maps)) {
+      const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
+        core.normalize(map.data), map.shape[0], map.shape[1], input.region,
+        { colormap: opts.colormap, opacity: opts.opacity });
+      const file = path.join(dir, `${t.id}-${method}.png`);
+      await writePng(file, rgba, input.photo.width, input.photo.height);
+      files.push(file);
+    }
+  }
+  return files;
+}
+
+export async function run(argv) {
+  const { rest, positionals, targets: targetSpecs } = splitArgv(argv);
+  const opts = parseOptions(rest, OPTIONS, 'explain');
+  if (opts.help) {
+    console.log(usage());
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length ? `one input expected, got ${positionals.join(' ')}` : 'give an image or a .npy tensor to explain');
+  }
+  const [inputFile] = positionals;
+  const opacity = parseOpacity(opts.opacity);
+  const started = performance.now();
+  const timings = {};
+
+  let t0 = performance.now();
+  const core = await loadCore();
+  const methods = parseMethods(opts.method, core.methodIds);
+  const explainer = await userStep(() => openExplainerFile(opts.model, { threads: opts.threads }));
+  timings.loadMs = ms(t0);
+  try {
+    const { metadata } = explainer;
+    const arch = metadata.architecture;
+    const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
+
+    t0 = performance.now();
+    const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
+    timings.preprocessMs = ms(t0);
+
+    // Without --target, the predicted class: one logits-only run first.
+    if (!targetIds.length) {
+      const { logits, timings: pt } = await explainer.predict(input.pixels);
+      timings.predictMs = Math.round(pt.modelMs * 10) / 10;
+      targetIds.push(topK(logits, 1)[0].id);
+    }
+
+    const out = await explainer.explain(input.pixels, targetIds, { outputs: outputsForMethods(methods) });
+    timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
+    const top5 = topK(out.logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
+    printTop5(top5, inputFile);
+
+    t0 = performance.now();
+    const targets = targetIds.map((id, k) => ({
+      id,
+      label: metadata.labels[id],
+      maps: userStepSync(() => core.computeMaps(out.tensors[k], {
+        methods, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer: opts.startLayer,
+      })),
+    }));
+    timings.relevanceMs = ms(t0);
+
+    await mkdir(opts.out, { recursive: true });
+    t0 = performance.now();
+    const pngs = await writeOverlays(core, opts.out, input, targets, { colormap: opts.colormap, opacity });
+    timings.overlayMs = ms(t0);
+    timings.totalMs = ms(started);
+
+    const doc = mapsDocument(targets.map(mapsTarget), {
+      model: metadata.name,
+      input: path.basename(inputFile),
+      image: { width: input.photo.width, height: input.photo.height, region: input.region, source: input.source },
+      startLayer: opts.startLayer,
+      top5,
+      timings,
+    });
+    const file = await writeMapsJson(opts.out, doc);
+    for (const t of targets) console.log(`explained ${t.id} (${t.label}): ${Object.keys(t.maps).join(', ')}`);
+    console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
+    return 0;
+  } finally {
+    await explainer.release();
+  }
+}
+
+function userStepSync(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    throw new CliError(err.message);
+  }
+}

@@ -1,0 +1,39 @@
+// Shared by the explain tests: the real DeiT-tiny graph and its skip reason, golden keys.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { root, shared } from './maps-support.js';
+
+export const deitModel = path.join(root, 'build', 'models', 'deit_tiny_patch16_224.onnx');
+export const deitForward = path.join(root, 'build', 'models', 'deit_tiny_patch16_224.forward.onnx');
+export const haveDeit = existsSync(deitModel) && existsSync(deitModel.replace(/\.onnx$/, '.json'));
+export const coreBuilt = existsSync(path.join(root, 'build', 'wasm', 'vit_relevance_core.wasm'));
+export const images = path.join(shared, 'images');
+export const goldenInput = path.join(shared, 'reference', 'golden', 'catdog-input.npy');
+export const goldenJson = path.join(shared, 'reference', 'golden', 'catdog.json');
+
+export const skipDeit = !haveDeit
+  ? `the DeiT-tiny explainer graph is not built (${path.relative(root, deitModel)}): run \`npm run build\``
+  : !coreBuilt ? 'the WebAssembly core is not built: run `npm run build`'
+    : !existsSync(goldenJson) ? `golden data not found in ${shared} (set VITREL_SHARED_DIR)`
+      : false;
+
+// Our method id → [key in catdog.json, minimum Pearson] (METHODS.md, "Golden data"): the LRP
+// rollouts are robust but not bit-reproducible; gradient/attention methods are.
+export const GOLDEN = {
+  transformer_attribution: ['transformer_attribution', 0.99],
+  ablation_no_grad: ['lrp_rollout', 0.99],
+  ablation_last_block: ['last_layer_grad_x_rel', 0.99],
+  attention_rollout: ['attention_rollout', 0.999],
+  raw_attention: ['raw_attention', 0.999],
+  gradcam: ['gradcam', 0.999],
+  generic_attention: ['generic_iccv21', 0.999],
+  partial_lrp: ['partial_lrp', 0.999],
+};
+// The methods whose hottest patch must agree with the reference's too.
+export const SAME_ARGMAX = ['transformer_attribution', 'ablation_no_grad', 'ablation_last_block'];
+
+export function argmax(values) {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
+}

@@ -1,0 +1,97 @@
+// `vit-relevance explain` end to end with the real DeiT-tiny explainer graph in
+// onnxruntime-web: the golden catdog maps of the official implementation are reproduced
+// from the golden input tensor and from the photo itself (224×224: exact-size passthrough).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { pearson, readMaps, runCli, tempDir } from './maps-support.js';
+import { GOLDEN, SAME_ARGMAX, argmax, deitModel, goldenInput, goldenJson, images, skipDeit } from './explain-support.js';
+
+const skip = skipDeit;
+let golden;
+async function goldenTargets() {
+  golden ??= JSON.parse(await readFile(goldenJson, 'utf8')).targets;
+  return golden;
+}
+
+function checkGolden(maps, reference, label) {
+  for (const [id, [key, minR]] of Object.entries(GOLDEN)) {
+    const ours = maps[id];
+    assert.ok(ours, `${label}: ${id} missing from maps.json`);
+    assert.deepEqual(ours.shape, [14, 14], `${label}: ${id} shape`);
+    const ref = reference[key];
+    if (ref.every((v) => v === null)) {
+      // The reference's GradCAM is NaN when every head weight is negative; ours is zeros.
+      assert.ok(ours.data.every((v) => v === 0), `${label}: ${id} should be zeros where the reference is NaN`);
+      continue;
+    }
+    const r = pearson(ours.data, ref);
+    assert.ok(r >= minR, `${label}: ${id} vs golden ${key}: Pearson ${r.toFixed(6)} < ${minR}`);
+    if (SAME_ARGMAX.includes(id)) {
+      assert.equal(argmax(ours.data), argmax(ref), `${label}: ${id} hottest patch differs from the reference`);
+    }
+  }
+}
+
+async function explainCatdog(input) {
+  const out = tempDir('vitrel-explain-');
+  const r = runCli(['explain', input, '--model', deitModel, '--target', '243', '--target', '282', '--threads', '1', '--out', out]);
+  assert.equal(r.status, 0, `explain failed:\n${r.stderr}`);
+  return { out, stdout: r.stdout, doc: await readMaps(out) };
+}
+
+for (const [what, input] of [['golden input tensor', goldenInput], ['photo catdog.png', path.join(images, 'catdog.png')]]) {
+  test(`explain on the ${what} reproduces the golden maps of 243 and 282`, { skip }, async () => {
+    const { out, stdout, doc } = await explainCatdog(input);
+    const ref = await goldenTargets();
+
+    assert.equal(doc.top5.length, 5);
+    assert.equal(doc.top5[0].id, 243, `top-1 should be 243 (bull mastiff), got ${JSON.stringify(doc.top5[0])}`);
+    assert.match(doc.top5[0].label, /bull mastiff/);
+    assert.match(stdout, /243\s+[\d.]+%\s+bull mastiff/);
+
+    assert.deepEqual(doc.targets.map((t) => t.id), [243, 282]);
+    assert.deepEqual(doc.targets.map((t) => t.label), ['bull mastiff', 'tiger cat']);
+    for (const t of doc.targets) checkGolden(t.maps, ref[String(t.id)], `${what}, target ${t.id}`);
+
+    // Class-specific: the dog's and the cat's transformer attribution peak apart.
+    const [dog, cat] = doc.targets.map((t) => argmax(t.maps.transformer_attribution.data));
+    assert.notEqual(dog, cat, 'transformer_attribution of 243 and 282 peak on the same patch');
+
+    // One overlay per target and method, at the input's resolution (224×224 here).
+    for (const t of doc.targets) {
+      for (const method of Object.keys(t.maps)) {
+        const meta = await sharp(path.join(out, `${t.id}-${method}.png`)).metadata();
+        assert.deepEqual([meta.format, meta.width, meta.height], ['png', 224, 224], `${t.id}-${method}.png`);
+      }
+    }
+    assert.equal(Object.keys(doc.targets[0].maps).length, 10, 'all ten methods');
+    assert.ok(doc.timings.modelMs > 0);
+  });
+}
+
+test('explain resolves targets by name and draws overlays at the photo\'s own resolution', { skip }, async () => {
+  const photo = path.join(images, 'dogcat2.png'); // a 660×371 JPEG: resized and cropped
+  const { width, height } = await sharp(photo).metadata();
+  const out = tempDir('vitrel-explain-');
+  const r = runCli(['explain', photo, '--model', deitModel, '--target', 'Tiger Cat', '--method', 'transformer_attribution,attention_rollout', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const doc = await readMaps(out);
+  assert.deepEqual(doc.targets.map((t) => t.id), [282]);
+  assert.deepEqual(Object.keys(doc.targets[0].maps).sort(), ['attention_rollout', 'transformer_attribution']);
+  assert.deepEqual([doc.image.width, doc.image.height], [width, height]);
+  for (const m of ['attention_rollout', 'transformer_attribution']) {
+    const meta = await sharp(path.join(out, `282-${m}.png`)).metadata();
+    assert.deepEqual([meta.width, meta.height], [width, height], `282-${m}.png at the photo's size`);
+  }
+});
+
+test('explain without --target explains the predicted class', { skip }, async () => {
+  const out = tempDir('vitrel-explain-');
+  const r = runCli(['explain', goldenInput, '--model', deitModel, '--method', 'raw_attention', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const doc = await readMaps(out);
+  assert.deepEqual(doc.targets.map((t) => t.id), [243]);
+});
