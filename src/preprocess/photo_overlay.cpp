@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "render/checks.h"
-#include "render/composite.h"
+#include "render/composite.h"  // require_opacity; blending as blend_channel()
 
 namespace vitrel {
 
@@ -75,33 +75,50 @@ void draw_map_on_photo(uint8_t* rgba, size_t size, int width, int height,
                      " must be in [0,1]");
   }
 
-  const std::vector<uint8_t> lut = colormap_legend(options.colormap);  // 256 RGBA entries
   const std::vector<Tap> xt = axis_taps(width, region.x, region.width, cols, options.sampling);
   const std::vector<Tap> yt = axis_taps(height, region.y, region.height, rows, options.sampling);
-  const float keep = 1.0f - options.outside_dim;
+  // The region's photo columns are contiguous: [x_lo, x_hi).
+  int x_lo = 0;
+  while (x_lo < width && !xt[x_lo].inside) ++x_lo;
+  int x_hi = x_lo;
+  while (x_hi < width && xt[x_hi].inside) ++x_hi;
+
+  // opacity * colour per table entry: the same float products blend_channel() forms.
+  const std::vector<uint8_t> lut = colormap_legend(options.colormap);  // 256 RGBA entries
   const float opacity = options.opacity;
+  std::vector<float> tinted(256 * 3);
+  for (int i = 0; i < 256; ++i) {
+    for (int c = 0; c < 3; ++c) tinted[3 * i + c] = opacity * lut[4 * i + c];
+  }
+  const float photo_weight = 1.0f - opacity;
+  const float keep = 1.0f - options.outside_dim;
+  auto dim = [keep](uint8_t* px, int from, int to) {
+    if (keep == 1.0f) return;
+    for (int x = from; x < to; ++x, px += 4) {
+      for (int c = 0; c < 3; ++c) px[c] = uint8_t(px[c] * keep + 0.5f);
+    }
+  };
 
   std::vector<float> line(cols);
   for (int y = 0; y < height; ++y) {
-    uint8_t* px = rgba + size_t(y) * width * 4;
+    uint8_t* row = rgba + size_t(y) * width * 4;
     const Tap& ty = yt[y];
-    if (ty.inside) {
-      // The map interpolated to this photo row, then along the row per pixel.
-      const float* r0 = &map01[size_t(ty.i0) * cols];
-      const float* r1 = &map01[size_t(ty.i1) * cols];
-      for (int c = 0; c < cols; ++c) line[c] = (1.0f - ty.w1) * r0[c] + ty.w1 * r1[c];
+    if (!ty.inside) {
+      dim(row, 0, width);
+      continue;
     }
-    for (int x = 0; x < width; ++x, px += 4) {
+    dim(row, 0, x_lo);
+    dim(row + size_t(x_hi) * 4, x_hi, width);
+    // The map interpolated to this photo row, then along the row per pixel.
+    const float* r0 = &map01[size_t(ty.i0) * cols];
+    const float* r1 = &map01[size_t(ty.i1) * cols];
+    for (int c = 0; c < cols; ++c) line[c] = (1.0f - ty.w1) * r0[c] + ty.w1 * r1[c];
+    uint8_t* px = row + size_t(x_lo) * 4;
+    for (int x = x_lo; x < x_hi; ++x, px += 4) {
       const Tap& tx = xt[x];
-      if (!ty.inside || !tx.inside) {
-        if (keep < 1.0f) {
-          for (int c = 0; c < 3; ++c) px[c] = uint8_t(px[c] * keep + 0.5f);
-        }
-        continue;
-      }
       const float v = (1.0f - tx.w1) * line[tx.i0] + tx.w1 * line[tx.i1];
-      const uint8_t* colour = &lut[4 * colormap_index(v)];
-      for (int c = 0; c < 3; ++c) px[c] = blend_channel(px[c], colour[c], opacity);
+      const float* colour = &tinted[3 * colormap_index(v)];
+      for (int c = 0; c < 3; ++c) px[c] = uint8_t(photo_weight * px[c] + colour[c] + 0.5f);
     }
   }
 }

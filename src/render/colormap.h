@@ -3,7 +3,10 @@
 // one of 256 table entries at index floor(v * 255), computed in float32 - what the
 // official notebooks do with cv2.applyColorMap(np.uint8(255 * mask)). So 1.0 is the last
 // entry and each entry covers an interval of width 1/255 (the last one only v == 1).
-// Values outside [0,1] are clamped; non-finite values are an InputError.
+// The same rule for every map, so matplotlib's maps use the uint8 path of
+// cmap(np.uint8(255 * v), bytes=True) (matplotlib's own float path, floor(v * 256), can
+// pick the next entry). Values outside [0,1] are clamped; non-finite values are an
+// InputError.
 
 #include <cstdint>
 #include <string>

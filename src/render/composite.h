@@ -4,8 +4,10 @@
 // "alpha":    out = round((1 - opacity) * photo + opacity * colour), per RGB channel.
 // "notebook": the official notebooks' show_cam_on_image: colour/255 + the photo min-max
 //             normalised over all its RGB values, divided by the maximum of that sum,
-//             then np.uint8(255 * x) (truncation). The notebooks add OpenCV's BGR heatmap
-//             to an RGB photo; here both are RGB, so the photo keeps its true colours.
+//             then np.uint8(255 * x) (truncation), all in float32. Two notebook quirks
+//             are not copied: they add OpenCV's BGR heatmap to an RGB photo, and their
+//             "photo" is the mean/std-normalised model input min-maxed (a slight colour
+//             cast); here both are RGB and the photo is the true-colour one.
 //             `opacity` is not used.
 // The output is RGBA with the photo's alpha.
 
