@@ -5,14 +5,20 @@
 // blocks on the left, M = X[B-1] ... X[s]. Its row q is e_q M = ((e_q X[B-1]) X[B-2]) ...
 // so starting from the last block each step is a vector-matrix product, O(h S^2) per
 // block instead of O(S^3). X[b] is never formed: its head mean, clamp, identity and row
-// normalisation are folded into the vector update. The first step is nearly free as e_q
-// has a single non-zero entry, and any row whose weight is 0 is skipped.
+// normalisation are folded into the vector update, one head row at a time. The first
+// step is nearly free as e_q has a single non-zero entry, and any row whose weight is 0
+// is skipped.
 //
 //   transformer_attribution  X[b] = E_h[(G[b] . R[b])+] + I,        blocks B-1 .. s
 //   ablation_no_grad         X[b] = E_h[R[b]+] + I,                  blocks B-1 .. s
 //   attention_rollout        X[b] = rownorm(E_h[A[b]] + I),          blocks B-1 .. s
 //   generic_attention        X[b] = I + E_h[(G[b] . A[b])+],         blocks B-1 .. 0
 //     (P <- P + Abar[b] P for b = 0..B-1 gives P = (I + Abar[B-1]) ... (I + Abar[0]))
+//
+// One step, for b = B-1 down to 0 and only if uses_block(b):
+//   begin_block(b); add_head_row(b, k, i) for every head k and row i; end_block().
+// The rows may come in any order, so a caller can feed several rollouts the same row
+// while it is in L1 cache (block_walk.h).
 
 #include <vector>
 
@@ -25,22 +31,22 @@ class RowRollout {
   // `m` must be a rollout method (is_rollout_method) whose inputs `in` has checked.
   RowRollout(Method m, const CheckedInputs& in);
 
-  // row <- row . X[b]. Call for b = B-1 down to 0; blocks below the first one are skipped.
-  void apply_block(int b);
+  bool uses_block(int b) const { return b >= first_block_; }
+  void begin_block(int b);
+  void add_head_row(int b, int k, int i);
+  void end_block();
 
   const std::vector<float>& row() const { return row_; }
 
  private:
-  void apply_product_rule(const BlockStack& a, const BlockStack& b, int block);
-  void apply_positive_rule(const BlockStack& a, int block);
-  void apply_normalised_attention(const BlockStack& a, int block);
-
   Method method_;
-  const CheckedInputs& in_;
+  const BlockStack* first_;   // the two tensors of the block rule (second may be null)
+  const BlockStack* second_;
+  float inv_heads_;
   int first_block_;
-  std::vector<float> row_;
-  std::vector<float> next_;
+  std::vector<float> row_;     // e_q X[B-1] ... X[b+1]
+  std::vector<float> weight_;  // per query row i: its weight in this step's sum
+  std::vector<float> next_;    // the row being accumulated for block b
 };
-
 
 }  // namespace vitrel
