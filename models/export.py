@@ -98,7 +98,6 @@ def export(args, builders=None) -> int:
         return 0
 
     started = time.time()
-    import torch  # noqa: F401  (late: the up-to-date path above stays fast)
     from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
                                              verify_explainer)
     state_dict = load_state_dict(ckpt)
