@@ -58,22 +58,41 @@ void RowRollout::begin_block(int b) {
   }
 }
 
-void RowRollout::add_head_row(int b, int k, int i) {
-  const float w = weight_[i];
-  if (w == 0.f) return;
-  const int S = first_->tokens;
+void RowRollout::add_head_rows(int b, int k, int i_begin, int i_end) {
   switch (method_) {
     case Method::TransformerAttribution:
     case Method::GenericAttention:
-      kernels::add_scaled_positive_product(next_.data(), first_->row(b, k, i),
-                                           second_->row(b, k, i), w, S);
-      break;
+      return accumulate<kernels::PositiveProductTerm>(b, k, i_begin, i_end);
     case Method::AblationNoGrad:
-      kernels::add_scaled_positive(next_.data(), first_->row(b, k, i), w, S);
-      break;
+      return accumulate<kernels::PositiveTerm>(b, k, i_begin, i_end);
     default:
-      kernels::add_scaled(next_.data(), first_->row(b, k, i), w, S);
-      break;
+      return accumulate<kernels::PlainTerm>(b, k, i_begin, i_end);
+  }
+}
+
+// The rows with a non-zero weight, four per kernel pass; a remainder of fewer than four
+// is padded with weight-0 repeats of the last row.
+template <class Term>
+void RowRollout::accumulate(int b, int k, int i_begin, int i_end) {
+  const BlockStack& second = second_ ? *second_ : *first_;
+  const int S = first_->tokens;
+  int rows[4];
+  int count = 0;
+  for (int i = i_begin; i < i_end; ++i) {
+    if (weight_[i] != 0.f) rows[count++] = i;
+    const bool flush = count == 4 || (i + 1 == i_end && count > 0);
+    if (!flush) continue;
+    float c[4];
+    for (int r = 0; r < 4; ++r) {
+      c[r] = r < count ? weight_[rows[r]] : 0.f;
+      if (r >= count) rows[r] = rows[count - 1];
+    }
+    kernels::accumulate_rows4<Term>(next_.data(), first_->row(b, k, rows[0]),
+                                    first_->row(b, k, rows[1]), first_->row(b, k, rows[2]),
+                                    first_->row(b, k, rows[3]), second.row(b, k, rows[0]),
+                                    second.row(b, k, rows[1]), second.row(b, k, rows[2]),
+                                    second.row(b, k, rows[3]), c[0], c[1], c[2], c[3], S);
+    count = 0;
   }
 }
 

@@ -16,9 +16,10 @@
 //     (P <- P + Abar[b] P for b = 0..B-1 gives P = (I + Abar[B-1]) ... (I + Abar[0]))
 //
 // One step, for b = B-1 down to 0 and only if uses_block(b):
-//   begin_block(b); add_head_row(b, k, i) for every head k and row i; end_block().
-// The rows may come in any order, so a caller can feed several rollouts the same row
-// while it is in L1 cache (block_walk.h).
+//   begin_block(b); add_head_rows(b, k, i, i + n) over every head k and all rows i
+//   (in any order and grouping); end_block().
+// so a caller can feed several rollouts the same rows while they are in L1 cache
+// (block_walk.h).
 
 #include <vector>
 
@@ -33,12 +34,16 @@ class RowRollout {
 
   bool uses_block(int b) const { return b >= first_block_; }
   void begin_block(int b);
-  void add_head_row(int b, int k, int i);
+  // Adds rows [i_begin, i_end) of head k of block b.
+  void add_head_rows(int b, int k, int i_begin, int i_end);
   void end_block();
 
   const std::vector<float>& row() const { return row_; }
 
  private:
+  template <class Term>
+  void accumulate(int b, int k, int i_begin, int i_end);
+
   Method method_;
   const BlockStack* first_;   // the two tensors of the block rule (second may be null)
   const BlockStack* second_;
