@@ -42,6 +42,8 @@ void RowRollout::begin_block(int b) {
     return;
   }
   // X = D^-1 (E_h[A] + I), D = diag of its row sums: row i enters with row_i / D_i.
+  // (The sums may meet a not yet scanned NaN; the walk then throws before any result
+  // leaves it.)
   const BlockStack& a = *first_;
   std::fill(next_.begin(), next_.end(), 0.f);
   for (int i = 0; i < a.tokens; ++i) {

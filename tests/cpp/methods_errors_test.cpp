@@ -136,6 +136,35 @@ TEST(InputErrors, NonFiniteValuesAreReportedWithTheirIndex) {
             "input_rel_classic: non-finite value +inf at flat index 15 of [4,4]");
 }
 
+TEST(InputErrors, NonFiniteReportedInArgumentOrderWhicheverBlockHoldsIt) {
+  // The block walk meets block 2 of attention_rel first, but a whole-tensor check would
+  // name attention_grad (block 0) first: so must the walk.
+  SmallModel m;
+  OwnedTensor g = m.outputs.attention_grad, r = m.outputs.attention_rel;
+  g.at(0, 1, 2, 3) = std::numeric_limits<float>::infinity();
+  r.at(2, 0, 0, 0) = std::nanf("");
+  RelevanceInputs in = m.inputs();
+  in.attention_grad = g.view();
+  in.attention_rel = r.view();
+  EXPECT_EQ(error_of([&] { compute_relevance(Method::TransformerAttribution, in, kLayout); }),
+            "attention_grad: non-finite value +inf at flat index 38 of [3,2,5,5]");
+}
+
+TEST(InputErrors, EveryBlockIsCheckedEvenTheOnesAMethodSkips) {
+  // start_layer 2 skips blocks 0 and 1, and raw_attention reads the last block only;
+  // a NaN in block 0 is still an error: a tensor is validated whole.
+  SmallModel m;
+  OwnedTensor a = m.outputs.attention;
+  a.at(0, 0, 4, 4) = std::nanf("");
+  RelevanceInputs in = m.inputs();
+  in.attention = a.view();
+  const std::string expected = "attention: non-finite value NaN at flat index 24 of [3,2,5,5]";
+  EXPECT_EQ(error_of([&] { compute_relevance(Method::AttentionRollout, in, kLayout, {2, 0}); }),
+            expected);
+  EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); }), expected);
+  EXPECT_EQ(error_of([&] { relevance_row(Method::RawAttention, in, kLayout); }), expected);
+}
+
 TEST(InputErrors, NonFiniteValueFarIntoALargeTensor) {
   OwnedTensor big({1, 1, 5000});
   big.data[4321] = std::nanf("");
