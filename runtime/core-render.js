@@ -1,6 +1,127 @@
-// Rendering and preprocessing wrappers of runtime/core.js (src/render, src/preprocess).
-// Filled in as those parts of the core are bound; each function checks its arguments in
-// the C++ core and throws an InputError there.
+// Rendering and preprocessing wrappers of runtime/core.js over src/render and
+// src/preprocess. Maps are row-major Float32Arrays with rows x cols given alongside;
+// images are RGBA bytes (canvas ImageData layout). Every check happens in the C++ core
+// (InputError with its message); results are copies owned by JS.
+import { preprocessSpec, expectedInputSize } from './preprocess-spec.js';
+
 export function renderApi(M) {
-  return {};
+  const heapFloats = (values, shape) => {
+    const f = new M.Floats(shape ?? [values.length]);
+    f.view().set(values);
+    return f;
+  };
+  const heapBytes = (values) => {
+    const b = new M.Bytes(values.length);
+    b.view().set(values);
+    return b;
+  };
+  // Copy out, then release the heap object.
+  const floatsOut = (f) => { try { return f.view().slice(); } finally { f.delete(); } };
+  const bytesOut = (b) => {
+    try {
+      const u8 = b.view().slice();
+      return new Uint8ClampedArray(u8.buffer, u8.byteOffset, u8.byteLength);
+    } finally {
+      b.delete();
+    }
+  };
+  // Runs fn with heap copies of the arguments, freeing them afterwards.
+  const using = (objects, fn) => {
+    try { return fn(...objects); } finally { for (const o of objects) o.delete(); }
+  };
+  const dataOf = (map) => (ArrayBuffer.isView(map) || Array.isArray(map) ? map : map?.data);
+  const shapeOf = (map, rows, cols) => {
+    if (Number.isInteger(rows) && Number.isInteger(cols)) return [rows, cols];
+    if (map?.shape) return map.shape;
+    return undefined;
+  };
+  const need = (cond, message) => { if (!cond) throw new TypeError(message); };
+  const checkMap = (map, what) => {
+    const data = dataOf(map);
+    need(data && typeof data.length === 'number', `${what} must be a Float32Array (or { data, shape })`);
+    return data;
+  };
+  const checkImage = (rgba, what) => {
+    need(ArrayBuffer.isView(rgba), `${what} must be RGBA bytes (Uint8ClampedArray / Uint8Array)`);
+    return rgba instanceof Uint8Array || rgba instanceof Uint8ClampedArray
+      ? rgba : new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  };
+
+  const colormapIds = Object.freeze([...M.colormapIds()]);
+  const thresholdIds = Object.freeze(['none', ...M.thresholdIds()]);
+
+  // (map01, rows, cols, colormap) or (map01, colormap)
+  function colorize(map01, rows, cols, colormap) {
+    if (typeof rows === 'string') colormap = rows;
+    const data = checkMap(map01, 'colorize: map');
+    return using([heapFloats(data)], (f) => bytesOut(M.applyColormap(f, colormap ?? 'jet')));
+  }
+
+  // (map01, rows, cols, mode) or (map01, mode) → Float32Array mask, 1 = kept.
+  function threshold(map01, rows, cols, mode) {
+    if (typeof rows === 'string') mode = rows;
+    const data = checkMap(map01, 'threshold: map');
+    if (mode === 'none') return new Float32Array(data.length).fill(1);
+    return using([heapFloats(data)], (f) => floatsOut(M.binarize(f, mode)));
+  }
+
+  function composite(rgba, width, height, map01, options = {}) {
+    const image = checkImage(rgba, 'composite: rgba');
+    const data = checkMap(map01, 'composite: map');
+    return using([heapBytes(image), heapFloats(data)], (b, f) =>
+      bytesOut(M.compositeHeatmap(b, width, height, f, options)));
+  }
+
+  function preprocess(rgba, width, height, spec) {
+    const image = checkImage(rgba, 'preprocess: rgba');
+    const out = using([heapBytes(image)], (b) => M.preprocessImage(b, width, height, preprocessSpec(spec)));
+    const shape = [...out.chw.shape()];
+    const data = floatsOut(out.chw);
+    const input = bytesOut(out.rgba);
+    const expected = expectedInputSize(spec);
+    if (expected && (expected[0] !== out.height || expected[1] !== out.width)) {
+      throw new Error(`preprocessing gives a ${out.width}x${out.height} input but the model takes ` +
+        `${expected[1]}x${expected[0]}: check "preprocess" in the metadata`);
+    }
+    return {
+      data, shape, pixels: { data, shape },
+      width: out.width, height: out.height,
+      rgba: input, region: out.region, passthrough: out.passthrough,
+    };
+  }
+
+  // A copy of the photo with the map drawn over `region` (core.preprocess(...).region).
+  function overlayOnPhoto(rgba, width, height, map01, rows, cols, region, options = {}) {
+    const image = checkImage(rgba, 'overlayOnPhoto: rgba');
+    const data = checkMap(map01, 'overlayOnPhoto: map');
+    return using([heapBytes(image), heapFloats(data)], (b, f) => {
+      M.drawMapOnPhoto(b, width, height, f, rows, cols, region, options);
+      const u8 = b.view().slice();
+      return new Uint8ClampedArray(u8.buffer);
+    });
+  }
+
+  return {
+    colormapIds,
+    thresholdIds,
+    blendModeIds: Object.freeze([...M.blendModeIds()]),
+    mapSamplingIds: Object.freeze([...M.mapSamplingIds()]),
+    // (map, rows?, cols?) → min-max to [0,1]; a constant map gives zeros.
+    normalize: (map, rows, cols) =>
+      using([heapFloats(checkMap(map, 'normalize: map'), shapeOf(map, rows, cols))], (f) => floatsOut(M.normalizeMinMax(f))),
+    // Bilinear, PyTorch align_corners=False.
+    upsample: (map, rows, cols, outRows, outCols) =>
+      using([heapFloats(checkMap(map, 'upsample: map'))], (f) => floatsOut(M.upsampleBilinear(f, rows, cols, outRows, outCols))),
+    colorize,
+    threshold,
+    otsuLevel: (map01) => using([heapFloats(checkMap(map01, 'otsuLevel: map'))], (f) => M.otsuLevel(f)),
+    // 256 x 1 RGBA, value 0 on the left.
+    legend: (colormap = 'jet') => bytesOut(M.colormapLegend(colormap)),
+    composite,
+    overlay: composite,
+    preprocess,
+    preprocessSpec,
+    inputRegion: (width, height, spec) => M.inputRegion(width, height, preprocessSpec(spec)),
+    overlayOnPhoto,
+  };
 }

@@ -28,8 +28,30 @@
  *       queryToken's relevance over all tokens (token explorer).
  *   core.rolloutFullMatrix(method, tensors, options) → the same row as relevanceRow for
  *       a rollout method, by full S x S matrix products (reference/benchmark only).
- *   Rendering and preprocessing (runtime/core-render.js): core.upsample, core.normalize,
- *       and whatever src/render and src/preprocess provide (see that file).
+ *
+ * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
+ * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
+ *   core.colormapIds ['jet','viridis','inferno','turbo','gray'], core.thresholdIds
+ *       ['none','mean','otsu'], core.blendModeIds ['alpha','notebook'],
+ *       core.mapSamplingIds ['bilinear','patch_grid']
+ *   core.normalize(map, rows?, cols?)             → Float32Array min-max to [0,1] (constant → 0)
+ *   core.upsample(map, rows, cols, outRows, outCols) → Float32Array, bilinear, align_corners=False
+ *   core.colorize(map01, rows, cols, colormap) or (map01, colormap) → RGBA Uint8ClampedArray
+ *   core.threshold(map01, rows, cols, mode) or (map01, mode) → Float32Array mask (1 = kept)
+ *   core.otsuLevel(map01)                         → 0..255
+ *   core.legend(colormap)                         → 256 x 1 RGBA, value 0 on the left
+ *   core.composite(rgba, width, height, map01, { colormap, mode, opacity }) → RGBA
+ *       (heatmap over an image of the map's size; core.overlay is the same function)
+ *   core.preprocess(rgba, width, height, spec)   → { data: Float32Array [1,3,H,W] flat,
+ *       shape, pixels: { data, shape }, width, height, rgba (input before normalisation),
+ *       region: { x, y, width, height } of the photo the model saw, passthrough }
+ *       spec: metadata.preprocess, or the whole metadata (then the input size is checked
+ *       against architecture.image_size)
+ *   core.inputRegion(width, height, spec)        → that region without preprocessing
+ *   core.preprocessSpec(metadata)                → the flat spec the binding reads
+ *   core.overlayOnPhoto(rgba, width, height, map01, rows, cols, region,
+ *       { colormap, sampling, opacity, outsideDim }) → RGBA copy of the ORIGINAL photo with
+ *       the map drawn over `region` at full resolution (the inverse-mapped overlay)
  *
  * Errors: every bad input throws an Error whose message says what is wrong; inputs the
  * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.

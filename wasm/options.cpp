@@ -21,6 +21,47 @@ int int_field(const val& object, const char* key, int fallback) {
   return static_cast<int>(x);
 }
 
+// The field's value, or undefined when the object or the field is absent/null.
+static val field(const val& object, const char* key) {
+  if (object.isUndefined() || object.isNull()) return val::undefined();
+  const val v = object[key];
+  return v.isNull() ? val::undefined() : v;
+}
+
+float float_field(const val& object, const char* key, float fallback) {
+  const val v = field(object, key);
+  if (v.isUndefined()) return fallback;
+  if (!v.isNumber()) throw InputError(std::string("option ") + key + " must be a number");
+  return v.as<float>();
+}
+
+bool bool_field(const val& object, const char* key, bool fallback) {
+  const val v = field(object, key);
+  if (v.isUndefined()) return fallback;
+  if (!v.isTrue() && !v.isFalse()) throw InputError(std::string("option ") + key + " must be true or false");
+  return v.isTrue();
+}
+
+std::string string_field(const val& object, const char* key, const std::string& fallback) {
+  const val v = field(object, key);
+  if (v.isUndefined()) return fallback;
+  if (!v.isString()) throw InputError(std::string("option ") + key + " must be a string");
+  return v.as<std::string>();
+}
+
+std::vector<float> float_list_field(const val& object, const char* key, const std::vector<float>& fallback) {
+  const val v = field(object, key);
+  if (v.isUndefined()) return fallback;
+  if (!v.isArray()) throw InputError(std::string("option ") + key + " must be an array of numbers");
+  std::vector<float> out;
+  const int n = v["length"].as<int>();
+  for (int i = 0; i < n; ++i) {
+    if (!v[i].isNumber()) throw InputError(std::string("option ") + key + " must be an array of numbers");
+    out.push_back(v[i].as<float>());
+  }
+  return out;
+}
+
 static TensorView tensor_field(const val& tensors, const char* key) {
   const Floats* f = floats_or_null(tensors[key]);
   return f ? f->tensor() : TensorView{};

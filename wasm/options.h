@@ -4,6 +4,9 @@
 
 #include <emscripten/val.h>
 
+#include <string>
+#include <vector>
+
 #include "methods/relevance.h"
 
 namespace vitrel::wasm {
@@ -11,6 +14,21 @@ namespace vitrel::wasm {
 // An integer field of a JS object; `fallback` when absent. InputError when it is present
 // but not an integer.
 int int_field(const emscripten::val& object, const char* key, int fallback);
+
+// The same for other field types; absent → fallback, wrong type → InputError.
+float float_field(const emscripten::val& object, const char* key, float fallback);
+bool bool_field(const emscripten::val& object, const char* key, bool fallback);
+std::string string_field(const emscripten::val& object, const char* key, const std::string& fallback);
+std::vector<float> float_list_field(const emscripten::val& object, const char* key,
+                                    const std::vector<float>& fallback);
+
+// A JS array of the ids of every value of an enum (e.g. all_colormaps(), colormap_id).
+template <class T, class IdFn>
+emscripten::val id_list(const std::vector<T>& all, IdFn id) {
+  emscripten::val out = emscripten::val::array();
+  for (T v : all) out.call<void>("push", std::string(id(v)));
+  return out;
+}
 
 // { attention, attentionGrad, attentionRel, relClassicLast, inputRelClassic }: Floats or
 // undefined each. The views borrow the Floats' memory.

@@ -1,0 +1,94 @@
+// Embind bindings of src/render: min-max normalisation, bilinear upsampling, colormaps and
+// their legend, thresholds, and compositing a heatmap over an image of the same size.
+// Maps travel as Floats, images as Bytes (RGBA); ids are the core's strings.
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "bytes.h"
+#include "floats.h"
+#include "js_errors.h"
+#include "options.h"
+#include "render/colormap.h"
+#include "render/composite.h"
+#include "render/normalize.h"
+#include "render/threshold.h"
+#include "render/upsample.h"
+
+namespace vitrel::wasm {
+namespace {
+
+using emscripten::val;
+
+val colormap_ids() { return id_list(all_colormaps(), colormap_id); }
+val threshold_ids() { return id_list(all_thresholds(), threshold_id); }
+val blend_mode_ids() { return id_list(all_blend_modes(), blend_mode_id); }
+
+Floats as_map(std::vector<float> values, int rows, int cols) {
+  return Floats(std::move(values), {rows, cols});
+}
+
+Floats normalize(const Floats& map) {
+  return call_or_throw_js([&] { return Floats(normalize_min_max(map.values()), map.dims()); });
+}
+
+Floats upsample(const Floats& map, int rows, int cols, int out_rows, int out_cols) {
+  return call_or_throw_js([&] {
+    return as_map(upsample_bilinear(map.values(), rows, cols, out_rows, out_cols), out_rows, out_cols);
+  });
+}
+
+Bytes colorize(const Floats& map01, const std::string& colormap) {
+  return call_or_throw_js([&] { return Bytes(apply_colormap(map01.values(), colormap_from_id(colormap))); });
+}
+
+Bytes legend(const std::string& colormap) {
+  return call_or_throw_js([&] { return Bytes(colormap_legend(colormap_from_id(colormap))); });
+}
+
+Floats threshold(const Floats& map01, const std::string& id) {
+  return call_or_throw_js([&] { return Floats(binarize(map01.values(), threshold_from_id(id)), map01.dims()); });
+}
+
+int otsu(const Floats& map01) {
+  return call_or_throw_js([&] { return otsu_level(map01.values()); });
+}
+
+// options: { colormap: 'jet', mode: 'alpha' | 'notebook', opacity: 0.5 }
+Bytes composite(const Bytes& rgba, int width, int height, const Floats& map01, const val& options) {
+  return call_or_throw_js([&] {
+    CompositeOptions o;
+    o.colormap = colormap_from_id(string_field(options, "colormap", "jet"));
+    o.mode = blend_mode_from_id(string_field(options, "mode", "alpha"));
+    o.opacity = float_field(options, "opacity", 0.5f);
+    return Bytes(composite_heatmap(rgba.data(), rgba.byte_size(), width, height, map01.values(), o));
+  });
+}
+
+}  // namespace
+
+}  // namespace vitrel::wasm
+
+EMSCRIPTEN_BINDINGS(vit_relevance_render) {
+  using namespace emscripten;
+  using vitrel::wasm::Bytes;
+  class_<Bytes>("Bytes")
+      .constructor(+[](double size) {
+        return vitrel::wasm::call_or_throw_js([&] { return Bytes::with_size(size); });
+      })
+      .function("view", &Bytes::view)
+      .function("size", &Bytes::size);
+  function("colormapIds", &vitrel::wasm::colormap_ids);
+  function("thresholdIds", &vitrel::wasm::threshold_ids);
+  function("blendModeIds", &vitrel::wasm::blend_mode_ids);
+  function("normalizeMinMax", &vitrel::wasm::normalize);
+  function("upsampleBilinear", &vitrel::wasm::upsample);
+  function("applyColormap", &vitrel::wasm::colorize);
+  function("colormapLegend", &vitrel::wasm::legend);
+  function("binarize", &vitrel::wasm::threshold);
+  function("otsuLevel", &vitrel::wasm::otsu);
+  function("compositeHeatmap", &vitrel::wasm::composite);
+}
