@@ -72,8 +72,9 @@ void require_present(const std::vector<Method>& methods, const RelevanceInputs& 
   }
 }
 
-// Bounds every index the kernels compute in int / int64 arithmetic.
-constexpr int64_t kMaxTokens = 1 << 20;
+// Upper bound on S, B and h: keeps every index the kernels compute in int (one row) or
+// int64 (a tensor) arithmetic far from overflow.
+constexpr int64_t kMaxDim = 1 << 20;
 
 void check_layout(const TokenLayout& layout) {
   if (layout.grid_rows < 1 || layout.grid_cols < 1)
@@ -84,9 +85,9 @@ void check_layout(const TokenLayout& layout) {
                      std::to_string(layout.special_tokens));
   const int64_t tokens = static_cast<int64_t>(layout.special_tokens) +
                          static_cast<int64_t>(layout.grid_rows) * layout.grid_cols;
-  if (tokens > kMaxTokens)
+  if (tokens > kMaxDim)
     throw InputError("layout: " + std::to_string(tokens) + " tokens is more than the supported " +
-                     std::to_string(kMaxTokens));
+                     std::to_string(kMaxDim));
 }
 
 std::string layout_string(const TokenLayout& layout) {
@@ -110,11 +111,20 @@ void check_first_block_tensor(const TensorView& t, const char* name, const Token
     if (t.empty()) throw;
     throw InputError(std::string(e.what()) + " (" + layout_string(layout) + ")");
   }
-  if (t.shape[0] > kMaxTokens || t.shape[1] > kMaxTokens)
+  if (t.shape[0] > kMaxDim || t.shape[1] > kMaxDim)
     throw InputError(std::string(name) + ": shape " + t.shape_string() + " is too large");
 }
 
 }  // namespace
+
+bool has_inputs_for(Method m, const RelevanceInputs& in) {
+  const Needs n = needs_of(m);
+  return !(n.attention && in.attention.empty()) &&
+         !(n.attention_grad && in.attention_grad.empty()) &&
+         !(n.attention_rel && in.attention_rel.empty()) &&
+         !(n.rel_classic_last && in.rel_classic_last.empty()) &&
+         !(n.input_rel_classic && in.input_rel_classic.empty());
+}
 
 bool is_rollout_method(Method m) {
   return m == Method::TransformerAttribution || m == Method::AttentionRollout ||
@@ -185,7 +195,7 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
         require_shape(t, {heads, S, S}, "rel_classic_last", like.c_str());
       } else {
         require_shape(t, {-1, S, S}, "rel_classic_last", nullptr);
-        if (t.shape[0] > kMaxTokens)
+        if (t.shape[0] > kMaxDim)
           throw InputError("rel_classic_last: shape " + t.shape_string() + " is too large");
         heads = to_int(t.shape[0]);
       }
@@ -197,7 +207,7 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
   if (needs.input_rel_classic) {
     const TensorView& t = in.input_rel_classic;
     require_shape(t, {-1, -1}, "input_rel_classic", nullptr);
-    if (t.shape[0] > kMaxTokens || t.shape[1] > kMaxTokens)
+    if (t.shape[0] > kMaxDim || t.shape[1] > kMaxDim)
       throw InputError("input_rel_classic: shape " + t.shape_string() + " is too large");
     require_finite(t, "input_rel_classic");
     out.input_rel_classic = t.data;

@@ -26,28 +26,6 @@ RelevanceMap lrp_full_map(const CheckedInputs& in) {
 
 }  // namespace
 
-bool has_inputs_for(Method m, const RelevanceInputs& in) {
-  switch (m) {
-    case Method::TransformerAttribution:
-    case Method::AblationLastBlock:
-    case Method::AblationSecondBlock:
-      return !in.attention_grad.empty() && !in.attention_rel.empty();
-    case Method::AttentionRollout:
-    case Method::RawAttention:
-      return !in.attention.empty();
-    case Method::GradCam:
-    case Method::GenericAttention:
-      return !in.attention.empty() && !in.attention_grad.empty();
-    case Method::PartialLrp:
-      return !in.rel_classic_last.empty();
-    case Method::LrpFull:
-      return !in.input_rel_classic.empty();
-    case Method::AblationNoGrad:
-      return !in.attention_rel.empty();
-  }
-  return false;
-}
-
 std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& methods,
                                                  const RelevanceInputs& inputs,
                                                  const TokenLayout& layout,

@@ -233,6 +233,19 @@ TEST(MethodIds, RoundTripInDeclarationOrder) {
   EXPECT_STREQ(method_id(Method::AblationSecondBlock), "ablation_second_block");
 }
 
+TEST(MethodIds, HasInputsForFollowsWhatEachMethodReads) {
+  SmallModel m;
+  for (Method method : all_methods()) {
+    EXPECT_TRUE(has_inputs_for(method, m.inputs())) << method_id(method);
+    EXPECT_FALSE(has_inputs_for(method, RelevanceInputs{})) << method_id(method);
+  }
+  RelevanceInputs only_rel;
+  only_rel.attention_rel = m.outputs.attention_rel.view();
+  for (Method method : all_methods())
+    EXPECT_EQ(has_inputs_for(method, only_rel), method == Method::AblationNoGrad)
+        << method_id(method);
+}
+
 TEST(TensorView, NumelAndShapeString) {
   const TensorView t{nullptr, {12, 3, 197, 197}};
   EXPECT_EQ(t.numel(), 12 * 3 * 197 * 197);
