@@ -98,8 +98,9 @@ async function openModel(model) {
   };
   let ready;
   try {
-    const { replies } = await engine.request('init', { model, backend: state.backend }, { onEvent });
-    ready = replies.find((r) => r.type === 'ready');
+    const r = await engine.request('init', { model, backend: state.backend }, { onEvent });
+    if (r.stale) return; // another model was chosen meanwhile
+    ready = r.replies.find((m) => m.type === 'ready');
   } catch (err) {
     setStatus(`${model.name}: not loaded`);
     $('load-progress').hidden = true;

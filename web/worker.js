@@ -84,12 +84,15 @@ function requireModel() {
   if (!explainer) throw new Error('no model is loaded');
 }
 
-// Photo → model input. The core also gives the region of the photo the model saw.
+// Photo → model input. The core also gives the region of the photo the model saw (its
+// inverse mapping), where the page draws the heat map.
 async function analyze({ id, imageId, rgba, width, height }, reply) {
   requireModel();
   const t0 = now();
-  const pre = core.preprocess(new Uint8ClampedArray(rgba), width, height, metadata.preprocess ?? metadata);
-  image = { imageId, pixels: pre.pixels ?? pre, region: regionOf(pre, width, height) };
+  // The whole metadata: the core then also checks the input size against the model's.
+  const pre = core.preprocess(new Uint8ClampedArray(rgba), width, height, metadata);
+  const { x, y, width: w, height: h } = pre.region;
+  image = { imageId, pixels: pre.pixels, region: { x, y, width: w, height: h } };
   tensors.clear();
   const preprocessMs = now() - t0;
   checkFresh(id);
@@ -100,15 +103,6 @@ async function analyze({ id, imageId, rgba, width, height }, reply) {
     region: image.region,
     timings: { preprocessMs, modelMs: timings.modelMs },
   });
-}
-
-// The crop box of the original photo that the model saw, in photo pixels.
-function regionOf(pre, width, height) {
-  const r = pre.region ?? pre.sourceRegion ?? pre.inverse ?? pre.crop;
-  if (r && Number.isFinite(r.x ?? r.left)) {
-    return { x: r.x ?? r.left, y: r.y ?? r.top, width: r.width ?? (r.right - r.left), height: r.height ?? (r.bottom - r.top) };
-  }
-  return { x: 0, y: 0, width, height };
 }
 
 function targetKey(t) {

@@ -22,7 +22,11 @@ function sourceOf(image) {
 // photo: { bitmap, width, height }; region: crop box in photo pixels; heat: ImageData or null.
 export function drawOverlay(canvas, photo, region, heat, { opacity, smooth, maxSide }) {
   const { width, height, scale } = fitSize(photo.width, photo.height, maxSide);
-  if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+  if (canvas.width !== width || canvas.height !== height) {
+    canvas.width = width;
+    canvas.height = height;
+    canvas.style.setProperty('--ar', String(width / height));
+  }
   const ctx = canvas.getContext('2d');
   ctx.globalAlpha = 1;
   ctx.imageSmoothingEnabled = true;

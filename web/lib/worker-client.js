@@ -47,8 +47,10 @@ export class Engine {
     this.pending.clear();
   }
 
+  // Pending requests end as stale: whoever replaced the Worker owns the screen now.
   terminate() {
     this.worker.terminate();
-    this.#failAll(new Error('the inference worker was restarted'));
+    for (const p of this.pending.values()) p.resolve({ stale: true });
+    this.pending.clear();
   }
 }
