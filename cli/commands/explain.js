@@ -112,7 +112,7 @@ async function writeOverlays(core, dir, input, targets, opts) {
   for (const t of targets) {
     for (const [method, map] of Object.entries(t.maps)) {
       const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
-        core.normalize(map.data), map.shape[0], map.shape[1], input.region,
+        core.normalize(map), map.shape[0], map.shape[1], input.region,
         { colormap: opts.colormap, opacity: opts.opacity });
       const file = path.join(dir, `${t.id}-${method}.png`);
       await writePng(file, rgba, input.photo.width, input.photo.height);
@@ -140,6 +140,9 @@ export async function run(argv) {
   let t0 = performance.now();
   const core = await loadCore();
   const methods = parseMethods(opts.method, core.methodIds);
+  if (!core.colormapIds.includes(opts.colormap)) {
+    throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
+  }
   const explainer = await userStep(() => openExplainerFile(opts.model, { threads: opts.threads }));
   timings.loadMs = ms(t0);
   try {

@@ -51,9 +51,7 @@ export async function loadExplainInput(file, metadata, core) {
     };
   }
   const photo = await decodeImage(file);
-  const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata.preprocess);
-  if (pre.width !== W || pre.height !== H) {
-    throw new Error(`preprocessing ${file} gave ${pre.width}×${pre.height}, the model takes ${W}×${H}: check "preprocess" in the metadata`);
-  }
-  return { pixels: pre.pixels, photo, region: pre.region, source: pre.passthrough ? 'photo (exact size, normalised only)' : 'photo' };
+  // Given the whole metadata, the core also checks the result against image_size.
+  const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
+  return { pixels: pre.data, photo, region: pre.region, source: pre.passthrough ? 'photo (exact size, normalised only)' : 'photo' };
 }
