@@ -15,7 +15,7 @@ class Bytes {
   Bytes() = default;
   explicit Bytes(std::vector<uint8_t> values) : values_(std::move(values)) {}
 
-  // Zero-filled; InputError unless 0 <= size < 4 GB.
+  // Zero-filled; InputError unless 0 <= size < 2 GB.
   static Bytes with_size(double size);
 
   // A Uint8Array over the heap memory; invalidated when the heap grows.

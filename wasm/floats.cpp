@@ -11,8 +11,8 @@ namespace vitrel::wasm {
 using emscripten::val;
 
 namespace {
-// The heap is at most 4 GB (-sMAXIMUM_MEMORY); refuse anything that could not fit.
-constexpr int64_t kMaxElements = (int64_t{1} << 30) - 1;
+// The heap is at most 2 GB (-sMAXIMUM_MEMORY); refuse anything that could not fit.
+constexpr int64_t kMaxElements = (int64_t{1} << 29) - 1;
 }  // namespace
 
 Floats::Floats(std::vector<float> values, std::vector<int64_t> shape)
