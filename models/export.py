@@ -57,7 +57,7 @@ def resolve_checkpoint(args):
     """(path, KnownModel or None). Unknown names need --checkpoint."""
     known = KNOWN_MODELS.get(args.model)
     if known is None and not args.checkpoint:
-        raise known_model(args.model)  # raises UnknownModel listing the known names
+        known_model(args.model)  # raises UnknownModel, listing the known names
     if args.checkpoint:
         path = Path(args.checkpoint).resolve()
         if not path.is_file():

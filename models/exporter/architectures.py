@@ -3,7 +3,7 @@
 Everything here works on tensor *shapes* only (anything with `.shape`), so the table and
 the checks can be used without loading PyTorch (the build's up-to-date check needs that).
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, Mapping, Optional, Tuple
 
 from .config import ViTConfig

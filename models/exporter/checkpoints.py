@@ -66,8 +66,7 @@ def locate_or_download(name: str, directory: Path, url: Optional[str],
     if found:
         return found
     if not url or not allow_download:
-        raise CheckpointMissing(missing_message(name, directory, url,
-                                                "" if url else "no official address known"))
+        raise CheckpointMissing(missing_message(name, directory, url))
     dest = directory / f"{name}.pth"
     try:
         download(url, dest, timeout)

@@ -12,7 +12,7 @@ from models.exporter.errors import CheckpointMismatch, UnknownModel
 
 def shapes_only(cfg, depth=None):
     """A 'state dict' of objects with .shape only: as the checks see it, without weights."""
-    d, m, c = cfg.embed_dim, cfg.mlp_dim, cfg.num_classes
+    d, m = cfg.embed_dim, cfg.mlp_dim
     sd = {k: SimpleNamespace(shape=v) for k, v in expected_shapes(cfg).items() if not k.startswith("blocks.")}
     for b in range(cfg.depth if depth is None else depth):
         for key, shape in [("norm1.weight", (d,)), ("attn.qkv.weight", (3 * d, d)), ("attn.qkv.bias", (3 * d,)),

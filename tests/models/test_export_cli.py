@@ -1,29 +1,21 @@
 """models/export.py's messages for the user's mistakes, and the real DeiT-tiny export."""
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-import onnx
 import pytest
 import torch
 
 from models.exporter.architectures import KNOWN_MODELS
 from models.exporter.checkpoints import sha256_file
 from models.exporter.onnx_export import MAX_EXPLAINER_TO_PLAIN, verify_explainer
+from cli_runner import run_export
 from timm_state_dict import random_state_dict
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("VITREL_SHARED_DIR", REPO.parent / "shared"))
 TINY = KNOWN_MODELS["deit_tiny_patch16_224"]
-
-
-def run_export(*args, timeout=600):
-    env = {k: v for k, v in os.environ.items() if k != "VITREL_CHECKPOINT_DIR"}
-    return subprocess.run([sys.executable, str(REPO / "models" / "export.py"), *map(str, args)],
-                          capture_output=True, text=True, env=env, timeout=timeout)
 
 
 def test_unknown_model_name_lists_the_known_ones(tmp_path):

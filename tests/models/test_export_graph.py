@@ -2,10 +2,7 @@
 graph contract, dynamic K, the size limit, index.json and the stamp-based skipping."""
 import json
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import onnx
@@ -16,16 +13,12 @@ from models.exporter import cache
 from models.exporter.errors import ExportCheckFailed
 from models.exporter.metadata import INPUT_NAMES, OUTPUT_NAMES
 from models.exporter.onnx_export import MAX_EXPLAINER_TO_PLAIN, check_size_ratio, verify_explainer
+from cli_runner import run_export
 from timm_state_dict import SMALL, random_state_dict, write_labels
 
-REPO = Path(__file__).resolve().parents[2]
 K_LEADING = {"target", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic"}
 
 
-def run_export(*args):
-    env = {k: v for k, v in os.environ.items() if k != "VITREL_CHECKPOINT_DIR"}
-    return subprocess.run([sys.executable, str(REPO / "models" / "export.py"), *map(str, args)],
-                          capture_output=True, text=True, env=env, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +99,8 @@ def test_second_run_is_a_quick_no_op_until_an_input_changes(small_export):
     os.utime(ckpt)  # same bytes, new mtime: re-hashed, still up to date
     assert "up to date" in run_export(*args).stdout
 
-    write_labels(small_export["labels"], SMALL.num_classes).write_text(
-        small_export["labels"].read_text().replace("class0,", "zeroth class,"))
+    labels = small_export["labels"]
+    labels.write_text(labels.read_text().replace("class0,", "zeroth class,"))
     result = run_export(*args)
     assert result.returncode == 0 and "up to date" not in result.stdout
     assert onnx_file.stat().st_mtime_ns != before
@@ -134,7 +127,7 @@ def test_size_check_rejects_an_explainer_much_larger_than_the_forward_graph(tmp_
 class FixedK(torch.nn.Module):
     """Right names and shapes, but exported without the dynamic axis."""
     def forward(self, pixels, target):
-        k, s = target.shape[0], SMALL.tokens
+        s = SMALL.tokens
         a = pixels.mean() * torch.ones(SMALL.depth, SMALL.heads, s, s)
         g = target.sum(1)[:, None, None, None, None] * a
         return (target[:1] * 2, a, g, g, g[:, -1], target.sum(1)[:, None, None] * pixels[0, 0])
