@@ -12,22 +12,28 @@ CLASSIC = "classic"
 EPS = 1e-9
 
 
+def _scalar(value, like):
+    # 0-d: traced as a one-number Constant (full_like would store a whole tensor)
+    return torch.tensor(value, dtype=like.dtype)
+
+
 def safe_inverse(b):
     """1/den of the reference safe_divide, with 0 where b == 0.
 
     The reference's den = clamp(b, min=eps) + clamp(b, max=eps) equals b + eps
     exactly (one clamp returns b, the other eps); a zero den becomes eps.
     """
+    eps, zero = _scalar(EPS, b), _scalar(0.0, b)
     den = b + EPS
-    den = torch.where(den == 0, torch.full_like(den, EPS), den)
-    return torch.where(b == 0, torch.zeros_like(b), 1.0 / den)
+    den = torch.where(den == 0, eps, den)
+    return torch.where(b == 0, zero, 1.0 / den)
 
 
 def safe_divide(a, b):
     """The reference safe_divide, for per-target quantities."""
     den = b + EPS
-    den = torch.where(den == 0, torch.full_like(den, EPS), den)
-    return torch.where(b == 0, torch.zeros_like(a * b), a / den)
+    den = torch.where(den == 0, _scalar(EPS, b), den)
+    return torch.where(b == 0, _scalar(0.0, b), a / den)
 
 
 def _variant_stack(variants, by_variant):
