@@ -1,5 +1,6 @@
 #include "methods/checked_inputs.h"
 
+#include <algorithm>
 #include <string>
 
 namespace vitrel {
@@ -138,6 +139,9 @@ bool uses_start_layer(Method m) {
 
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
                            const TokenLayout& layout, const MethodOptions& options) {
+  for (Method m : methods)  // e.g. an integer cast from a binding
+    if (std::find(all_methods().begin(), all_methods().end(), m) == all_methods().end())
+      throw InputError("method: unknown method value " + std::to_string(static_cast<int>(m)));
   require_present(methods, in);
   const Needs needs = merge(methods);
   const bool needs_tokens =

@@ -226,6 +226,12 @@ TEST(InputErrors, UnknownMethodIdListsTheValidOnes) {
             "generic_attention, ablation_no_grad, ablation_last_block, ablation_second_block");
 }
 
+TEST(InputErrors, MethodValueOutsideTheEnum) {
+  SmallModel m;
+  EXPECT_EQ(error_of([&] { compute_relevance(static_cast<Method>(42), m.inputs(), kLayout); }),
+            "method: unknown method value 42");
+}
+
 TEST(MethodIds, RoundTripInDeclarationOrder) {
   ASSERT_EQ(all_methods().size(), 10u);
   EXPECT_EQ(all_methods().front(), Method::TransformerAttribution);
