@@ -13,6 +13,10 @@
 //     rel_classic_last   [h,S,S]    seed 4, 2u - 1
 //     input_rel_classic  [224,224]  seed 5, 2u - 1
 //   options: start_layer 0, query_token 0.
+// Timed: each method alone (compute_relevance), all ten in one compute_relevance_maps
+// batch, the finiteness scan alone, and transformer_attribution's row as a row vector
+// (relevance_row, its validation included) vs the naive full-matrix product of
+// rollout_reference.h (no validation).
 // Output: a human table, then one line `JSON: {...}` with every figure in milliseconds.
 
 #include <algorithm>
