@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { root, shared } from './maps-support.js';
 
-export const deitModel = path.join(root, 'build', 'models', 'deit_tiny_patch16_224.onnx');
-export const deitForward = path.join(root, 'build', 'models', 'deit_tiny_patch16_224.forward.onnx');
+// VITREL_DEIT_MODEL points the tests at another export of the same graph.
+export const deitModel = path.resolve(root, process.env.VITREL_DEIT_MODEL ?? 'build/models/deit_tiny_patch16_224.onnx');
+export const deitForward = deitModel.replace(/\.onnx$/, '.forward.onnx');
 export const haveDeit = existsSync(deitModel) && existsSync(deitModel.replace(/\.onnx$/, '.json'));
 export const coreBuilt = existsSync(path.join(root, 'build', 'wasm', 'vit_relevance_core.wasm'));
 export const images = path.join(shared, 'images');
