@@ -18,15 +18,13 @@ def _scalar(value, like):
 
 
 def safe_inverse(b):
-    """1/den of the reference safe_divide, with 0 where b == 0.
+    """1/den of the reference safe_divide, with 0 where b == 0, for shared denominators.
 
-    The reference's den = clamp(b, min=eps) + clamp(b, max=eps) equals b + eps
-    exactly (one clamp returns b, the other eps); a zero den becomes eps.
+    The reference's den = clamp(b, min=eps) + clamp(b, max=eps) equals b + eps exactly
+    (one clamp returns b, the other eps). Its extra case den == 0 needs b == -eps to the
+    last bit; it is left out here to save two full-size ops per layer (it would give inf).
     """
-    eps, zero = _scalar(EPS, b), _scalar(0.0, b)
-    den = b + EPS
-    den = torch.where(den == 0, eps, den)
-    return torch.where(b == 0, zero, 1.0 / den)
+    return torch.where(b == 0, _scalar(0.0, b), 1.0 / (b + EPS))
 
 
 def safe_divide(a, b):
