@@ -8,6 +8,7 @@ import { contrastiveTarget } from './runtime/targets.js';
 import { loadCore } from './runtime/core.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { TensorCache } from './lib/tensor-cache.js';
+import { openForward } from './lib/forward-session.js';
 
 const here = (p) => new URL(p, import.meta.url).href;
 const now = () => performance.now();
@@ -15,6 +16,7 @@ const now = () => performance.now();
 let core = null;
 let ort = null;
 let explainer = null;
+let forward = null;        // the plain forward graph when the build has one
 let metadata = null;
 let image = null;          // { imageId, pixels, region } of the current photo
 let latestId = 0;          // newest request that supersedes older work
@@ -33,8 +35,16 @@ async function loadOrt(backend) {
   return o;
 }
 
+async function release() {
+  await explainer?.release().catch(() => {});
+  await forward?.release().catch(() => {});
+  explainer = null;
+  forward = null;
+}
+
+// Downloads the model files (with one byte count over all of them) and opens them.
 async function init({ model, backend = 'wasm' }, reply) {
-  if (explainer) { await explainer.release().catch(() => {}); explainer = null; }
+  await release();
   image = null;
   tensors.clear();
   core ??= await loadCore();
@@ -43,27 +53,46 @@ async function init({ model, backend = 'wasm' }, reply) {
   if (!metaResponse.ok) throw new Error(`could not download the metadata ${model.metadata}: HTTP ${metaResponse.status}`);
   let meta;
   try { meta = await metaResponse.json(); } catch { throw new Error(`${model.metadata} is not valid JSON`); }
+
+  const files = [[model.onnx, model.bytes]];
+  if (model.forward_onnx) files.push([model.forward_onnx, model.forward_bytes]);
+  const total = files.reduce((s, [, b]) => s + (b || 0), 0);
+  let done = 0;
   let lastPost = 0;
-  const { bytes, fromCache } = await fetchModelBytes(here(`./models/${model.onnx}`), {
-    expectedBytes: model.bytes,
-    onProgress: (loaded, total) => {
-      const t = now();
-      if (t - lastPost > 50 || loaded === total) { lastPost = t; reply({ type: 'progress', loaded, total }); }
-    },
-  });
+  const downloads = [];
+  let fromCache = true;
+  for (const [file, expectedBytes] of files) {
+    const got = await fetchModelBytes(here(`./models/${file}`), {
+      expectedBytes,
+      onProgress: (loaded) => {
+        const t = now();
+        if (t - lastPost > 50) { lastPost = t; reply({ type: 'progress', loaded: done + loaded, total }); }
+      },
+    });
+    done += got.bytes.byteLength;
+    fromCache &&= got.fromCache;
+    downloads.push(got.bytes);
+  }
+  reply({ type: 'progress', loaded: done, total: done });
+
   const started = now();
   const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
-  explainer = await openExplainer({ ort, model: bytes, metadata: meta, sessionOptions, modelName: model.onnx });
+  explainer = await openExplainer({ ort, model: downloads[0], metadata: meta, sessionOptions, modelName: model.onnx });
+  if (downloads[1]) forward = await openForward(ort, downloads[1], model.forward_onnx);
   // One explanation of a blank input: every output's shape is checked against the
   // metadata, so a graph that disagrees fails here, at load, not on the user's photo; it
-  // also warms the session up (kernels chosen, buffers allocated) for the first photo.
+  // also warms the sessions up (kernels chosen, buffers allocated) for the first photo.
   reply({ type: 'checking' });
   try {
     const d = explainer.dims;
-    await explainer.explain(new Float32Array(3 * d.height * d.width), [0]);
+    const blank = new Float32Array(3 * d.height * d.width);
+    await explainer.explain(blank, [0]);
+    if (forward) {
+      const { logits } = await forward.predict(blank, [d.height, d.width]);
+      if (logits.length !== d.classes) throw new Error(`${model.forward_onnx} gives ${logits.length} logits, not ${d.classes}`);
+    }
   } catch (err) {
-    await explainer.release().catch(() => {});
-    explainer = null;
+    await release();
     throw new Error(`${model.onnx} does not match its metadata ${model.metadata}: ${err.message}`);
   }
   metadata = meta;
@@ -74,10 +103,16 @@ async function init({ model, backend = 'wasm' }, reply) {
     threads: ort.env.wasm.numThreads,
     isolated: self.crossOriginIsolated,
     fromCache,
-    bytes: bytes.byteLength,
+    bytes: done,
     sessionMs: now() - started,
     methods: core.methodIds ?? METHOD_IDS,
   };
+}
+
+// Logits only: the plain forward graph when there is one, else the explainer's.
+function predict(pixels) {
+  const d = explainer.dims;
+  return forward ? forward.predict(pixels, [d.height, d.width]) : explainer.predict(pixels);
 }
 
 function requireModel() {
@@ -96,7 +131,7 @@ async function analyze({ id, imageId, rgba, width, height }, reply) {
   tensors.clear();
   const preprocessMs = now() - t0;
   checkFresh(id);
-  const { logits, timings } = await explainer.predict(image.pixels);
+  const { logits, timings } = await predict(image.pixels);
   reply({
     type: 'prediction', imageId,
     top5: topK(logits, 5, metadata.labels).map(({ id: cls, prob }) => ({ id: cls, prob })),
@@ -150,7 +185,7 @@ async function benchForward({ runs = 5 }) {
   requireModel();
   if (!image) throw new Error('bench: analyze a photo first');
   const times = [];
-  for (let i = 0; i < runs; i++) times.push((await explainer.predict(image.pixels)).timings.modelMs);
+  for (let i = 0; i < runs; i++) times.push((await predict(image.pixels)).timings.modelMs);
   return { type: 'bench', times };
 }
 

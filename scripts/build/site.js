@@ -57,7 +57,9 @@ async function copyModels(fromDir, toDir, warn) {
   }
   const index = JSON.parse(await readFile(indexPath, 'utf8'));
   for (const m of index.models ?? []) {
-    for (const f of [m.onnx, m.metadata]) {
+    // forward_onnx: the plain forward graph the page classifies with (faster than the
+    // explainer graph for logits alone).
+    for (const f of [m.onnx, m.metadata, m.forward_onnx].filter(Boolean)) {
       const from = path.join(fromDir, f);
       if (existsSync(from)) await copyIfChanged(from, path.join(toDir, f));
       else warn(`model file ${from} listed in index.json is missing`);
