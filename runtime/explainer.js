@@ -47,7 +47,28 @@ function sameDims(a, b) {
   return a.length === b.length && a.every((v, i) => Number(v) === b[i]);
 }
 
-export async function openExplainer({ ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx' }) {
+// A plain forward graph: one input (the pixels), logits as its first output.
+async function openForward(ort, bytes, options, name) {
+  let session;
+  try {
+    session = await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), options);
+  } catch (err) {
+    throw new Error(`${name} is not an ONNX model: ${err.message}`);
+  }
+  if (session.inputNames.length !== 1 || !session.outputNames.length) {
+    await session.release();
+    throw new Error(`${name} is not a plain forward graph (inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')}): it needs one input, the pixels, and the logits as output`);
+  }
+  return session;
+}
+
+// forwardModel (optional): the plain forward graph of the same weights (input pixels,
+// output logits). onnxruntime-web runs every node of a graph whatever the fetches, so a
+// logits-only fetch of the explainer costs a whole explanation; with forwardModel,
+// predict() is a true forward pass.
+export async function openExplainer({
+  ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
+}) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
@@ -62,6 +83,16 @@ export async function openExplainer({ ort, model, metadata, sessionOptions = {},
   } catch (err) {
     await session.release();
     throw err;
+  }
+
+  let forward = null;
+  if (forwardModel) {
+    try {
+      forward = await openForward(ort, forwardModel, { executionProviders: ['wasm'], ...sessionOptions }, forwardName);
+    } catch (err) {
+      await session.release();
+      throw err;
+    }
   }
 
   const d = contractDims(metadata);
@@ -109,9 +140,21 @@ export async function openExplainer({ ort, model, metadata, sessionOptions = {},
     session,
     dims: d,
 
-    // Logits only. Fetches just `logits`; whether that skips the backward/LRP part of the
-    // graph depends on onnxruntime (see bench/explain.js for the measured cost).
+    // True when predict() runs the plain forward graph, not the whole explainer.
+    hasForward: forward !== null,
+
+    // Logits only: the forward graph when given, else a logits-only fetch of the explainer
+    // (as slow as explain() with one target; measured in bench/explain.js).
     async predict(pixels) {
+      if (forward) {
+        const started = now();
+        const result = await forward.run({ [forward.inputNames[0]]: pixelsTensor(pixels) });
+        const logits = result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]];
+        if (!sameDims(logits.dims, [1, C])) {
+          throw new Error(`${forwardName}: logits have shape [${logits.dims.join(',')}], metadata implies [1,${C}]`);
+        }
+        return { logits: logits.data, timings: { modelMs: now() - started } };
+      }
       const { result, modelMs } = await run(pixels, zeroTarget, 1, ['logits']);
       return { logits: result.logits.data, timings: { modelMs } };
     },
@@ -147,6 +190,7 @@ export async function openExplainer({ ort, model, metadata, sessionOptions = {},
 
     async release() {
       await session.release();
+      if (forward) await forward.release();
     },
   };
 }

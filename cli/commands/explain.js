@@ -143,7 +143,9 @@ export async function run(argv) {
   if (!core.colormapIds.includes(opts.colormap)) {
     throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
   }
-  const explainer = await userStep(() => openExplainerFile(opts.model, { threads: opts.threads }));
+  // Without --target the predicted class is explained: a forward pass first, on the plain
+  // forward graph when it sits beside the explainer.
+  const explainer = await userStep(() => openExplainerFile(opts.model, { threads: opts.threads, withForward: !targetSpecs.length }));
   timings.loadMs = ms(t0);
   try {
     const { metadata } = explainer;
@@ -154,7 +156,6 @@ export async function run(argv) {
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
     timings.preprocessMs = ms(t0);
 
-    // Without --target, the predicted class: one logits-only run first.
     if (!targetIds.length) {
       const { logits, timings: pt } = await explainer.predict(input.pixels);
       timings.predictMs = Math.round(pt.modelMs * 10) / 10;

@@ -1,6 +1,7 @@
 // Node-only: opens an explainer graph from disk, `<graph>.onnx` with its metadata
 // `<graph>.json` beside it, running it in onnxruntime-web (the engine the page uses, so
 // CLI and page give the same numbers).
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
@@ -36,7 +37,14 @@ export function setOrtThreads(threads) {
   if (threads !== undefined) ort.env.wasm.numThreads = threads;
 }
 
-export async function openExplainerFile(onnxPath, { threads, sessionOptions } = {}) {
+// `<graph>.forward.onnx`, the plain forward graph the exporter writes beside the explainer.
+export function forwardPathFor(onnxPath) {
+  return onnxPath.replace(/(\.onnx)?$/i, '.forward.onnx');
+}
+
+// withForward: also open `<graph>.forward.onnx` when it exists, so predict() is a real
+// forward pass (onnxruntime-web runs the whole explainer graph even for logits alone).
+export async function openExplainerFile(onnxPath, { threads, sessionOptions, withForward = false } = {}) {
   setOrtThreads(threads);
   const metadata = await readMetadata(metadataPathFor(onnxPath), onnxPath);
   let model;
@@ -45,7 +53,12 @@ export async function openExplainerFile(onnxPath, { threads, sessionOptions } = 
   } catch (err) {
     throw new Error(`cannot read model ${onnxPath}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
-  return openExplainer({ ort, model, metadata, sessionOptions, modelName: path.basename(onnxPath) });
+  const forwardPath = forwardPathFor(onnxPath);
+  const forwardModel = withForward && existsSync(forwardPath) ? await readFile(forwardPath) : undefined;
+  return openExplainer({
+    ort, model, metadata, sessionOptions, modelName: path.basename(onnxPath),
+    forwardModel, forwardName: path.basename(forwardPath),
+  });
 }
 
 export { ort };

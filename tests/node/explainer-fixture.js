@@ -45,8 +45,9 @@ export function weight(rows, cols, offset) {
   return w;
 }
 
-// The bytes of the tiny graph. `outputs` lets a test leave contract outputs out.
-export function tinyExplainerOnnx({ outputs } = {}) {
+// The bytes of the tiny graph. `outputs` lets a test leave contract outputs out; `plain`
+// gives the matching plain forward graph (input pixels, output logits).
+export function tinyExplainerOnnx({ outputs, plain = false } = {}) {
   const { blocks: B, heads: h, tokens: S, size: [H, W], classes: C } = TINY;
   const P = 3 * H * W;
   const A = B * h * S * S;
@@ -63,7 +64,7 @@ export function tinyExplainerOnnx({ outputs } = {}) {
     logits: [1, C], attn: [B, h, S, S], attn_grad: ['K', B, h, S, S], attn_rel: ['K', B, h, S, S],
     attn_rel_classic_last: ['K', h, S, S], input_rel_classic: ['K', H, W],
   };
-  const names = outputs ?? Object.keys(spec);
+  const names = plain ? ['logits'] : outputs ?? Object.keys(spec);
   const nodes = [node('Reshape', ['pixels', 'flat_shape'], ['flat'])];
   const inits = [tensor('flat_shape', [2], INT64, new BigInt64Array([1n, BigInt(P)]))];
   for (const name of names) {
@@ -78,7 +79,7 @@ export function tinyExplainerOnnx({ outputs } = {}) {
     str(2, 'tiny_explainer'),
     ...inits.map((t) => bytes(5, t)),
     bytes(11, valueInfo('pixels', [1, 3, H, W])),
-    bytes(11, valueInfo('target', ['K', C])),
+    ...(plain ? [] : [bytes(11, valueInfo('target', ['K', C]))]),
     ...names.map((n) => bytes(12, valueInfo(n, outDims[n]))),
   );
   const model = msg(int(1, 8), str(2, 'vit-relevance tests'), bytes(7, graph), bytes(8, msg(str(1, ''), int(2, 17))));

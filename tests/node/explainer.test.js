@@ -58,6 +58,16 @@ test('predict returns the logits alone', async () => {
   await ex.release();
 });
 
+test('predict runs the plain forward graph when one is given', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata(), forwardModel: tinyExplainerOnnx({ plain: true }) });
+  assert.equal(ex.hasForward, true);
+  const full = await ex.explain(pixels, [1]);
+  assert.deepEqual((await ex.predict(pixels)).logits, full.logits);
+  await ex.release();
+  await assert.rejects(openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata(), forwardModel: tinyExplainerOnnx(), forwardName: 'f.onnx' }),
+    /f\.onnx is not a plain forward graph/);
+});
+
 test('a file that is not ONNX gives a clear error', async () => {
   await assert.rejects(
     openExplainer({ ort, model: new TextEncoder().encode('<html>not a model</html>'), metadata: tinyMetadata(), modelName: 'model.onnx' }),
