@@ -9,6 +9,7 @@ OUT/<name>.forward.onnx (logits only). Skips the export when OUT/<name>.stamp.js
 the checkpoint, the labels and the exporter's sources are unchanged. See models/README.md.
 """
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -74,7 +75,7 @@ def graph_builders():
     return build_explainer, build_plain
 
 
-def export(args, builders=None) -> int:
+def export(args) -> int:
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     name = args.model
@@ -113,7 +114,7 @@ def export(args, builders=None) -> int:
     meta = build_metadata(cfg, preprocess, labels, onnx_file, ckpt.name,
                           expected["checkpoint_sha256"], expected["exporter_version"])
 
-    build_explainer, build_plain = builders or graph_builders()
+    build_explainer, build_plain = graph_builders()
     with tempfile.TemporaryDirectory(dir=out, prefix=f".{name}.") as tmp:
         tmp = Path(tmp)
         print(f"{name}: exporting the plain forward graph", flush=True)
@@ -126,7 +127,7 @@ def export(args, builders=None) -> int:
         written = [onnx_file] + ([forward_file] if args.plain else [])
         for f in written:
             os.replace(tmp / f, out / f)
-    (out / json_file).write_text(_json(meta))
+    (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
     entry = update_index(out, name, onnx_file, json_file, forward_file if args.plain else None)
     files = {f: (out / f).stat().st_size for f in written + [json_file]}
     cache.write_stamp(stamp_file, {**expected, "files": files,
@@ -134,11 +135,6 @@ def export(args, builders=None) -> int:
     print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
           f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
     return 0
-
-
-def _json(obj) -> str:
-    import json
-    return json.dumps(obj, indent=1) + "\n"
 
 
 def main(argv=None) -> int:
