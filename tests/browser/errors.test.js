@@ -8,7 +8,7 @@ import {
   skipReason, startSite, launch, openPage, screenshot, sample, choosePhoto, firstModel, paths,
 } from './harness.js';
 
-const skip = skipReason();
+const skip = skipReason() ?? false; // node:test skips on null too
 let browser;
 
 before(async () => { if (!skip) browser = await launch(); });
