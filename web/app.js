@@ -208,23 +208,16 @@ function label(id) {
 }
 const targetLabel = (t) => (t.b === undefined ? label(t.a) : `${state.metadata.labels[t.a]} vs ${state.metadata.labels[t.b]}`);
 
-// The methods the current view shows: the grid needs all, the other views one.
-const viewMethods = () => (state.view === 'grid' ? state.methods : [state.method]);
-
 async function ensureMaps() {
   const photo = state.photo;
   if (!photo || !state.region) return;
-  const methods = viewMethods();
-  const missing = viewTargets().filter((t) => {
-    const maps = state.maps.get(mapKey(t));
-    return !maps || methods.some((m) => !(m in maps));
-  });
+  const missing = viewTargets().filter((t) => !state.maps.has(mapKey(t)));
   if (!missing.length) { busy.stop(); return render(); }
   busy.start(`Explaining ${missing.map(targetLabel).join(' & ')}…`);
   const startLayer = state.startLayer;
   try {
     const r = await engine.request('explain',
-      { imageId: photo.imageId, targets: missing, methods, startLayer }, { supersede: true });
+      { imageId: photo.imageId, targets: missing, startLayer }, { supersede: true });
     if (r.stale) return;
     const msg = r.replies.find((m) => m.type === 'maps');
     if (photo !== state.photo) return;
@@ -373,7 +366,7 @@ const searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
 const searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; ensureMaps(); });
 
 $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; ensureMaps(); });
-$('method').addEventListener('change', (e) => { state.method = e.target.value; ensureMaps(); render(); });
+$('method').addEventListener('change', (e) => { state.method = e.target.value; render(); });
 $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); });
 $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
 $('opacity').addEventListener('input', (e) => {
