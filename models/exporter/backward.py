@@ -20,16 +20,18 @@ def layer_norm_backward(dy, xhat, rstd, weight):
     return rstd * (dxh - dxh.mean(-1, keepdim=True) - xhat * (dxh * xhat).mean(-1, keepdim=True))
 
 
-def pad_rows(t, total: int):
-    """Zero-pad dim -2 from t.shape[-2] rows up to total (no K-dependent shape ops)."""
-    missing = total - t.shape[-2]
-    return t if missing == 0 else F.pad(t, (0, 0, 0, missing))
+# Shapes below come from the config as Python ints: reading t.shape while tracing would
+# add Shape/Gather/Concat chains to the graph (and K must stay the only dynamic dim).
 
 
-def split_heads(t, heads: int):
-    """[..., r, D] -> [..., h, r, d] for a rank-3 [K, r, D] tensor."""
-    r, D = t.shape[-2], t.shape[-1]
-    return t.reshape(-1, r, heads, D // heads).transpose(1, 2)
+def pad_rows(t, rows: int, total: int):
+    """Zero-pad dim -2 from `rows` rows up to `total`."""
+    return t if rows == total else F.pad(t, (0, 0, 0, total - rows))
+
+
+def split_heads(t, rows: int, cfg: ViTConfig):
+    """[K, rows, D] -> [K, h, rows, d]."""
+    return t.reshape(-1, rows, cfg.heads, cfg.head_dim).transpose(1, 2)
 
 
 def head_gradient(params, cfg: ViTConfig, target):
@@ -55,17 +57,18 @@ def attention_gradients(params, cfg: ViTConfig, fw, target):
         g_n2 = torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
         g_x1 = g + layer_norm_backward(g_n2, c.xhat2, c.rstd2, params.get(pre + "norm2.weight"))
         # attention branch: x1 = x + proj(A.v)
-        g_o = split_heads(torch.matmul(g_x1, params.get(pre + "attn.proj.weight")), h)  # [K,h,r,d]
+        r = c.rows
+        g_o = split_heads(torch.matmul(g_x1, params.get(pre + "attn.proj.weight")), r, cfg)  # [K,h,r,d]
         g_a = torch.matmul(g_o, c.v.transpose(-1, -2))  # [K, h, r, S]
-        grads[b] = pad_rows(g_a, S)
+        grads[b] = pad_rows(g_a, r, S)
         if b == 0:
             break
         g_v = torch.matmul(c.attn_rows.transpose(-1, -2), g_o)  # [K, h, S, d]
         g_z = c.attn_rows * (g_a - (g_a * c.attn_rows).sum(-1, keepdim=True)) * (d ** -0.5)
-        g_q = pad_rows(torch.matmul(g_z, c.k), S)
-        g_k = torch.matmul(g_z.transpose(-1, -2), c.q[:, :c.rows])
+        g_q = pad_rows(torch.matmul(g_z, c.k), r, S)
+        g_k = torch.matmul(g_z.transpose(-1, -2), c.q[:, :r])
         g_qkv = torch.stack([g_q, g_k, g_v], dim=1)  # [K, 3, h, S, d]
         g_qkv = g_qkv.permute(0, 3, 1, 2, 4).reshape(-1, S, 3 * D)
         g_n1 = torch.matmul(g_qkv, params.get(pre + "attn.qkv.weight"))
-        g = pad_rows(g_x1, S) + layer_norm_backward(g_n1, c.xhat1, c.rstd1, params.get(pre + "norm1.weight"))
+        g = pad_rows(g_x1, r, S) + layer_norm_backward(g_n1, c.xhat1, c.rstd1, params.get(pre + "norm1.weight"))
     return grads

@@ -16,17 +16,15 @@ from .lrp_rules import (CLASSIC, PROPOSED, clone_relprop, linear_relprop, patch_
 BOTH = (PROPOSED, CLASSIC)
 
 
-def _split_heads(t, heads):
-    """[V, K, r, D] -> [V, K, h, r, d] (V static, K dynamic)."""
-    V, _, r, D = t.shape
-    return t.reshape(V, -1, r, heads, D // heads).transpose(2, 3)
+def _split_heads(t, V, rows, cfg: ViTConfig):
+    """[V, K, rows, D] -> [V, K, h, rows, d] (static ints: K stays the only dynamic dim)."""
+    return t.reshape(V, -1, rows, cfg.heads, cfg.head_dim).transpose(2, 3)
 
 
-def _merge_qkv(r_q, r_k, r_v, S, D):
+def _merge_qkv(r_q, r_k, r_v, V, cfg: ViTConfig):
     """Three [V, K, h, S, d] relevances -> [V, K, S, 3D] in timm's qkv column order."""
-    V = r_q.shape[0]
     t = torch.stack([r_q, r_k, r_v], dim=2)  # [V, K, 3, h, S, d]
-    return t.permute(0, 1, 4, 2, 3, 5).reshape(V, -1, S, 3 * D)
+    return t.permute(0, 1, 4, 2, 3, 5).reshape(V, -1, cfg.tokens, 3 * cfg.embed_dim)
 
 
 def head_relprop(params, cfg: ViTConfig, fw, R):
@@ -50,7 +48,7 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, variants, keep_after_attn):
     keep_after_attn: the variants (a leading prefix or suffix of `variants`) to carry
     below the attention; empty tuple stops after R_attn.
     """
-    S, D, h = cfg.tokens, cfg.embed_dim, cfg.heads
+    S, rows = cfg.tokens, c.rows
     pre = f"blocks.{b}."
     r_x1, r_m = residual_relprop(R, c.x1, c.mlp_out, c.x_out, variants)
     r_g = linear_relprop(r_m, c.g, params.get(pre + "mlp.fc2.weight"), variants)
@@ -58,8 +56,8 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, variants, keep_after_attn):
     r_x1 = clone_relprop(r_x1, r_n2, c.x1)  # LN2: identity
     r_x, r_p = residual_relprop(r_x1, c.x_rows, c.proj_out, c.x1, variants)
     r_o = linear_relprop(r_p, c.o_merged, params.get(pre + "attn.proj.weight"), variants)
-    r_a, r_v = product_relprop(_split_heads(r_o, h), c.attn_rows, c.v, c.o)
-    r_attn = pad_rows(r_a, S)
+    r_a, r_v = product_relprop(_split_heads(r_o, len(variants), rows, cfg), c.attn_rows, c.v, c.o)
+    r_attn = pad_rows(r_a, rows, S)
     if not keep_after_attn:
         return r_attn, None
     if keep_after_attn != variants:
@@ -68,10 +66,10 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, variants, keep_after_attn):
         r_a, r_v, r_x = r_a[sl], r_v[sl], r_x[sl]
         variants = keep_after_attn
     # softmax and the d^-1/2 scale: identity; then the unscaled q.k^T product
-    r_q, r_k = product_relprop(r_a, c.q[:, :c.rows], c.k.transpose(-1, -2), c.zqk[:, :c.rows])
-    r_qkv = _merge_qkv(pad_rows(r_q, S), r_k.transpose(-1, -2), r_v, S, D)
+    r_q, r_k = product_relprop(r_a, c.q[:, :rows], c.k.transpose(-1, -2), c.zqk[:, :rows])
+    r_qkv = _merge_qkv(pad_rows(r_q, rows, S), r_k.transpose(-1, -2), r_v, len(variants), cfg)
     r_n1 = linear_relprop(r_qkv, c.n1, params.get(pre + "attn.qkv.weight"), variants)
-    return r_attn, clone_relprop(pad_rows(r_x, S), r_n1, c.x)  # LN1: identity
+    return r_attn, clone_relprop(pad_rows(r_x, rows, S), r_n1, c.x)  # LN1: identity
 
 
 def input_relprop(params, cfg: ViTConfig, fw, R):

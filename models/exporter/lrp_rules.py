@@ -70,16 +70,15 @@ def residual_relprop(R, x, f, z, variants):
     r_f = f * s
     if PROPOSED not in variants:
         return r_x, r_f
-    a = r_x.sum((-2, -1), keepdim=True)
-    c = r_f.sum((-2, -1), keepdim=True)
-    total = R.sum((-2, -1), keepdim=True)
-    both = a.abs() + c.abs()
-    scale_x = safe_divide(safe_divide(a.abs(), both) * total, a)
-    scale_f = safe_divide(safe_divide(c.abs(), both) * total, c)
+    # both parts' sums in one [2, V, K] tensor: half the (tiny but numerous) graph nodes
+    sums = torch.stack([r_x.sum((-2, -1)), r_f.sum((-2, -1))], dim=0)
+    total = R.sum((-2, -1))
+    mags = sums.abs()
+    scale = safe_divide(safe_divide(mags, mags.sum(0)) * total, sums)
     # renormalise only the proposed rows; classic rows keep the plain z-rule
-    mask = torch.tensor([1.0 if v == PROPOSED else 0.0 for v in variants], dtype=R.dtype).reshape(-1, 1, 1, 1)
-    keep = 1.0 - mask
-    return r_x * (scale_x * mask + keep), r_f * (scale_f * mask + keep)
+    keep = torch.tensor([0.0 if v == PROPOSED else 1.0 for v in variants], dtype=R.dtype).reshape(-1, 1)
+    scale = torch.where(keep == 1.0, _scalar(1.0, scale), scale).unsqueeze(-1).unsqueeze(-1)
+    return r_x * scale[0], r_f * scale[1]
 
 
 def clone_relprop(r_a, r_b, x):
