@@ -151,9 +151,9 @@ async function onPhoto(blob, name) {
   state.maps.clear();
   heatCache.clear();
   renderTop5();
-  const note = photo.original.width !== photo.width
-    ? ` (scaled from ${photo.original.width}×${photo.original.height} to fit the browser's memory)` : '';
-  $('main-caption').textContent = `${name} · ${photo.width}×${photo.height}${note}`;
+  state.photo.note = photo.original.width !== photo.width
+    ? ` · scaled from ${photo.original.width}×${photo.original.height} to ${photo.width}×${photo.height} to fit in memory` : '';
+  $('main-caption').textContent = `${name} · ${photo.width}×${photo.height}${state.photo.note}`;
   render();
   if (state.metadata) analyze(state.photo);
 }
@@ -290,7 +290,7 @@ function render() {
     const drawn = paint(main, t, state.method, 4096);
     if (drawn) {
       $('main-caption').textContent = `${methodName(state.method)} · ${targetLabel(t)}`
-        + (USES_START_LAYER.has(state.method) ? ` · start layer ${state.startLayer}` : '');
+        + (USES_START_LAYER.has(state.method) ? ` · start layer ${state.startLayer}` : '') + photo.note;
     }
   } else if (state.view === 'grid') {
     const t = state.classA === null ? null : primaryTarget();
