@@ -294,7 +294,10 @@ function render() {
     }
   } else if (state.view === 'grid') {
     const t = state.classA === null ? null : primaryTarget();
-    $('grid').replaceChildren(...state.methods.map((m) => tile(t, m, METHOD_SHORT[m] ?? m, t ? targetLabel(t) : '', 320)));
+    // A constant map (e.g. Grad-CAM when every head weight is negative) says so in words.
+    const flat = (m) => { const d = t && state.maps.get(mapKey(t))?.[m]?.data; return d && d.every((v) => v === d[0]); };
+    $('grid').replaceChildren(...state.methods.map((m) => tile(t, m, METHOD_SHORT[m] ?? m,
+      t ? `${targetLabel(t)}${flat(m) ? ' · map is constant (no relevance)' : ''}` : '', 320)));
   } else {
     $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), methodName(state.method), 640)));
   }
