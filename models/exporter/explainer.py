@@ -9,15 +9,19 @@ from .config import ViTConfig
 from .forward import vit_forward
 from .lrp import relevance_pass
 from .params import ViTParams
+from .targets import predicted_class_rows
 
-INPUT_NAMES = ["pixels", "target"]
+INPUT_NAMES = ["pixels", "target", "pixel_relevance"]
 OUTPUT_NAMES = ["logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic"]
 
 
 class ExplainerGraph(nn.Module):
-    """forward(pixels [1,3,H,W], target [K,C]) ->
+    """forward(pixels [1,3,H,W], target [K,C], pixel_relevance []) ->
     (logits [1,C], attn [B,h,S,S], attn_grad [K,B,h,S,S], attn_rel [K,B,h,S,S],
-     attn_rel_classic_last [K,h,S,S], input_rel_classic [K,H,W])."""
+     attn_rel_classic_last [K,h,S,S], input_rel_classic [K,H,W]).
+
+    An all-zero target row stands for the predicted class; pixel_relevance = 0 skips
+    input_rel_classic (returned as zeros), any other value computes it."""
 
     def __init__(self, cfg: ViTConfig, state_dict, final_ln_eps=None):
         super().__init__()
@@ -26,11 +30,12 @@ class ExplainerGraph(nn.Module):
         # the official LRP model builds its final LayerNorm with eps 1e-5; None = cfg.ln_eps
         self.final_ln_eps = final_ln_eps
 
-    def forward(self, pixels, target):
+    def forward(self, pixels, target, pixel_relevance):
         cfg = self.cfg
         logits, fw = vit_forward(self.params, cfg, pixels, self.final_ln_eps)
+        target = predicted_class_rows(target, logits)
         grads = attention_gradients(self.params, cfg, fw, target)
-        rel, rel_classic_last, input_rel = relevance_pass(self.params, cfg, fw, target)
+        rel, rel_classic_last, input_rel = relevance_pass(self.params, cfg, fw, target, pixel_relevance)
         attn = torch.stack([c.attn for c in fw.blocks], dim=0)
         return (logits, attn, torch.stack(grads, dim=1), torch.stack(rel, dim=1),
                 rel_classic_last, input_rel)

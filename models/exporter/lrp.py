@@ -2,8 +2,13 @@
 
 The two variants travel together as the leading V dim of one tensor, so every matmul
 against a weight serves both at once; they differ only in the Linear normalisation and
-the residual renormalisation (see lrp_rules). Block 0 only needs the proposed relevance
-at its attention, so below that point the classic variant continues alone to the pixels.
+the residual renormalisation (see lrp_rules). Below the last block's attention the
+classic variant only feeds the pixel relevance, so the `pixel_relevance` graph input cuts
+V to 1 + flag there (a run-time Slice: onnxruntime-web computes every node whatever is
+fetched, so only a real input can switch work off). Block 0 needs just the proposed
+relevance at its attention; below it the LAST variant alone continues to the pixels
+(classic when flag = 1; with flag = 0 a small wasted tail, zeroed at the end, which keeps
+every tensor non-empty).
 """
 import torch
 
@@ -16,15 +21,19 @@ from .lrp_rules import (CLASSIC, PROPOSED, clone_relprop, linear_relprop, patch_
 BOTH = (PROPOSED, CLASSIC)
 
 
-def _split_heads(t, V, rows, cfg: ViTConfig):
-    """[V, K, rows, D] -> [V, K, h, rows, d] (static ints: K stays the only dynamic dim)."""
-    return t.reshape(V, -1, rows, cfg.heads, cfg.head_dim).transpose(2, 3)
+# V can be decided at run time (pixel_relevance), so reshapes read it from the tensor:
+# one Shape/Gather each, against K and V both dynamic.
 
 
-def _merge_qkv(r_q, r_k, r_v, V, cfg: ViTConfig):
+def _split_heads(t, rows, cfg: ViTConfig):
+    """[V, K, rows, D] -> [V, K, h, rows, d]."""
+    return t.reshape(t.shape[0], -1, rows, cfg.heads, cfg.head_dim).transpose(2, 3)
+
+
+def _merge_qkv(r_q, r_k, r_v, cfg: ViTConfig):
     """Three [V, K, h, S, d] relevances -> [V, K, S, 3D] in timm's qkv column order."""
     t = torch.stack([r_q, r_k, r_v], dim=2)  # [V, K, 3, h, S, d]
-    return t.permute(0, 1, 4, 2, 3, 5).reshape(V, -1, cfg.tokens, 3 * cfg.embed_dim)
+    return t.permute(0, 1, 4, 2, 3, 5).reshape(r_q.shape[0], -1, cfg.tokens, 3 * cfg.embed_dim)
 
 
 def head_relprop(params, cfg: ViTConfig, fw, R):
@@ -42,11 +51,12 @@ def head_relprop(params, cfg: ViTConfig, fw, R):
     return torch.cat([r0, r1], dim=2)
 
 
-def block_relprop(params, cfg: ViTConfig, b, c, R, variants, keep_after_attn):
-    """R [V, K, rows, D] at the block output. Returns (R_attn [V,K,h,S,S], R_in or None).
+def block_relprop(params, cfg: ViTConfig, b, c, R, variants, last_variant_below):
+    """R [V, K, rows, D] at the block output (V a prefix of `variants`).
+    Returns (R_attn [V,K,h,S,S], R_in [V',K,S,D]).
 
-    keep_after_attn: the variants (a leading prefix or suffix of `variants`) to carry
-    below the attention; empty tuple stops after R_attn.
+    last_variant_below: only the last variant slice continues below the attention
+    (V' = 1, classic rules); otherwise all of them (V' = V).
     """
     S, rows = cfg.tokens, c.rows
     pre = f"blocks.{b}."
@@ -56,18 +66,14 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, variants, keep_after_attn):
     r_x1 = clone_relprop(r_x1, r_n2, c.x1)  # LN2: identity
     r_x, r_p = residual_relprop(r_x1, c.x_rows, c.proj_out, c.x1, variants)
     r_o = linear_relprop(r_p, c.o_merged, params.get(pre + "attn.proj.weight"), variants)
-    r_a, r_v = product_relprop(_split_heads(r_o, len(variants), rows, cfg), c.attn_rows, c.v, c.o)
+    r_a, r_v = product_relprop(_split_heads(r_o, rows, cfg), c.attn_rows, c.v, c.o)
     r_attn = pad_rows(r_a, rows, S)
-    if not keep_after_attn:
-        return r_attn, None
-    if keep_after_attn != variants:
-        idx = [variants.index(v) for v in keep_after_attn]
-        sl = slice(idx[0], idx[-1] + 1)
-        r_a, r_v, r_x = r_a[sl], r_v[sl], r_x[sl]
-        variants = keep_after_attn
+    if last_variant_below:
+        r_a, r_v, r_x = r_a[-1:], r_v[-1:], r_x[-1:]
+        variants = (CLASSIC,)
     # softmax and the d^-1/2 scale: identity; then the unscaled q.k^T product
     r_q, r_k = product_relprop(r_a, c.q[:, :rows], c.k.transpose(-1, -2), c.zqk[:, :rows])
-    r_qkv = _merge_qkv(pad_rows(r_q, rows, S), r_k.transpose(-1, -2), r_v, len(variants), cfg)
+    r_qkv = _merge_qkv(pad_rows(r_q, rows, S), r_k.transpose(-1, -2), r_v, cfg)
     r_n1 = linear_relprop(r_qkv, c.n1, params.get(pre + "attn.qkv.weight"), variants)
     return r_attn, clone_relprop(pad_rows(r_x, rows, S), r_n1, c.x)  # LN1: identity
 
@@ -85,20 +91,22 @@ def input_relprop(params, cfg: ViTConfig, fw, R):
     return r_pix.reshape(-1, gh * p, gw * p)
 
 
-def relevance_pass(params, cfg: ViTConfig, fw, target):
-    """Returns (proposed R_attn per block [K,h,S,S] list, classic last R_attn [K,h,S,S],
+def relevance_pass(params, cfg: ViTConfig, fw, target, pixel_relevance):
+    """pixel_relevance: 0-d tensor, 0 = skip the classic pixel relevance (zeros returned).
+    Returns (proposed R_attn per block [K,h,S,S] list, classic last R_attn [K,h,S,S],
     classic pixel relevance [K,H,W])."""
+    wanted = pixel_relevance != 0
     # relevance starts as the target vector itself; head_relprop includes the token
     # selection, and the final LayerNorm passes relevance unchanged
     R = head_relprop(params, cfg, fw, torch.stack([target, target], dim=0))
     proposed = [None] * cfg.depth
     classic_last = None
-    variants = BOTH
     for b in reversed(range(cfg.depth)):
-        keep = (CLASSIC,) if b == 0 else variants
-        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, variants, keep)
+        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, BOTH, last_variant_below=b == 0)
         proposed[b] = r_attn[0]
         if b == cfg.depth - 1:
-            classic_last = r_attn[1]
-        variants = keep
-    return proposed, classic_last, input_relprop(params, cfg, fw, R[0])
+            classic_last = r_attn[-1]
+            R = R[: 1 + wanted.long()]  # [PROPOSED] or [PROPOSED, CLASSIC] from here down
+    pixels = input_relprop(params, cfg, fw, R[0])
+    # where, not a product: the wasted tail of flag = 0 may hold inf/NaN
+    return proposed, classic_last, torch.where(wanted, pixels, torch.zeros((), dtype=pixels.dtype))

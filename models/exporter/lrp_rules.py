@@ -1,7 +1,9 @@
 """LRP rules of METHODS.md as plain tensor operations (export-safe, no autograd).
 
 Relevance tensors carry two leading dims [V, K, ...]: V indexes the rule variant
-(PROPOSED = official layers_ours, CLASSIC = official layers_lrp), K the targets.
+(PROPOSED = official layers_ours, CLASSIC = official layers_lrp), K the targets. R may
+carry only a leading prefix of the `variants` it is given (the pixel_relevance input drops
+CLASSIC at run time), so per-variant factors are cut to R's own V before broadcasting.
 Forward-side quantities ([rows, features], no V/K dims) are shared by every target and
 variant: denominators are turned into reciprocals once, then each target multiplies.
 """
@@ -34,9 +36,15 @@ def safe_divide(a, b):
     return torch.where(b == 0, _scalar(0.0, b), a / den)
 
 
-def _variant_stack(variants, by_variant):
+def _first_variants_of(t, R):
+    """t [len(variants), ...] cut to R's (possibly run-time) variant count: a dynamic
+    Slice in the graph, so a 2-variant factor never re-expands a 1-variant R."""
+    return t[: R.shape[0]]
+
+
+def _variant_stack(variants, by_variant, R):
     """Stack per-variant forward-side tensors to [V, 1, ...] for broadcasting over K."""
-    return torch.stack([by_variant[v] for v in variants], dim=0).unsqueeze(1)
+    return _first_variants_of(torch.stack([by_variant[v] for v in variants], dim=0), R).unsqueeze(1)
 
 
 def linear_relprop(R, x, weight, variants):
@@ -57,8 +65,8 @@ def linear_relprop(R, x, weight, variants):
     if CLASSIC in variants:
         inv_pos[CLASSIC] = safe_inverse(z_pos)
         inv_neg[CLASSIC] = safe_inverse(z_neg)
-    s_pos = R * _variant_stack(variants, inv_pos)
-    s_neg = R * _variant_stack(variants, inv_neg)
+    s_pos = R * _variant_stack(variants, inv_pos, R)
+    s_neg = R * _variant_stack(variants, inv_neg, R)
     return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
 
 
@@ -77,6 +85,7 @@ def residual_relprop(R, x, f, z, variants):
     scale = safe_divide(safe_divide(mags, mags.sum(0)) * total, sums)
     # renormalise only the proposed rows; classic rows keep the plain z-rule
     keep = torch.tensor([0.0 if v == PROPOSED else 1.0 for v in variants], dtype=R.dtype).reshape(-1, 1)
+    keep = _first_variants_of(keep, R)
     scale = torch.where(keep == 1.0, _scalar(1.0, scale), scale).unsqueeze(-1).unsqueeze(-1)
     return r_x * scale[0], r_f * scale[1]
 

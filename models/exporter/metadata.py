@@ -8,7 +8,7 @@ from .config import ViTConfig
 
 FORMAT = "vit-relevance-explainer"
 FORMAT_VERSION = 1
-INPUT_NAMES = ("pixels", "target")
+INPUT_NAMES = ("pixels", "target", "pixel_relevance")
 OUTPUT_NAMES = ("logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic")
 K = "K"  # the symbolic number of target rows
 Dim = Union[int, str]
@@ -38,7 +38,9 @@ def read_synset_words(path: Path) -> Labels:
 
 def input_shapes(cfg: ViTConfig) -> Dict[str, List[Dim]]:
     h, w = cfg.image_size
-    return {"pixels": [1, 3, h, w], "target": [K, cfg.num_classes]}
+    # pixel_relevance: a scalar switch (0 = skip input_rel_classic), fed on every run
+    # because onnxruntime-web cannot override an initializer-backed default
+    return {"pixels": [1, 3, h, w], "target": [K, cfg.num_classes], "pixel_relevance": []}
 
 
 def output_shapes(cfg: ViTConfig) -> Dict[str, List[Dim]]:

@@ -19,8 +19,6 @@ from timm_state_dict import SMALL, random_state_dict, write_labels
 K_LEADING = {"target", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic"}
 
 
-
-
 @pytest.fixture(scope="module")
 def small_export(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("small")
@@ -58,6 +56,15 @@ def test_target_rows_and_the_k_leading_outputs_are_dynamic(small_export):
     by_name = {v.name: dims(v) for v in list(graph.input) + list(graph.output)}
     assert by_name["pixels"] == [1, 3, 64, 64]
     assert by_name["target"][1] == 10 and by_name["logits"] == [1, 10]
+    assert by_name["pixel_relevance"] == []  # a scalar switch
+
+
+def test_pixel_relevance_is_a_real_input_not_an_initializer(small_export):
+    # onnxruntime-web rejects feeds for initializer-backed inputs ("invalid input")
+    graph = onnx.load(str(small_export["out"] / f"{SMALL.name}.onnx")).graph
+    assert "pixel_relevance" not in {i.name for i in graph.initializer}
+    switch = next(i for i in graph.input if i.name == "pixel_relevance")
+    assert switch.type.tensor_type.elem_type == onnx.TensorProto.FLOAT
 
 
 def test_explainer_stores_no_derived_weights(small_export):
@@ -126,16 +133,32 @@ def test_size_check_rejects_an_explainer_much_larger_than_the_forward_graph(tmp_
 
 class FixedK(torch.nn.Module):
     """Right names and shapes, but exported without the dynamic axis."""
-    def forward(self, pixels, target):
+    def forward(self, pixels, target, pixel_relevance):
         s = SMALL.tokens
         a = pixels.mean() * torch.ones(SMALL.depth, SMALL.heads, s, s)
         g = target.sum(1)[:, None, None, None, None] * a
-        return (target[:1] * 2, a, g, g, g[:, -1], target.sum(1)[:, None, None] * pixels[0, 0])
+        return (target[:1] * 2, a, g, g, g[:, -1],
+                pixel_relevance * target.sum(1)[:, None, None] * pixels[0, 0])
 
 
 def test_verification_rejects_a_graph_with_a_fixed_k(tmp_path):
     path = tmp_path / "fixed.onnx"
-    torch.onnx.export(FixedK(), (torch.zeros(1, 3, 64, 64), torch.zeros(2, 10)), str(path), opset_version=17,
+    torch.onnx.export(FixedK(), (torch.zeros(1, 3, 64, 64), torch.zeros(2, 10), torch.tensor(1.0)), str(path),
+                      opset_version=17,
                       input_names=list(INPUT_NAMES), output_names=list(OUTPUT_NAMES))
     with pytest.raises(ExportCheckFailed, match="target axis 0 is 2, expected the dynamic K"):
+        verify_explainer(path, SMALL)
+
+
+class NoSwitch(torch.nn.Module):
+    """The graph of before the pixel_relevance input: pixels and target only."""
+    def forward(self, pixels, target):
+        return FixedK()(pixels, target, torch.tensor(1.0))
+
+
+def test_verification_rejects_a_graph_without_the_pixel_relevance_input(tmp_path):
+    path = tmp_path / "no_switch.onnx"
+    torch.onnx.export(NoSwitch(), (torch.zeros(1, 3, 64, 64), torch.zeros(2, 10)), str(path), opset_version=17,
+                      input_names=["pixels", "target"], output_names=list(OUTPUT_NAMES))
+    with pytest.raises(ExportCheckFailed, match=r"inputs are \['pixels', 'target'\], the contract says"):
         verify_explainer(path, SMALL)

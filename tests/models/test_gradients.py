@@ -13,7 +13,7 @@ def rel_err(a, b):
 def run_double(cfg, sd, pixels, target):
     module = build_explainer(cfg, sd).double()
     with torch.no_grad():
-        return module(pixels.double(), target.double())
+        return module(pixels.double(), target.double(), torch.tensor(1.0))
 
 
 def test_logits_and_attention_match_the_reference_forward(tiny_model):
@@ -41,7 +41,7 @@ def test_float32_gradients_are_close_to_autograd(tiny_model):
     pixels, target = random_inputs(cfg, 2, seed=3)
     ref_grads = reference_explanation(cfg, sd, pixels, target)[2]
     with torch.no_grad():
-        grads = build_explainer(cfg, sd)(pixels, target)[2]
+        grads = build_explainer(cfg, sd)(pixels, target, torch.tensor(1.0))[2]
     assert rel_err(grads.double(), ref_grads) < 1e-4
 
 

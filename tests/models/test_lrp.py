@@ -13,7 +13,7 @@ def rel_err(a, b):
 def explain(cfg, sd, pixels, target, dtype=torch.float64):
     module = build_explainer(cfg, sd).to(dtype)
     with torch.no_grad():
-        return module(pixels.to(dtype), target.to(dtype))
+        return module(pixels.to(dtype), target.to(dtype), torch.tensor(1.0))
 
 
 def test_shapes_follow_the_contract(tiny_model):

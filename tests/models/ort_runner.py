@@ -1,0 +1,43 @@
+"""Runs an exported explainer graph with onnxruntime-web in Node (tests/models/run_onnx.mjs)
+on torch inputs and reads the outputs back; shared by the ONNX equivalence tests."""
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.exporter.explainer import OUTPUT_NAMES, build_explainer
+from models.exporter.onnx_export import export_explainer
+
+REPO = Path(__file__).resolve().parents[2]
+RUNNER = Path(__file__).with_name("run_onnx.mjs")
+
+
+def skip_without_ort():
+    if shutil.which("node") is None or not (REPO / "node_modules" / "onnxruntime-web").is_dir():
+        pytest.skip("node or node_modules/onnxruntime-web not installed (npm ci)")
+
+
+def export_small(cfg, sd, folder: Path):
+    """(module, path): the explainer module and its ONNX export in `folder`."""
+    module = build_explainer(cfg, sd)
+    path = folder / f"{cfg.name}.onnx"
+    export_explainer(module, cfg, path)
+    return module, path
+
+
+def run_in_ort(model: Path, workdir: Path, pixels, target, pixel_relevance=1.0, fetch=None):
+    """Outputs {name: np.ndarray} of one run; pixel_relevance is fed as a 0-d float32."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    feeds = {"pixels": pixels.numpy(), "target": target.numpy(),
+             "pixel_relevance": np.asarray(pixel_relevance, dtype=np.float32)}
+    cmd = ["node", str(RUNNER), "--model", str(model), "--out", str(workdir / "out")]
+    for name, value in feeds.items():
+        np.save(workdir / f"{name}.npy", value.astype(np.float32))
+        cmd += ["--input", f"{name}={workdir / f'{name}.npy'}"]
+    if fetch:
+        cmd += ["--fetch", ",".join(fetch)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    return {name: np.load(workdir / "out" / f"{name}.npy") for name in (fetch or OUTPUT_NAMES)}
