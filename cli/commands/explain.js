@@ -138,14 +138,23 @@ export async function run(argv) {
   const timings = {};
 
   let t0 = performance.now();
-  const core = await loadCore();
-  const methods = parseMethods(opts.method, core.methodIds);
-  if (!core.colormapIds.includes(opts.colormap)) {
-    throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
-  }
   // Without --target the predicted class is explained: a forward pass first, on the plain
-  // forward graph when it sits beside the explainer.
-  const explainer = await userStep(() => openExplainerFile(opts.model, { threads: opts.threads, withForward: !targetSpecs.length }));
+  // forward graph when it sits beside the explainer. The core loads meanwhile.
+  const opening = userStep(() => openExplainerFile(opts.model, { threads: opts.threads, withForward: !targetSpecs.length }));
+  opening.catch(() => {}); // it may fail while the core loads: handled when awaited below
+  let core;
+  let methods;
+  try {
+    core = await loadCore();
+    methods = parseMethods(opts.method, core.methodIds);
+    if (!core.colormapIds.includes(opts.colormap)) {
+      throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
+    }
+  } catch (err) {
+    opening.then((e) => e.release(), () => {}); // close the session, whenever it opens
+    throw err;
+  }
+  const explainer = await opening;
   timings.loadMs = ms(t0);
   try {
     const { metadata } = explainer;

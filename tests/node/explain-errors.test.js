@@ -94,4 +94,7 @@ test('usage mistakes exit with 2', { skip }, async () => {
   const r2 = explain([await tinyInput(), '--model', model, '--method', 'nope']);
   assert.equal(r2.status, 2);
   assert.match(r2.stderr, /unknown method "nope"/);
+  const r3 = explain([await tinyInput(), '--model', model, '--colormap', 'rainbow']);
+  assert.equal(r3.status, 2);
+  assert.match(r3.stderr, /unknown colormap "rainbow"; known: jet/);
 });
