@@ -43,6 +43,13 @@ const TENSOR_KEYS = {
 
 const now = () => (globalThis.performance ?? Date).now();
 
+// First maximum, as the graph's ArgMax picks it.
+function argmax(values) {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
+}
+
 function sameDims(a, b) {
   return a.length === b.length && a.every((v, i) => Number(v) === b[i]);
 }
@@ -117,7 +124,13 @@ export async function openExplainer({
   }
 
   async function run(pixels, targetData, K, fetches) {
-    const feeds = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', targetData, [K, C]) };
+    const feeds = {
+      pixels: pixelsTensor(pixels),
+      target: new ort.Tensor('float32', targetData, [K, C]),
+      // The switch (contract): 1 only when input_rel_classic is fetched, since the classic
+      // pass down to the pixels is costly and only lrp_full reads it.
+      pixel_relevance: new ort.Tensor('float32', new Float32Array([fetches.includes('input_rel_classic') ? 1 : 0]), []),
+    };
     const started = now();
     const result = await session.run(feeds, fetches);
     const modelMs = now() - started;
@@ -134,6 +147,10 @@ export async function openExplainer({
 
   // A zero target row: the graph still wants the input when only logits are fetched.
   const zeroTarget = new Float32Array(C);
+
+  // The class each target row explains: its id, argmax(logits) for a predicted-class row
+  // (null: the graph substitutes the top-1 class), null for a weight vector.
+  const explainedClass = (t, logits) => (typeof t === 'number' ? t : t === null ? argmax(logits) : null);
 
   return {
     metadata,
@@ -159,11 +176,14 @@ export async function openExplainer({
       return { logits: result.logits.data, timings: { modelMs } };
     },
 
-    // targets: class ids and/or Float32Array(C) weight vectors. options.outputs: the graph
-    // outputs to fetch (default all; see outputsForMethods). Returns tensors[k] =
-    // { attn, attnGrad, attnRel, relClassicLast, inputRelClassic }, each { data, shape }
-    // as core.computeMaps takes them: data is a subarray view into the fetched output
-    // (no copies), shape without the K axis; `attn` is one object shared by all targets.
+    // targets: class ids, Float32Array(C) weight vectors (e.g. e_A − e_B), or null for the
+    // predicted class (one run gives the logits and the top-1 explanation). options.outputs:
+    // the graph outputs to fetch (default all; see outputsForMethods). Returns
+    // { logits, classes, tensors, timings }: classes[k] is the class row k explains (null
+    // for a weight vector); tensors[k] = { attn, attnGrad, attnRel, relClassicLast,
+    // inputRelClassic }, each { data, shape } as core.computeMaps takes them: data is a
+    // subarray view into the fetched output (no copies), shape without the K axis;
+    // `attn` is one object shared by all targets.
     async explain(pixels, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
       const unknown = outputs.filter((o) => !CONTRACT_OUTPUTS.includes(o));
       if (unknown.length) throw new Error(`unknown explainer outputs: ${unknown.join(', ')}`);
@@ -185,7 +205,8 @@ export async function openExplainer({
           perTarget.forEach((t, k) => { t[key] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
         }
       }
-      return { logits: result.logits.data, tensors: perTarget, timings: { modelMs } };
+      const logits = result.logits.data;
+      return { logits, classes: targets.map((t) => explainedClass(t, logits)), tensors: perTarget, timings: { modelMs } };
     },
 
     async release() {

@@ -6,7 +6,7 @@
 export const METADATA_FORMAT = 'vit-relevance-explainer';
 export const SUPPORTED_FORMAT_VERSIONS = [1];
 
-export const CONTRACT_INPUTS = ['pixels', 'target'];
+export const CONTRACT_INPUTS = ['pixels', 'target', 'pixel_relevance'];
 export const CONTRACT_OUTPUTS = [
   'logits', 'attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic',
 ];

@@ -71,20 +71,27 @@ export function resolveTarget(metadata, spec) {
   throw new Error(`target "${text}" is not a class of this model.${hint}`);
 }
 
-// Row-major [K, C] Float32Array from class ids (one-hot rows) and/or Float32Array(C)
-// weight vectors (e.g. e_A − e_B for a contrastive explanation).
+// Row-major [K, C] Float32Array from class ids (one-hot rows), Float32Array(C) weight
+// vectors (e.g. e_A − e_B for a contrastive explanation) and null: an all-zero row, which
+// the graph reads as "the predicted class" (docs/architecture.md). An all-zero weight
+// vector would mean the same, so it is refused.
 export function targetMatrix(targets, numClasses) {
   if (!Array.isArray(targets) || targets.length === 0) throw new Error('explain needs at least one target');
   const m = new Float32Array(targets.length * numClasses);
   targets.forEach((t, k) => {
-    if (typeof t === 'number') {
+    if (t === null) {
+      // predicted class: the row stays zero
+    } else if (typeof t === 'number') {
       if (!Number.isInteger(t) || t < 0 || t >= numClasses) throw new Error(`target ${t} is not a class id in 0..${numClasses - 1}`);
       m[k * numClasses + t] = 1;
     } else if (ArrayBuffer.isView(t) || Array.isArray(t)) {
       if (t.length !== numClasses) throw new Error(`target vector ${k} has ${t.length} entries, the model has ${numClasses} classes`);
+      if (!Array.prototype.some.call(t, (v) => v !== 0)) {
+        throw new Error(`target vector ${k} is all zeros; pass null to explain the predicted class`);
+      }
       m.set(t, k * numClasses);
     } else {
-      throw new Error(`target ${k} must be a class id or a vector of ${numClasses} weights`);
+      throw new Error(`target ${k} must be a class id, a vector of ${numClasses} weights, or null (predicted class)`);
     }
   });
   return m;

@@ -138,9 +138,8 @@ export async function run(argv) {
   const timings = {};
 
   let t0 = performance.now();
-  // Without --target the predicted class is explained: a forward pass first, on the plain
-  // forward graph when it sits beside the explainer. The core loads meanwhile.
-  const opening = userStep(() => openExplainerFile(opts.model, { threads: opts.threads, withForward: !targetSpecs.length }));
+  // The core loads while the graph opens.
+  const opening = userStep(() => openExplainerFile(opts.model, { threads: opts.threads }));
   opening.catch(() => {}); // it may fail while the core loads: handled when awaited below
   let core;
   let methods;
@@ -159,17 +158,13 @@ export async function run(argv) {
   try {
     const { metadata } = explainer;
     const arch = metadata.architecture;
+    // Without --target: null, the predicted class, which the graph resolves in the same run.
     const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
+    if (!targetIds.length) targetIds.push(null);
 
     t0 = performance.now();
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
     timings.preprocessMs = ms(t0);
-
-    if (!targetIds.length) {
-      const { logits, timings: pt } = await explainer.predict(input.pixels);
-      timings.predictMs = Math.round(pt.modelMs * 10) / 10;
-      targetIds.push(topK(logits, 1)[0].id);
-    }
 
     const out = await explainer.explain(input.pixels, targetIds, { outputs: outputsForMethods(methods) });
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
@@ -177,7 +172,7 @@ export async function run(argv) {
     printTop5(top5, inputFile);
 
     t0 = performance.now();
-    const targets = targetIds.map((id, k) => ({
+    const targets = out.classes.map((id, k) => ({
       id,
       label: metadata.labels[id],
       maps: userStepSync(() => core.computeMaps(out.tensors[k], {

@@ -3,7 +3,10 @@
 // PyTorch or the real DeiT graph. Every output is a linear map with integer weights, so
 // each slice's expected values are known exactly:
 //   logits = flat(pixels) · WL;  attn = flat(pixels) · WA
-//   attn_grad[k] = target_k · WG, attn_rel[k] = target_k · WR, … (W* rows are c·1000 + j + offset)
+//   attn_grad[k] = t_k · WG, attn_rel[k] = t_k · WR, … (W* rows are c·1000 + j + offset)
+//   input_rel_classic[k] = (t_k · WI) · pixel_relevance
+// where t_k is target row k, or the one-hot of argmax(logits) when that row is all zeros
+// (the contract's predicted-class rows).
 
 // ---- minimal protobuf writer (varints and length-delimited fields are all ONNX needs)
 function varint(n) {
@@ -34,7 +37,9 @@ function tensor(name, dims, type, raw) {
 }
 const dimension = (d) => (typeof d === 'string' ? bytes(1, str(2, d)) : bytes(1, int(1, d)));
 const valueInfo = (name, dims) => msg(str(1, name), bytes(2, bytes(1, msg(int(1, FLOAT), bytes(2, msg(...dims.map(dimension)))))));
-const node = (op, inputs, outputs) => msg(...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)), str(3, `${op}_${outputs[0]}`), str(4, op));
+const intAttr = (name, value) => msg(str(1, name), int(3, value), int(20, 2)); // type INT
+const node = (op, inputs, outputs, attrs = []) => msg(...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)),
+  str(3, `${op}_${outputs[0]}`), str(4, op), ...attrs.map((a) => bytes(5, a)));
 
 export const TINY = { blocks: 2, heads: 1, grid: [2, 2], tokens: 5, patch: 2, size: [4, 4], classes: 4 };
 
@@ -67,19 +72,37 @@ export function tinyExplainerOnnx({ outputs, plain = false } = {}) {
   const names = plain ? ['logits'] : outputs ?? Object.keys(spec);
   const nodes = [node('Reshape', ['pixels', 'flat_shape'], ['flat'])];
   const inits = [tensor('flat_shape', [2], INT64, new BigInt64Array([1n, BigInt(P)]))];
+  if (!plain) {
+    // Predicted-class rows: t = Where(sum|target| == 0, onehot(argmax(logits)), target).
+    inits.push(tensor('W_top1', [P, C], FLOAT, weight(P, C, 0)));
+    inits.push(tensor('sum_axes', [1], INT64, new BigInt64Array([1n])));
+    inits.push(tensor('zero', [], FLOAT, new Float32Array([0])));
+    inits.push(tensor('class_ids', [C], INT64, BigInt64Array.from({ length: C }, (_, i) => BigInt(i))));
+    nodes.push(node('MatMul', ['flat', 'W_top1'], ['top1_logits']));
+    nodes.push(node('Abs', ['target'], ['t_abs']));
+    nodes.push(node('ReduceSum', ['t_abs', 'sum_axes'], ['t_sum'], [intAttr('keepdims', 1)]));
+    nodes.push(node('Equal', ['t_sum', 'zero'], ['t_empty']));
+    nodes.push(node('ArgMax', ['top1_logits'], ['top1'], [intAttr('axis', 1), intAttr('keepdims', 0)]));
+    nodes.push(node('Equal', ['class_ids', 'top1'], ['top1_mask']));
+    nodes.push(node('Cast', ['top1_mask'], ['top1_onehot'], [intAttr('to', FLOAT)]));
+    nodes.push(node('Where', ['t_empty', 'top1_onehot', 'target'], ['t_rows']));
+  }
   for (const name of names) {
     const [rows, cols, offset, source, shape] = spec[name];
     inits.push(tensor(`W_${name}`, [rows, cols], FLOAT, weight(rows, cols, offset)));
     inits.push(tensor(`shape_${name}`, [shape.length], INT64, new BigInt64Array(shape.map(BigInt))));
-    nodes.push(node('MatMul', [source, `W_${name}`], [`mm_${name}`]));
-    nodes.push(node('Reshape', [`mm_${name}`, `shape_${name}`], [name]));
+    nodes.push(node('MatMul', [source === 'target' ? 't_rows' : source, `W_${name}`], [`mm_${name}`]));
+    // input_rel_classic obeys the pixel_relevance switch (zeros when 0).
+    const scaled = name === 'input_rel_classic' ? `sw_${name}` : `mm_${name}`;
+    if (name === 'input_rel_classic') nodes.push(node('Mul', [`mm_${name}`, 'pixel_relevance'], [scaled]));
+    nodes.push(node('Reshape', [scaled, `shape_${name}`], [name]));
   }
   const graph = msg(
     ...nodes.map((n) => bytes(1, n)),
     str(2, 'tiny_explainer'),
     ...inits.map((t) => bytes(5, t)),
     bytes(11, valueInfo('pixels', [1, 3, H, W])),
-    ...(plain ? [] : [bytes(11, valueInfo('target', ['K', C]))]),
+    ...(plain ? [] : [bytes(11, valueInfo('target', ['K', C])), bytes(11, valueInfo('pixel_relevance', []))]),
     ...names.map((n) => bytes(12, valueInfo(n, outDims[n]))),
   );
   const model = msg(int(1, 8), str(2, 'vit-relevance tests'), bytes(7, graph), bytes(8, msg(str(1, ''), int(2, 17))));
@@ -99,7 +122,7 @@ export function tinyMetadata() {
       interpolation: 'bicubic', mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5], exact_size_passthrough: true },
     labels: ['tabby', 'tiger cat', 'crane', 'crane'],
     label_names: ['tabby, tabby cat', 'tiger cat', 'crane', 'crane, derrick'],
-    inputs: { pixels: [1, 3, ...size], target: ['K', classes] },
+    inputs: { pixels: [1, 3, ...size], target: ['K', classes], pixel_relevance: [] },
     outputs: { logits: [1, classes], attn: [blocks, heads, tokens, tokens],
       attn_grad: ['K', blocks, heads, tokens, tokens], attn_rel: ['K', blocks, heads, tokens, tokens],
       attn_rel_classic_last: ['K', heads, tokens, tokens], input_rel_classic: ['K', ...size] },

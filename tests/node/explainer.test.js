@@ -49,6 +49,32 @@ test('weight-vector targets (contrastive) and output subsets', async () => {
   await ex.release();
 });
 
+test('a null target explains the predicted class in the same run', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
+  const { logits, classes, tensors } = await ex.explain(pixels, [null, 2]);
+  const top1 = logits.indexOf(Math.max(...logits));
+  assert.deepEqual(classes, [top1, 2]);
+  assert.deepEqual(tensors[0].attnGrad.data, row(B * h * S * S, 0, top1));
+  assert.deepEqual(tensors[1].attnGrad.data, row(B * h * S * S, 0, 2));
+  const contrast = await ex.explain(pixels, [contrastiveTarget(0, 1, C)]);
+  assert.deepEqual(contrast.classes, [null]);
+  await assert.rejects(ex.explain(pixels, [new Float32Array(C)]), /target vector 0 is all zeros; pass null/);
+  await ex.release();
+});
+
+test('pixel_relevance is 1 only when input_rel_classic is fetched', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
+  const fed = [];
+  const run = ex.session.run.bind(ex.session);
+  ex.session.run = (feeds, fetches) => { fed.push(feeds.pixel_relevance.data[0]); return run(feeds, fetches); };
+  const all = await ex.explain(pixels, [3]);
+  assert.deepEqual(all.tensors[0].inputRelClassic.data, row(H * W, 300, 3));
+  await ex.explain(pixels, [3], { outputs: ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last'] });
+  await ex.predict(pixels);
+  assert.deepEqual(fed, [1, 0, 0]);
+  await ex.release();
+});
+
 test('predict returns the logits alone', async () => {
   const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
   const full = await ex.explain(pixels, [1]);

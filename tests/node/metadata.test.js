@@ -36,9 +36,9 @@ test('non-object metadata is rejected', () => {
 });
 
 test('session contract check names the missing outputs', () => {
-  const session = { inputNames: ['pixels', 'target'], outputNames: ['logits', 'attn', 'attn_rel_classic_last', 'input_rel_classic'] };
+  const session = { inputNames: ['pixels', 'target', 'pixel_relevance'], outputNames: ['logits', 'attn', 'attn_rel_classic_last', 'input_rel_classic'] };
   assert.throws(() => checkSessionContract(session, 'model.onnx'),
     /^Error: model\.onnx lacks outputs attn_grad, attn_rel expected by the explainer contract/);
   assert.doesNotThrow(() => checkSessionContract({ ...session, outputNames: [...session.outputNames, 'attn_grad', 'attn_rel'] }));
-  assert.throws(() => checkSessionContract({ inputNames: ['pixels'], outputNames: [] }, 'f.onnx'), /f\.onnx lacks inputs target and outputs logits/);
+  assert.throws(() => checkSessionContract({ inputNames: ['pixels'], outputNames: [] }, 'f.onnx'), /f\.onnx lacks inputs target, pixel_relevance and outputs logits/);
 });
