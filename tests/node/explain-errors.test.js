@@ -56,7 +56,7 @@ test('the plain forward graph is not an explainer graph', {
   await copyFile(deitForward, model);
   await copyFile(deitModel.replace(/\.onnx$/, '.json'), path.join(dir, 'deit_tiny_patch16_224.forward.json'));
   assertFails(explain([goldenInput, '--model', model]),
-    /deit_tiny_patch16_224\.forward\.onnx lacks (inputs target and )?outputs attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic expected by the explainer contract/);
+    /deit_tiny_patch16_224\.forward\.onnx lacks inputs target, pixel_relevance and outputs attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic expected by the explainer contract/);
 });
 
 test('a graph without its metadata JSON', { skip }, async () => {
