@@ -160,12 +160,15 @@ async function onPhoto(blob, name) {
 
 async function analyze(photo) {
   const rgba = rgbaOf(photo.bitmap);
-  busy.start('Classifying…');
+  busy.start('Classifying and explaining…');
+  const startLayer = state.startLayer;
   const onEvent = (msg) => {
-    if (msg.type !== 'prediction' || msg.imageId !== state.photo?.imageId) return;
+    if (msg.imageId !== state.photo?.imageId) return;
+    if (msg.type === 'maps') return storeMaps(msg);
+    if (msg.type !== 'prediction') return;
     state.region = msg.region;
     state.top5 = msg.top5;
-    state.timings = { forwardMs: msg.timings.modelMs };
+    state.timings = {};
     state.classA = msg.top5[0].id;
     state.classB = msg.top5[1]?.id ?? null;
     searchA.show(state.classA);
@@ -175,7 +178,7 @@ async function analyze(photo) {
   };
   try {
     const r = await engine.request('analyze',
-      { imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height },
+      { imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: viewMethods(), startLayer },
       { supersede: true, transfer: [rgba.buffer], onEvent });
     if (r.stale) return;
     ensureMaps();
@@ -208,21 +211,30 @@ function label(id) {
 }
 const targetLabel = (t) => (t.b === undefined ? label(t.a) : `${state.metadata.labels[t.a]} vs ${state.metadata.labels[t.b]}`);
 
+// The methods the current view shows: the grid needs all, the other views one.
+const viewMethods = () => (state.view === 'grid' ? state.methods : [state.method]);
+
+function storeMaps(msg) {
+  for (const { target, maps } of msg.results) state.maps.set(`${targetKey(target)}|${msg.startLayer}`, maps);
+  state.timings = { ...state.timings, explainMs: msg.timings.modelMs, relevanceMs: msg.timings.relevanceMs };
+}
+
 async function ensureMaps() {
   const photo = state.photo;
   if (!photo || !state.region) return;
-  const missing = viewTargets().filter((t) => !state.maps.has(mapKey(t)));
+  const methods = viewMethods();
+  const missing = viewTargets().filter((t) => {
+    const maps = state.maps.get(mapKey(t));
+    return !maps || methods.some((m) => !(m in maps));
+  });
   if (!missing.length) { busy.stop(); return render(); }
   busy.start(`Explaining ${missing.map(targetLabel).join(' & ')}…`);
   const startLayer = state.startLayer;
   try {
     const r = await engine.request('explain',
-      { imageId: photo.imageId, targets: missing, startLayer }, { supersede: true });
-    if (r.stale) return;
-    const msg = r.replies.find((m) => m.type === 'maps');
-    if (photo !== state.photo) return;
-    for (const { target, maps } of msg.results) state.maps.set(`${targetKey(target)}|${startLayer}`, maps);
-    state.timings = { ...state.timings, explainMs: msg.timings.modelMs, relevanceMs: msg.timings.relevanceMs };
+      { imageId: photo.imageId, targets: missing, methods, startLayer }, { supersede: true });
+    if (r.stale || photo !== state.photo) return;
+    storeMaps(r.replies.find((m) => m.type === 'maps'));
     busy.stop();
     render();
   } catch (err) {
@@ -312,8 +324,7 @@ function render() {
 function renderTimings() {
   const t = state.timings;
   const parts = [];
-  if (t.forwardMs !== undefined) parts.push(`forward ${ms(t.forwardMs)}`);
-  if (t.explainMs) parts.push(`explanation graph ${ms(t.explainMs)}`);
+  if (t.explainMs) parts.push(`explainer graph ${ms(t.explainMs)}`);
   if (t.relevanceMs !== undefined) parts.push(`relevance maps ${ms(t.relevanceMs)}`);
   $('timings').textContent = parts.length ? `Model: ${parts.join(' · ')}` : '';
 }
@@ -369,7 +380,7 @@ const searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
 const searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; ensureMaps(); });
 
 $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; ensureMaps(); });
-$('method').addEventListener('change', (e) => { state.method = e.target.value; render(); });
+$('method').addEventListener('change', (e) => { state.method = e.target.value; ensureMaps(); render(); });
 $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); });
 $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
 $('opacity').addEventListener('input', (e) => {

@@ -2,13 +2,12 @@
 // preprocesses photos and turns the graph's tensors into relevance maps (the C++ core in
 // WebAssembly). Keeps the page responsive; every reply carries the request id so the
 // page can drop stale ones, and queued requests that a newer one superseded are skipped.
-import { openExplainer, METHOD_IDS } from './runtime/explainer.js';
+import { openExplainer, METHOD_IDS, outputsForMethods } from './runtime/explainer.js';
 import { topK } from './runtime/topk.js';
 import { contrastiveTarget } from './runtime/targets.js';
 import { loadCore } from './runtime/core.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { TensorCache } from './lib/tensor-cache.js';
-import { openForward } from './lib/forward-session.js';
 
 const here = (p) => new URL(p, import.meta.url).href;
 const now = () => performance.now();
@@ -16,7 +15,6 @@ const now = () => performance.now();
 let core = null;
 let ort = null;
 let explainer = null;
-let forward = null;        // the plain forward graph when the build has one
 let metadata = null;
 let image = null;          // { imageId, pixels, region } of the current photo
 let latestId = 0;          // newest request that supersedes older work
@@ -37,9 +35,7 @@ async function loadOrt(backend) {
 
 async function release() {
   await explainer?.release().catch(() => {});
-  await forward?.release().catch(() => {});
   explainer = null;
-  forward = null;
 }
 
 // Downloads the model files (with one byte count over all of them) and opens them.
@@ -77,8 +73,12 @@ async function init({ model, backend = 'wasm' }, reply) {
 
   const started = now();
   const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
-  explainer = await openExplainer({ ort, model: downloads[0], metadata: meta, sessionOptions, modelName: model.onnx });
-  if (downloads[1]) forward = await openForward(ort, downloads[1], model.forward_onnx);
+  // With the plain forward graph, predict() is a true forward pass; onnxruntime-web runs
+  // the whole explainer graph even when only its logits are fetched.
+  explainer = await openExplainer({
+    ort, model: downloads[0], metadata: meta, sessionOptions, modelName: model.onnx,
+    forwardModel: downloads[1], forwardName: model.forward_onnx,
+  });
   // One explanation of a blank input: every output's shape is checked against the
   // metadata, so a graph that disagrees fails here, at load, not on the user's photo; it
   // also warms the sessions up (kernels chosen, buffers allocated) for the first photo.
@@ -87,10 +87,7 @@ async function init({ model, backend = 'wasm' }, reply) {
     const d = explainer.dims;
     const blank = new Float32Array(3 * d.height * d.width);
     await explainer.explain(blank, [0]);
-    if (forward) {
-      const { logits } = await forward.predict(blank, [d.height, d.width]);
-      if (logits.length !== d.classes) throw new Error(`${model.forward_onnx} gives ${logits.length} logits, not ${d.classes}`);
-    }
+    await explainer.predict(blank);
   } catch (err) {
     await release();
     throw new Error(`${model.onnx} does not match its metadata ${model.metadata}: ${err.message}`);
@@ -109,35 +106,8 @@ async function init({ model, backend = 'wasm' }, reply) {
   };
 }
 
-// Logits only: the plain forward graph when there is one, else the explainer's.
-function predict(pixels) {
-  const d = explainer.dims;
-  return forward ? forward.predict(pixels, [d.height, d.width]) : explainer.predict(pixels);
-}
-
 function requireModel() {
   if (!explainer) throw new Error('no model is loaded');
-}
-
-// Photo → model input. The core also gives the region of the photo the model saw (its
-// inverse mapping), where the page draws the heat map.
-async function analyze({ id, imageId, rgba, width, height }, reply) {
-  requireModel();
-  const t0 = now();
-  // The whole metadata: the core then also checks the input size against the model's.
-  const pre = core.preprocess(new Uint8ClampedArray(rgba), width, height, metadata);
-  const { x, y, width: w, height: h } = pre.region;
-  image = { imageId, pixels: pre.pixels, region: { x, y, width: w, height: h } };
-  tensors.clear();
-  const preprocessMs = now() - t0;
-  checkFresh(id);
-  const { logits, timings } = await predict(image.pixels);
-  reply({
-    type: 'prediction', imageId,
-    top5: topK(logits, 5, metadata.labels).map(({ id: cls, prob }) => ({ id: cls, prob })),
-    region: image.region,
-    timings: { preprocessMs, modelMs: timings.modelMs },
-  });
 }
 
 function targetKey(t) {
@@ -148,30 +118,81 @@ function targetVector(t) {
   return t.b === undefined || t.b === null ? t.a : contrastiveTarget(t.a, t.b, metadata.labels.length);
 }
 
-// Explains every target not yet cached in one graph run (K = number missing), fetching
-// every output: measured with onnxruntime-web 1.30, fetching fewer outputs of the
-// explainer graph does not make the run faster, and all outputs make method switches free.
-async function explain({ id, imageId, targets, startLayer = 0 }, reply) {
-  requireModel();
-  if (!image || image.imageId !== imageId) throw new Stale();
-  let modelMs = 0;
-  const missing = targets.filter((t) => !tensors.has(`${imageId}/${targetKey(t)}`));
-  if (missing.length) {
-    checkFresh(id);
-    const out = await explainer.explain(image.pixels, missing.map(targetVector));
-    modelMs = out.timings.modelMs;
-    // Uploaded to the core's heap once per target: start-layer changes reuse them.
-    missing.forEach((t, k) => tensors.set(`${imageId}/${targetKey(t)}`, core.uploadTensors(out.tensors[k])));
-  }
-  checkFresh(id);
-  const t0 = now();
+const keyOf = (imageId, t) => `${imageId}/${targetKey(t)}`;
+
+// Keeps one explainer run's tensors per target in the core's heap (start-layer changes
+// and other methods reuse them), with the set of graph outputs they hold.
+function cacheTensors(imageId, targets, out, outputs) {
+  targets.forEach((t, k) => {
+    const heap = core.uploadTensors(out.tensors[k]);
+    tensors.set(keyOf(imageId, t), { heap, outputs: new Set(outputs), free: () => heap.free() });
+  });
+}
+
+function mapsOf(imageId, targets, startLayer) {
   const arch = metadata.architecture;
-  const results = targets.map((t) => {
-    const maps = core.computeMaps(tensors.get(`${imageId}/${targetKey(t)}`), {
-      methods: METHOD_IDS, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer, queryToken: 0,
+  return targets.map((t) => {
+    const maps = core.computeMaps(tensors.get(keyOf(imageId, t)).heap, {
+      methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer, queryToken: 0,
     });
     return { target: t, maps: plainMaps(maps) };
   });
+}
+
+// Photo → prediction and the top-1 explanation in ONE explainer run (target null = the
+// predicted class): the first heat map costs one run, not a forward pass plus a run.
+// The core's preprocess also gives the region of the photo the model saw (its inverse
+// mapping), where the page draws the heat map.
+async function analyze({ id, imageId, rgba, width, height, methods = METHOD_IDS, startLayer = 0 }, reply) {
+  requireModel();
+  const t0 = now();
+  // The whole metadata: the core then also checks the input size against the model's.
+  const pre = core.preprocess(new Uint8ClampedArray(rgba), width, height, metadata);
+  const { x, y, width: w, height: h } = pre.region;
+  image = { imageId, pixels: pre.pixels, region: { x, y, width: w, height: h } };
+  tensors.clear();
+  const preprocessMs = now() - t0;
+  checkFresh(id);
+  const outputs = outputsForMethods(methods);
+  const out = await explainer.explain(image.pixels, [null], { outputs });
+  const target = { a: out.classes[0] };
+  cacheTensors(imageId, [target], out, outputs);
+  reply({
+    type: 'prediction', imageId,
+    top5: topK(out.logits, 5, metadata.labels).map(({ id: cls, prob }) => ({ id: cls, prob })),
+    region: image.region,
+    timings: { preprocessMs },
+  });
+  const t1 = now();
+  const results = mapsOf(imageId, [target], startLayer);
+  reply({ type: 'maps', imageId, results, startLayer, timings: { modelMs: out.timings.modelMs, relevanceMs: now() - t1 } });
+}
+
+// Explains the targets for `methods`. The graph runs (once, K = targets lacking) only for
+// targets whose cached tensors miss an output these methods read. Leaving out
+// input_rel_classic (only lrp_full reads it) switches off the costly classic pass down
+// to the pixels. Replies with every map the tensors allow.
+async function explain({ id, imageId, targets, methods = METHOD_IDS, startLayer = 0 }, reply) {
+  requireModel();
+  if (!image || image.imageId !== imageId) throw new Stale();
+  const need = outputsForMethods(methods);
+  const lacking = targets.filter((t) => {
+    const entry = tensors.get(keyOf(imageId, t));
+    return !entry || need.some((o) => !entry.outputs.has(o));
+  });
+  let modelMs = 0;
+  if (lacking.length) {
+    checkFresh(id);
+    // Keep the outputs cached entries already had, so re-running never loses a method.
+    const outputs = new Set(need);
+    for (const t of lacking) for (const o of tensors.get(keyOf(imageId, t))?.outputs ?? []) outputs.add(o);
+    const out = await explainer.explain(image.pixels, lacking.map(targetVector), { outputs: [...outputs] });
+    modelMs = out.timings.modelMs;
+    cacheTensors(imageId, lacking, out, outputs);
+  }
+  checkFresh(id);
+  const t0 = now();
+  const results = mapsOf(imageId, targets, startLayer);
   reply({ type: 'maps', imageId, results, startLayer, timings: { modelMs, relevanceMs: now() - t0 } });
 }
 
@@ -187,7 +208,7 @@ async function benchForward({ runs = 5 }) {
   requireModel();
   if (!image) throw new Error('bench: analyze a photo first');
   const times = [];
-  for (let i = 0; i < runs; i++) times.push((await predict(image.pixels)).timings.modelMs);
+  for (let i = 0; i < runs; i++) times.push((await explainer.predict(image.pixels)).timings.modelMs);
   return { type: 'bench', times };
 }
 
