@@ -90,3 +90,15 @@ export function formatOptions(specs) {
   const width = Math.max(...rows.map(([l]) => l.length)) + 2;
   return rows.map(([l, r]) => l.padEnd(width) + r).join('\n');
 }
+
+// --method: "all" (returned as 'all') or method ids separated by commas, each checked
+// against `known`; duplicates dropped.
+export function parseMethods(text, known) {
+  if (text === 'all') return 'all';
+  const ids = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!ids.length) throw new UsageError('--method needs "all" or method ids separated by commas');
+  for (const id of ids) {
+    if (!known.includes(id)) throw new UsageError(`unknown method "${id}"; known: all, ${known.join(', ')}`);
+  }
+  return [...new Set(ids)];
+}

@@ -4,7 +4,7 @@
 // overlay per target and method at the photo's own resolution.
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { parseOptions, formatOptions, CliError, UsageError } from '../args.js';
+import { parseOptions, parseMethods, formatOptions, CliError, UsageError } from '../args.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
@@ -71,16 +71,6 @@ export function splitArgv(argv) {
   return { rest, positionals, targets };
 }
 
-function parseMethods(text, known) {
-  if (text === 'all') return [...known];
-  const ids = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!ids.length) throw new UsageError('--method needs "all" or method ids separated by commas');
-  for (const id of ids) {
-    if (!known.includes(id)) throw new UsageError(`unknown method "${id}"; known: all, ${known.join(', ')}`);
-  }
-  return [...new Set(ids)];
-}
-
 function parseOpacity(text) {
   const v = Number(text);
   if (!/^\s*[\d.]+\s*$/.test(text) || !(v >= 0 && v <= 1)) throw new UsageError(`--opacity must be a number in [0,1], got "${text}"`);
@@ -145,7 +135,8 @@ export async function run(argv) {
   let methods;
   try {
     core = await loadCore();
-    methods = parseMethods(opts.method, core.methodIds);
+    const parsed = parseMethods(opts.method, core.methodIds);
+    methods = parsed === 'all' ? [...core.methodIds] : parsed;
     if (!core.colormapIds.includes(opts.colormap)) {
       throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
     }

@@ -1,7 +1,7 @@
 // `vit-relevance maps`: relevance maps from tensors saved as .npy files (e.g. by the
 // exporter or the reference code), computed by the WebAssembly core the page runs, and
 // written to DIR/maps.json.
-import { parseOptions, formatOptions, CliError, UsageError } from '../args.js';
+import { parseOptions, parseMethods, formatOptions, CliError, UsageError } from '../args.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
@@ -56,16 +56,6 @@ function withFileHint(message, given) {
     .filter((t) => new RegExp(`\\b${t.cppName}\\b`).test(message))
     .map((t) => (given[t.key] ? `${t.cppName} is --${t.option} ${given[t.key]}` : `${t.cppName} comes from --${t.option}`));
   return hints.length ? `${message} (${hints.join('; ')})` : message;
-}
-
-function parseMethods(text, known) {
-  if (text === 'all') return 'all';
-  const ids = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!ids.length) throw new UsageError('--method needs "all" or method ids separated by commas');
-  for (const id of ids) {
-    if (!known.includes(id)) throw new UsageError(`unknown method "${id}"; known: all, ${known.join(', ')}`);
-  }
-  return ids;
 }
 
 function chooseGrid(opts, tensors) {
