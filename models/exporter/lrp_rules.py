@@ -42,16 +42,15 @@ def _first_variants_of(t, R):
     return t[: R.shape[0]]
 
 
-def _variant_stack(variants, by_variant, R):
-    """Stack per-variant forward-side tensors to [V, 1, ...] for broadcasting over K."""
-    return _first_variants_of(torch.stack([by_variant[v] for v in variants], dim=0), R).unsqueeze(1)
-
-
-def linear_relprop(R, x, weight, variants):
+def linear_relprop(R, x, weight, variants, classic_rows=None):
     """Linear layer, alpha=1 beta=0, bias ignored. R [V,K,r,out], x [r,in] -> [V,K,r,in].
 
     proposed: Z = x+W+^T + x-W-^T, S = R/Z for both parts.
     classic:  S1 = R/(x+W+^T), S2 = R/(x-W-^T).
+
+    With both variants, R's CLASSIC rows (0 or 1, decided at run time) are counted by
+    classic_rows, ones of shape [F, 1, 1]: the classic denominators are formed on F copies,
+    so when the pixel pass is off they are empty tensors and cost nothing.
     """
     w_pos = torch.relu(weight)
     w_neg = weight - w_pos
@@ -59,14 +58,17 @@ def linear_relprop(R, x, weight, variants):
     x_neg = x - x_pos
     z_pos = torch.matmul(x_pos, w_pos.t())
     z_neg = torch.matmul(x_neg, w_neg.t())
-    inv_pos, inv_neg = {}, {}
-    if PROPOSED in variants:
-        inv_pos[PROPOSED] = inv_neg[PROPOSED] = safe_inverse(z_pos + z_neg)
-    if CLASSIC in variants:
-        inv_pos[CLASSIC] = safe_inverse(z_pos)
-        inv_neg[CLASSIC] = safe_inverse(z_neg)
-    s_pos = R * _variant_stack(variants, inv_pos, R)
-    s_neg = R * _variant_stack(variants, inv_neg, R)
+    if PROPOSED not in variants:  # classic only
+        inv_pos, inv_neg = safe_inverse(z_pos).unsqueeze(0), safe_inverse(z_neg).unsqueeze(0)
+    else:
+        inv = safe_inverse(z_pos + z_neg).unsqueeze(0)  # [1, r, out]
+        if CLASSIC in variants:  # [V, r, out]: proposed row, then the classic rows
+            inv_pos = torch.cat([inv, safe_inverse(z_pos * classic_rows)], dim=0)
+            inv_neg = torch.cat([inv, safe_inverse(z_neg * classic_rows)], dim=0)
+        else:
+            inv_pos = inv_neg = inv
+    s_pos = R * inv_pos.unsqueeze(1)
+    s_neg = s_pos if inv_neg is inv_pos else R * inv_neg.unsqueeze(1)
     return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
 
 
