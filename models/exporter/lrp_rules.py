@@ -1,16 +1,15 @@
 """LRP rules of METHODS.md as plain tensor operations (export-safe, no autograd).
 
-Relevance tensors carry two leading dims [V, K, ...]: V indexes the rule variant
-(PROPOSED = official layers_ours, CLASSIC = official layers_lrp), K the targets. R may
-carry only a leading prefix of the `variants` it is given (the pixel_relevance input drops
-CLASSIC at run time), so per-variant factors are cut to R's own V before broadcasting.
-Forward-side quantities ([rows, features], no V/K dims) are shared by every target and
-variant: denominators are turned into reciprocals once, then each target multiplies.
+Relevance travels as a pair of streams (proposed, classic), each [K, ...] or None where a
+variant is not propagated: PROPOSED = official layers_ours, CLASSIC = official layers_lrp.
+Below the last block the classic stream may be an empty tensor (0 rows: the
+pixel_relevance input is 0), so it costs nothing; its only own forward-side factors, the
+classic Linear denominators, are then empty too (classic_rows).
+Forward-side quantities ([rows, features], no K dim) are shared by both streams and every
+target: denominators are turned into reciprocals once, then each stream multiplies.
 """
 import torch
 
-PROPOSED = "proposed"
-CLASSIC = "classic"
 EPS = 1e-9
 
 
@@ -36,79 +35,96 @@ def safe_divide(a, b):
     return torch.where(b == 0, _scalar(0.0, b), a / den)
 
 
-def _first_variants_of(t, R):
-    """t [len(variants), ...] cut to R's (possibly run-time) variant count: a dynamic
-    Slice in the graph, so a 2-variant factor never re-expands a 1-variant R."""
-    return t[: R.shape[0]]
+def each(fn, pair):
+    """Apply fn to each present stream of a (proposed, classic) pair."""
+    return tuple(None if r is None else fn(r) for r in pair)
 
 
-def linear_relprop(R, x, weight, variants, classic_rows=None):
-    """Linear layer, alpha=1 beta=0, bias ignored. R [V,K,r,out], x [r,in] -> [V,K,r,in].
+def linear_relprop(R, x, weight, classic_rows=None):
+    """Linear layer, alpha=1 beta=0, bias ignored. R streams [K,r,out], x [r,in] -> [K,r,in].
 
     proposed: Z = x+W+^T + x-W-^T, S = R/Z for both parts.
     classic:  S1 = R/(x+W+^T), S2 = R/(x-W-^T).
-
-    With both variants, R's CLASSIC rows (0 or 1, decided at run time) are counted by
-    classic_rows, ones of shape [F, 1, 1]: the classic denominators are formed on F copies,
-    so when the pixel pass is off they are empty tensors and cost nothing.
+    classic_rows: None, or ones [F,1,1] with F (0 or 1, run time) = whether the classic
+    stream has rows; its denominators are formed on F copies (empty when F = 0).
     """
+    r_p, r_c = R
+    if r_p is None and classic_rows is not None:
+        x = x * classic_rows  # classic only: even the forward-side products are empty
     w_pos = torch.relu(weight)
     w_neg = weight - w_pos
     x_pos = torch.relu(x)
     x_neg = x - x_pos
     z_pos = torch.matmul(x_pos, w_pos.t())
     z_neg = torch.matmul(x_neg, w_neg.t())
-    if PROPOSED not in variants:  # classic only
-        inv_pos, inv_neg = safe_inverse(z_pos).unsqueeze(0), safe_inverse(z_neg).unsqueeze(0)
-    else:
-        inv = safe_inverse(z_pos + z_neg).unsqueeze(0)  # [1, r, out]
-        if CLASSIC in variants:  # [V, r, out]: proposed row, then the classic rows
-            inv_pos = torch.cat([inv, safe_inverse(z_pos * classic_rows)], dim=0)
-            inv_neg = torch.cat([inv, safe_inverse(z_neg * classic_rows)], dim=0)
-        else:
-            inv_pos = inv_neg = inv
-    s_pos = R * inv_pos.unsqueeze(1)
-    s_neg = s_pos if inv_neg is inv_pos else R * inv_neg.unsqueeze(1)
-    return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
+
+    def back(s_pos, s_neg):
+        return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
+
+    out_p = out_c = None
+    if r_p is not None:
+        s = r_p * safe_inverse(z_pos + z_neg)
+        out_p = back(s, s)
+    if r_c is not None:
+        if r_p is not None and classic_rows is not None:
+            z_pos, z_neg = z_pos * classic_rows, z_neg * classic_rows
+        out_c = back(r_c * safe_inverse(z_pos), r_c * safe_inverse(z_neg))
+    return out_p, out_c
 
 
-def residual_relprop(R, x, f, z, variants):
-    """z = x + f. z-rule split; the proposed variant then rescales each part so that the
-    parts keep their share |a|/(|a|+|c|) of the total (sums over the whole map per target)."""
-    s = R * safe_inverse(z)
-    r_x = x * s
-    r_f = f * s
-    if PROPOSED not in variants:
-        return r_x, r_f
-    # both parts' sums in one [2, V, K] tensor: half the (tiny but numerous) graph nodes
-    sums = torch.stack([r_x.sum((-2, -1)), r_f.sum((-2, -1))], dim=0)
-    total = R.sum((-2, -1))
-    mags = sums.abs()
-    scale = safe_divide(safe_divide(mags, mags.sum(0)) * total, sums)
-    # renormalise only the proposed rows; classic rows keep the plain z-rule
-    keep = torch.tensor([0.0 if v == PROPOSED else 1.0 for v in variants], dtype=R.dtype).reshape(-1, 1)
-    keep = _first_variants_of(keep, R)
-    scale = torch.where(keep == 1.0, _scalar(1.0, scale), scale).unsqueeze(-1).unsqueeze(-1)
-    return r_x * scale[0], r_f * scale[1]
+def residual_relprop(R, x, f, z):
+    """z = x + f. z-rule split; the proposed stream then rescales each part so that the
+    parts keep their share |a|/(|a|+|c|) of the total (sums over the whole map per target).
+    Returns (R_x pair, R_f pair)."""
+    inv = safe_inverse(z)
+
+    def z_rule(r):
+        s = r * inv
+        return x * s, f * s
+
+    split = [None if r is None else z_rule(r) for r in R]
+    r_p = R[0]
+    if r_p is not None:
+        r_x, r_f = split[0]
+        # both parts' sums in one [2, K] tensor: half the (tiny but numerous) graph nodes
+        sums = torch.stack([r_x.sum((-2, -1)), r_f.sum((-2, -1))], dim=0)
+        mags = sums.abs()
+        scale = safe_divide(safe_divide(mags, mags.sum(0)) * r_p.sum((-2, -1)), sums)
+        scale = scale.unsqueeze(-1).unsqueeze(-1)
+        split[0] = (r_x * scale[0], r_f * scale[1])
+    return tuple(None if s is None else s[0] for s in split), tuple(None if s is None else s[1] for s in split)
 
 
-def clone_relprop(r_a, r_b, x):
+def clone_relprop(R_a, R_b, x):
     """Fork x -> (x, x): relevances of both branches add up (zero where x == 0)."""
-    return x * ((r_a + r_b) * safe_inverse(x))
+    inv = safe_inverse(x)
+    return tuple(None if a is None else x * ((a + b) * inv) for a, b in zip(R_a, R_b))
 
 
 def select_relprop(R, x):
     """Token selection / identity-like passes of the reference: x * safe_divide(R, x)."""
-    return x * (R * safe_inverse(x))
+    inv = safe_inverse(x)
+    return each(lambda r: x * (r * inv), R)
 
 
-def product_relprop(R, u, v, product):
+def product_relprop(R, u, v, product, classic_rows=None):
     """product = u @ v (u [h,r,n], v [h,n,m], shared, taken from the forward pass);
-    R [V,K,h,r,m]. Returns (R_u, R_v), both halved as the reference does."""
-    s = R * safe_inverse(product)
-    r_u = u * torch.matmul(s, v.transpose(-1, -2)) * 0.5
-    r_v = v * torch.matmul(u.transpose(-1, -2), s) * 0.5
-    return r_u, r_v
+    R streams [K,h,r,m]. Returns (R_u pair, R_v pair), both halved as the reference does.
+    classic_rows as in linear_relprop: MatMul cannot broadcast a batch dim of 1 against
+    the empty classic stream's 0, so for that stream the shared factors get F rows."""
+    inv = safe_inverse(product)
+    u_t, v_t = u.transpose(-1, -2), v.transpose(-1, -2)
+    factors = [(u_t, v_t), (u_t, v_t)]
+    if classic_rows is not None:
+        rows = classic_rows.unsqueeze(-1)
+        factors[1] = (u_t * rows, v_t * rows)
+    r_u, r_v = [None, None], [None, None]
+    for i, (r, (ut, vt)) in enumerate(zip(R, factors)):
+        if r is not None:
+            s = r * inv
+            r_u[i] = u * torch.matmul(s, vt) * 0.5
+            r_v[i] = v * torch.matmul(ut, s) * 0.5
+    return tuple(r_u), tuple(r_v)
 
 
 def patch_zbeta_relprop(R, patches, emb_nobias, kernel, low, high):
