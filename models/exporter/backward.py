@@ -66,7 +66,7 @@ def attention_gradients(params, cfg: ViTConfig, fw, target):
         g_v = torch.matmul(c.attn_rows.transpose(-1, -2), g_o)  # [K, h, S, d]
         g_z = c.attn_rows * (g_a - (g_a * c.attn_rows).sum(-1, keepdim=True)) * (d ** -0.5)
         g_q = pad_rows(torch.matmul(g_z, c.k), r, S)
-        g_k = torch.matmul(g_z.transpose(-1, -2), c.q[:, :r])
+        g_k = torch.matmul(g_z.transpose(-1, -2), c.q_rows)
         g_qkv = torch.stack([g_q, g_k, g_v], dim=1)  # [K, 3, h, S, d]
         g_qkv = g_qkv.permute(0, 3, 1, 2, 4).reshape(-1, S, 3 * D)
         g_n1 = torch.matmul(g_qkv, params.get(pre + "attn.qkv.weight"))

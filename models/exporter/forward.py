@@ -54,7 +54,10 @@ def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
     c.q, c.k, c.v = qkv[0], qkv[1], qkv[2]
     c.zqk = torch.matmul(c.q, c.k.transpose(-1, -2))  # unscaled q.k^T, the LRP product
     c.attn = torch.softmax(c.zqk * (d ** -0.5), dim=-1)
+    # a full-range slice would still be a copy in the graph: slice only the last block
     c.attn_rows = c.attn[:, :rows] if rows < S else c.attn
+    c.q_rows = c.q[:, :rows] if rows < S else c.q
+    c.zqk_rows = c.zqk[:, :rows] if rows < S else c.zqk
     c.o = torch.matmul(c.attn_rows, c.v)  # [h, rows, d]
     c.o_merged = c.o.transpose(0, 1).reshape(rows, D)
     c.proj_out = F.linear(c.o_merged, params.get(pre + "attn.proj.weight"), params.get(pre + "attn.proj.bias"))

@@ -66,7 +66,7 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows):
     if b == 0:
         r_a, r_v, r_x = (None, r_a[1]), (None, r_v[1]), (None, r_x[1])
     # softmax and the d^-1/2 scale: identity; then the unscaled q.k^T product
-    r_q, r_k = product_relprop(r_a, c.q[:, :rows], c.k.transpose(-1, -2), c.zqk[:, :rows],
+    r_q, r_k = product_relprop(r_a, c.q_rows, c.k.transpose(-1, -2), c.zqk_rows,
                                classic_rows)
     r_qkv = tuple(None if q is None else _merge_qkv(pad_rows(q, rows, S), k.transpose(-1, -2), v, cfg)
                   for q, k, v in zip(r_q, r_k, r_v))
