@@ -158,7 +158,16 @@ export async function openExplainer({
     dims: d,
 
     // True when predict() runs the plain forward graph, not the whole explainer.
-    hasForward: forward !== null,
+    get hasForward() { return forward !== null; },
+
+    // Opens the plain forward graph after the fact (the page fetches it only for its
+    // benchmark, so visitors download one graph, not two).
+    async attachForward(bytes, name = forwardName) {
+      const opened = await openForward(ort, bytes, { executionProviders: ['wasm'], ...sessionOptions }, name);
+      await forward?.release();
+      forward = opened;
+      forwardName = name;
+    },
 
     // Logits only: the forward graph when given, else a logits-only fetch of the explainer
     // (as slow as explain() with one target; measured in bench/explain.js).

@@ -16,6 +16,7 @@ let core = null;
 let ort = null;
 let explainer = null;
 let metadata = null;
+let activeModel = null;    // the models/index.json entry of the open graph
 let image = null;          // { imageId, pixels, region } of the current photo
 let latestId = 0;          // newest request that supersedes older work
 const tensors = new TensorCache(4);
@@ -50,8 +51,8 @@ async function init({ model, backend = 'wasm' }, reply) {
   let meta;
   try { meta = await metaResponse.json(); } catch { throw new Error(`${model.metadata} is not valid JSON`); }
 
+  // Only the explainer: the plain forward graph is fetched by the bench hook alone.
   const files = [[model.onnx, model.bytes]];
-  if (model.forward_onnx) files.push([model.forward_onnx, model.forward_bytes]);
   const total = files.reduce((s, [, b]) => s + (b || 0), 0);
   let done = 0;
   let lastPost = 0;
@@ -73,12 +74,10 @@ async function init({ model, backend = 'wasm' }, reply) {
 
   const started = now();
   const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
-  // With the plain forward graph, predict() is a true forward pass; onnxruntime-web runs
-  // the whole explainer graph even when only its logits are fetched.
   explainer = await openExplainer({
     ort, model: downloads[0], metadata: meta, sessionOptions, modelName: model.onnx,
-    forwardModel: downloads[1], forwardName: model.forward_onnx,
   });
+  activeModel = model;
   // One explanation of a blank input: every output's shape is checked against the
   // metadata, so a graph that disagrees fails here, at load, not on the user's photo; it
   // also warms the sessions up (kernels chosen, buffers allocated) for the first photo.
@@ -87,7 +86,6 @@ async function init({ model, backend = 'wasm' }, reply) {
     const d = explainer.dims;
     const blank = new Float32Array(3 * d.height * d.width);
     await explainer.explain(blank, [0]);
-    await explainer.predict(blank);
   } catch (err) {
     await release();
     throw new Error(`${model.onnx} does not match its metadata ${model.metadata}: ${err.message}`);
@@ -203,10 +201,19 @@ function plainMaps(maps) {
   return out;
 }
 
-// Bench hook: the plain forward (logits only) on the current photo, `runs` times.
+// Bench hook: the plain forward (logits only) on the current photo, `runs` times. The
+// plain forward graph is downloaded (and warmed up) on the first call only: with it,
+// predict() is a true forward pass, since onnxruntime-web runs the whole explainer
+// graph even when only its logits are fetched.
 async function benchForward({ runs = 5 }) {
   requireModel();
   if (!image) throw new Error('bench: analyze a photo first');
+  if (!explainer.hasForward) {
+    if (!activeModel.forward_onnx) throw new Error(`bench: ${activeModel.name} has no plain forward graph in models/index.json`);
+    const { bytes } = await fetchModelBytes(here(`./models/${activeModel.forward_onnx}`), { expectedBytes: activeModel.forward_bytes });
+    await explainer.attachForward(bytes, activeModel.forward_onnx);
+    await explainer.predict(image.pixels);
+  }
   const times = [];
   for (let i = 0; i < runs; i++) times.push((await explainer.predict(image.pixels)).timings.modelMs);
   return { type: 'bench', times };
