@@ -28,6 +28,9 @@
  *       queryToken's relevance over all tokens (token explorer).
  *   core.rolloutFullMatrix(method, tensors, options) → the same row as relevanceRow for
  *       a rollout method, by full S x S matrix products (reference/benchmark only).
+ *   core.rolloutChain(blocks, { query, fullMatrices }) → row `query` of X[B-1]···X[0] for
+ *       given block matrices [B,S,S]: the product stage alone (benchmark only);
+ *       core.uploadBlocks(blocks) puts them in the heap once (.delete() when done).
  *
  * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
  * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
@@ -56,7 +59,7 @@
  * Errors: every bad input throws an Error whose message says what is wrong; inputs the
  * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.
  */
-import { CoreTensors, TENSOR_KEYS } from './core-tensors.js';
+import { CoreTensors, TENSOR_KEYS, toHeap } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 
@@ -175,12 +178,26 @@ function createCore(M) {
     return withTensors(tensors, (t) => copyOut(M.rolloutFullMatrix(method, t.heap, coreOptions(options, t))).data);
   }
 
+  // The product stage alone: row `query` of X[B-1]...X[0] for blocks { data, shape: [B,S,S] }
+  // or blocks already in the heap (uploadBlocks), so repeated timings copy nothing.
+  function rolloutChain(blocks, { query = 0, fullMatrices = false } = {}) {
+    const onHeap = blocks instanceof M.Floats;
+    const heap = onHeap ? blocks : toHeap(M, 'blocks', blocks);
+    try {
+      return copyOut(M.rolloutChain(heap, query, fullMatrices)).data;
+    } finally {
+      if (!onHeap) heap.delete();
+    }
+  }
+
   return {
     methodIds,
     uploadTensors: (tensors) => new CoreTensors(M, tensors),
     availableMethods: (tensors) => withTensors(tensors, availableOn),
     computeMaps,
     relevanceRow,
+    rolloutChain,
+    uploadBlocks: (blocks) => toHeap(M, 'blocks', blocks), // caller calls .delete()
     rolloutFullMatrix,
     ...renderApi(M),
   };

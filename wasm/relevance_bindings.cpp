@@ -74,6 +74,22 @@ Floats rollout_full_matrix(const std::string& id, const val& tensors, const val&
   });
 }
 
+// The product stage alone on given block matrices [B,S,S]: row `query` of X[B-1]...X[0],
+// as a row vector or by full matrix products (benchmark only).
+Floats rollout_chain(const Floats& blocks, int query, bool full_matrices) {
+  return call_or_throw_js([&] {
+    require_shape(blocks.tensor(), {-1, -1, -1}, "blocks");
+    const auto& d = blocks.dims();
+    if (d[1] != d[2]) throw InputError("blocks: expected [B,S,S] square block matrices");
+    const int B = static_cast<int>(d[0]), S = static_cast<int>(d[1]);
+    if (query < 0 || query >= S) throw InputError("query token out of range");
+    const float* data = blocks.values().data();
+    std::vector<float> row = full_matrices ? reference::chain_full_matrices(data, B, S, query)
+                                           : reference::chain_row_vector(data, B, S, query);
+    return Floats(std::move(row), {S});
+  });
+}
+
 Floats floats_with_shape(const val& shape) {
   return call_or_throw_js([&] { return Floats::with_shape(shape); });
 }
@@ -94,4 +110,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_methods) {
   function("computeMaps", &vitrel::wasm::compute_maps);
   function("relevanceRow", &vitrel::wasm::relevance_row_of);
   function("rolloutFullMatrix", &vitrel::wasm::rollout_full_matrix);
+  function("rolloutChain", &vitrel::wasm::rollout_chain);
 }

@@ -86,4 +86,22 @@ inline std::vector<float> rollout_row(Method m, const RelevanceInputs& in,
   return std::vector<float>(row.data(), row.data() + row.size());
 }
 
+// The product stage alone, on B given S x S block matrices X[0..B-1] ([B,S,S], block 0
+// first): row q of X[B-1]...X[0]. The benchmark times the two ways on the same matrices,
+// where the row-vector rollout and the full-matrix product differ (O(B*S^2) vs O(B*S^3)).
+inline std::vector<float> chain_row_vector(const float* blocks, int B, int S, int q) {
+  Eigen::RowVectorXf v = Eigen::RowVectorXf::Unit(S, q);
+  for (int b = B - 1; b >= 0; --b) {
+    v = v * Eigen::Map<const Matrix>(blocks + int64_t(b) * S * S, S, S);
+  }
+  return std::vector<float>(v.data(), v.data() + S);
+}
+
+inline std::vector<float> chain_full_matrices(const float* blocks, int B, int S, int q) {
+  Matrix M = Eigen::Map<const Matrix>(blocks, S, S);
+  for (int b = 1; b < B; ++b) M = Eigen::Map<const Matrix>(blocks + int64_t(b) * S * S, S, S) * M;
+  const Eigen::RowVectorXf row = M.row(q);
+  return std::vector<float>(row.data(), row.data() + S);
+}
+
 }  // namespace vitrel::reference

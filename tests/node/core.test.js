@@ -149,3 +149,20 @@ test('loadCore reports a missing build clearly', async () => {
   await assert.rejects(loadCore({ moduleUrl: new URL('file:///nonexistent/vit_relevance_core.mjs') }),
     /WebAssembly core is not built/);
 });
+
+test('rolloutChain: the row vector and the full-matrix product give the same row', () => {
+  const B = 3, S = 5;
+  const data = new Float32Array(B * S * S).map((_, i) => ((i * 37) % 11) / 11 + (i % (S + 1) === 0 ? 1 : 0));
+  const blocks = { data, shape: [B, S, S] };
+  // Reference: row 2 of X[2]·X[1]·X[0], as a row vector in plain JS.
+  let v = Array.from({ length: S }, (_, j) => (j === 2 ? 1 : 0));
+  for (let b = B - 1; b >= 0; b--) {
+    v = Array.from({ length: S }, (_, j) => v.reduce((s, vi, i) => s + vi * data[(b * S + i) * S + j], 0));
+  }
+  const onHeap = core.uploadBlocks(blocks);
+  for (const out of [core.rolloutChain(blocks, { query: 2 }), core.rolloutChain(onHeap, { query: 2, fullMatrices: true })]) {
+    out.forEach((x, j) => assert.ok(Math.abs(x - v[j]) <= 1e-5 * Math.abs(v[j]) + 1e-6, `column ${j}: ${x} vs ${v[j]}`));
+  }
+  onHeap.delete();
+  assert.throws(() => core.rolloutChain({ data: new Float32Array(12), shape: [1, 3, 4] }), /square block matrices/);
+});
