@@ -59,3 +59,14 @@ def random_inputs(cfg: ViTConfig, k: int, seed: int):
 def tiny_model(request):
     """(cfg, state_dict) of a small random non-square ViT, plain and distilled."""
     return request.param, lively_state_dict(request.param)
+
+
+# The small random models exported once per test session, shared by every ONNX test
+# module (each export traces the whole explainer graph): (config, PyTorch module, .onnx).
+@pytest.fixture(scope="session", params=[TINY, TINY_DISTILLED], ids=lambda c: c.name)
+def exported(request, tmp_path_factory):
+    from ort_runner import export_small, skip_without_ort
+    skip_without_ort()
+    cfg = request.param
+    module, path = export_small(cfg, lively_state_dict(cfg), tmp_path_factory.mktemp("onnx"))
+    return cfg, module, path

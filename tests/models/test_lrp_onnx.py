@@ -4,22 +4,15 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import TINY, TINY_DISTILLED, lively_state_dict, random_inputs
+from conftest import random_inputs
 from models.exporter.explainer import OUTPUT_NAMES
-from ort_runner import export_small, run_in_ort, skip_without_ort
+from ort_runner import run_in_ort
 
 # float32 in two engines: LRP divides by small sums and amplifies rounding differences,
 # most of all the classic pixel relevance (known to be numerically wild).
 TOLERANCE = {"logits": 1e-4, "attn": 1e-4, "attn_grad": 1e-4, "attn_rel": 1e-3,
              "attn_rel_classic_last": 1e-3, "input_rel_classic": 5e-3}
 
-
-@pytest.fixture(scope="module", params=[TINY, TINY_DISTILLED], ids=lambda c: c.name)
-def exported(request, tmp_path_factory):
-    skip_without_ort()
-    cfg = request.param
-    module, path = export_small(cfg, lively_state_dict(cfg), tmp_path_factory.mktemp("onnx"))
-    return cfg, module, path
 
 
 def rel_err(a, b):

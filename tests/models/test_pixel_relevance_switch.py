@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import TINY, TINY_DISTILLED, lively_state_dict, random_inputs
+from conftest import random_inputs
 from models.exporter.explainer import OUTPUT_NAMES, build_explainer
-from ort_runner import export_small, run_in_ort, skip_without_ort
+from ort_runner import run_in_ort
 
 UNCHANGED = ("logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last")
 
@@ -28,13 +28,6 @@ def test_flag_zero_in_pytorch_keeps_the_attention_outputs_and_zeroes_the_pixels(
     assert not off["input_rel_classic"].any()
     assert on["input_rel_classic"].abs().max() > 0
 
-
-@pytest.fixture(scope="module", params=[TINY, TINY_DISTILLED], ids=lambda c: c.name)
-def exported(request, tmp_path_factory):
-    skip_without_ort()
-    cfg = request.param
-    module, path = export_small(cfg, lively_state_dict(cfg), tmp_path_factory.mktemp("switch"))
-    return cfg, module, path
 
 
 @pytest.mark.parametrize("k", [1, 3])

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import TINY, TINY_DISTILLED, lively_state_dict, random_inputs
+from conftest import random_inputs
 from models.exporter.explainer import OUTPUT_NAMES, build_explainer
 from models.exporter.targets import predicted_class_rows
-from ort_runner import export_small, run_in_ort, skip_without_ort
+from ort_runner import run_in_ort
 
 
 def mixed_targets(cfg, logits):
@@ -45,13 +45,6 @@ def test_a_zero_row_explains_the_predicted_class_in_pytorch(tiny_model):
         for name in OUTPUT_NAMES:
             assert torch.equal(got[name], want[name]), (k, name)
 
-
-@pytest.fixture(scope="module", params=[TINY, TINY_DISTILLED], ids=lambda c: c.name)
-def exported(request, tmp_path_factory):
-    skip_without_ort()
-    cfg = request.param
-    module, path = export_small(cfg, lively_state_dict(cfg), tmp_path_factory.mktemp("predicted"))
-    return cfg, module, path
 
 
 @pytest.mark.parametrize("k", [1, 3])
