@@ -52,18 +52,19 @@ class PlainViT(nn.Module):
     def forward(self, pixels):
         cfg, p = self.cfg, self.params
         S, D, h, d = cfg.tokens, cfg.embed_dim, cfg.heads, cfg.head_dim
+        n = pixels.shape[0]  # the batch axis stays dynamic in the export
         x = F.conv2d(pixels, p.get("patch_embed.proj.weight"), p.get("patch_embed.proj.bias"),
                      stride=cfg.patch_size)
-        x = x.flatten(2).transpose(1, 2)  # [1, N, D]
+        x = x.flatten(2).transpose(1, 2)  # [n, N, D]
         special = [p.get("cls_token")] + ([p.get("dist_token")] if cfg.distilled else [])
-        x = torch.cat(special + [x], dim=1) + p.get("pos_embed")
+        x = torch.cat([t.expand(n, -1, -1) for t in special] + [x], dim=1) + p.get("pos_embed")
         for b in range(cfg.depth):
             pre = f"blocks.{b}."
             y = F.layer_norm(x, (D,), p.get(pre + "norm1.weight"), p.get(pre + "norm1.bias"), cfg.ln_eps)
             qkv = F.linear(y, p.get(pre + "attn.qkv.weight"), p.get_optional(pre + "attn.qkv.bias"))
-            q, k, v = qkv.reshape(S, 3, h, d).permute(1, 2, 0, 3)
+            q, k, v = qkv.reshape(n, S, 3, h, d).permute(2, 0, 3, 1, 4)  # each [n, h, S, d]
             a = torch.softmax(torch.matmul(q, k.transpose(-1, -2)) * (d ** -0.5), dim=-1)
-            o = torch.matmul(a, v).transpose(0, 1).reshape(1, S, D)
+            o = torch.matmul(a, v).transpose(1, 2).reshape(n, S, D)
             x = x + F.linear(o, p.get(pre + "attn.proj.weight"), p.get(pre + "attn.proj.bias"))
             y = F.layer_norm(x, (D,), p.get(pre + "norm2.weight"), p.get(pre + "norm2.bias"), cfg.ln_eps)
             y = F.gelu(F.linear(y, p.get(pre + "mlp.fc1.weight"), p.get(pre + "mlp.fc1.bias")))

@@ -41,7 +41,8 @@ def export_plain(module: torch.nn.Module, cfg: ViTConfig, path: Path) -> None:
     module.eval()
     with torch.no_grad():
         torch.onnx.export(module, (torch.randn(1, 3, h, w),), str(path), opset_version=OPSET,
-                          input_names=["pixels"], output_names=["logits"], do_constant_folding=False)
+                          input_names=["pixels"], output_names=["logits"], do_constant_folding=False,
+                          dynamic_axes={"pixels": {0: "batch"}, "logits": {0: "batch"}})
 
 
 def _dims(value_info) -> List[Dim]:
