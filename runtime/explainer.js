@@ -185,6 +185,23 @@ export async function openExplainer({
       return { logits: result.logits.data, timings: { modelMs } };
     },
 
+    // n images at once through the plain forward graph (its batch axis is dynamic):
+    // batch is a Float32Array of n·3·H·W normalised values → Float32Array of n·C logits.
+    async predictBatch(batch, n) {
+      if (!forward) throw new Error(`predictBatch needs the plain forward graph (${forwardName}) beside ${modelName}`);
+      if (!(batch instanceof Float32Array) || !(n > 0) || batch.length !== n * 3 * H * W) {
+        throw new Error(`predictBatch takes a Float32Array of ${n}×3×${H}×${W} values (got length ${batch?.length})`);
+      }
+      const input = new ort.Tensor('float32', batch, [n, 3, H, W]);
+      const result = await forward.run({ [forward.inputNames[0]]: input });
+      const logits = result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]];
+      if (!sameDims(logits.dims, [n, C])) {
+        throw new Error(`${forwardName}: logits have shape [${logits.dims.join(',')}] for a batch of ${n}, expected [${n},${C}]`
+          + ' (re-export it with a dynamic batch axis: npm run build)');
+      }
+      return logits.data;
+    },
+
     // targets: class ids, Float32Array(C) weight vectors (e.g. e_A − e_B), or null for the
     // predicted class (one run gives the logits and the top-1 explanation). options.outputs:
     // the graph outputs to fetch (default all; see outputsForMethods). Returns

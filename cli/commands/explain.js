@@ -20,7 +20,8 @@ const OPTIONS = {
   target: { type: 'string', value: 'ID|NAME', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
   method: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
   'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
-  threads: { type: 'int', min: 1, max: 64, help: 'onnxruntime-web threads (default: its own choice)' },
+  threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
+  engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
   colormap: { type: 'string', default: 'jet', help: 'overlay colormap' },
   opacity: { type: 'string', value: 'X', default: '0.5', help: 'overlay opacity in [0,1]' },
   out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json and the PNG overlays' },
@@ -30,7 +31,7 @@ export const summary = 'explain a photo or .npy tensor with an explainer graph â
 
 export function usage() {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
-                             [--method all|ID,ID...] [--start-layer N] [--threads N]
+                             [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
                              [--colormap jet] [--opacity 0.5] --out DIR
 
 Runs the explainer graph on the input, prints the five most likely classes and computes the
@@ -129,7 +130,7 @@ export async function run(argv) {
 
   let t0 = performance.now();
   // The core loads while the graph opens.
-  const opening = userStep(() => openExplainerFile(opts.model, { threads: opts.threads }));
+  const opening = userStep(() => openExplainerFile(opts.model, { threads: opts.threads, engine: opts.engine }));
   opening.catch(() => {}); // it may fail while the core loads: handled when awaited below
   let core;
   let methods;

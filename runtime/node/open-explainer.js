@@ -1,11 +1,13 @@
 // Node-only: opens an explainer graph from disk, `<graph>.onnx` with its metadata
-// `<graph>.json` beside it, running it in onnxruntime-web (the engine the page uses, so
-// CLI and page give the same numbers).
+// `<graph>.json` beside it, running it in onnxruntime-web by default (the engine the page
+// uses, so CLI and page give the same numbers) or in onnxruntime-node (engine 'node' or
+// 'auto', see ort-engine.js) for batch work.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../explainer.js';
+import { loadEngine } from './ort-engine.js';
 
 // The metadata file that belongs to a graph: same name, .json instead of .onnx.
 export function metadataPathFor(onnxPath) {
@@ -31,12 +33,6 @@ export async function readMetadata(file, onnxPath) {
   }
 }
 
-// Thread count for onnxruntime-web's WebAssembly backend. It only takes effect before the
-// first session is created in this process.
-export function setOrtThreads(threads) {
-  if (threads !== undefined) ort.env.wasm.numThreads = threads;
-}
-
 // `<graph>.forward.onnx`, the plain forward graph the exporter writes beside the explainer.
 export function forwardPathFor(onnxPath) {
   return onnxPath.replace(/(\.onnx)?$/i, '.forward.onnx');
@@ -44,8 +40,12 @@ export function forwardPathFor(onnxPath) {
 
 // withForward: also open `<graph>.forward.onnx` when it exists, so predict() is a real
 // forward pass (onnxruntime-web runs the whole explainer graph even for logits alone).
-export async function openExplainerFile(onnxPath, { threads, sessionOptions, withForward = false } = {}) {
-  setOrtThreads(threads);
+// requireForward: a missing forward graph is an error (evaluations batch their forwards).
+// The returned explainer carries `engine` ('web' or 'node').
+export async function openExplainerFile(onnxPath, {
+  threads, sessionOptions, withForward = false, requireForward = false, engine = 'web',
+} = {}) {
+  const runtime = await loadEngine(engine, { threads });
   const metadata = await readMetadata(metadataPathFor(onnxPath), onnxPath);
   let model;
   try {
@@ -54,11 +54,17 @@ export async function openExplainerFile(onnxPath, { threads, sessionOptions, wit
     throw new Error(`cannot read model ${onnxPath}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
   const forwardPath = forwardPathFor(onnxPath);
-  const forwardModel = withForward && existsSync(forwardPath) ? await readFile(forwardPath) : undefined;
-  return openExplainer({
-    ort, model, metadata, sessionOptions, modelName: path.basename(onnxPath),
-    forwardModel, forwardName: path.basename(forwardPath),
+  if (requireForward && !existsSync(forwardPath)) {
+    throw new Error(`${forwardPath} not found: this command needs the plain forward graph beside the explainer `
+      + '(models/export.py --plain writes it; npm run build does)');
+  }
+  const forwardModel = (withForward || requireForward) && existsSync(forwardPath) ? await readFile(forwardPath) : undefined;
+  const explainer = await openExplainer({
+    ort: runtime.ort, model, metadata, sessionOptions: { ...runtime.sessionOptions, ...sessionOptions },
+    modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
   });
+  explainer.engine = runtime.name;
+  return explainer;
 }
 
 export { ort };
