@@ -56,12 +56,35 @@
  *       { colormap, sampling, opacity, outsideDim }) → RGBA copy of the ORIGINAL photo with
  *       the map drawn over `region` at full resolution (the inverse-mapped overlay)
  *
+ * Evaluation (runtime/core-eval.js; the paper's protocols, METHODS.md). Maps are row-major
+ * Float32Arrays, masks Uint8Arrays of 0 (background) / 1 (foreground).
+ *   core.removalOrderIds ['most_relevant_first','least_relevant_first'] (positive / negative
+ *       perturbation)
+ *   core.removalRanking(map, order)               → Uint32Array of pixel indices in removal
+ *       order; equal values always go lower index first
+ *   core.removedPixelCount(pixels, fraction)      → floor(pixels * fraction), fraction in [0,1]
+ *   core.perturbedInputs(rgba, width, height, map, { fractions, order, mean, std })
+ *       → Float32Array [fractions.length, 3, height, width]: per fraction, the first
+ *       removedPixelCount pixels of the ranking black in the [0,1] image, then normalised
+ *   core.trapezoidArea(x, y)                      → trapezoid area, x strictly increasing
+ *   core.perturbationAuc(fractions, accuracy)     → trapezoidArea × 100
+ *   core.positiveShareInside(map, rows, cols, { x, y, width, height }) → grid pointing game:
+ *       positive relevance inside the rect / all positive relevance (0 if none)
+ *   core.segmentationCounts(map, mask)            → { correct, labeled, intersection: [bg, fg],
+ *       union: [bg, fg], averagePrecision } of imagenet_seg_eval.py (min-max, binarised
+ *       above the mean; AP = mean of the two classes' sklearn average precision)
+ *   core.averagePrecision(scores, positive)       → sklearn's average_precision_score
+ *       (0 when there is no positive)
+ *   core.maskInModelFrame(mask, maskWidth, maskHeight, region, outWidth, outHeight)
+ *       → Uint8Array: nearest-neighbour sample of the mask's region into the input frame
+ *
  * Errors: every bad input throws an Error whose message says what is wrong; inputs the
  * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.
  */
 import { CoreTensors, TENSOR_KEYS, toHeap } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
+import { evalApi } from './core-eval.js';
 
 const MODULE_FILE = 'vit_relevance_core.mjs';
 const WASM_FILE = 'vit_relevance_core.wasm';
@@ -200,5 +223,6 @@ function createCore(M) {
     uploadBlocks: (blocks) => toHeap(M, 'blocks', blocks), // caller calls .delete()
     rolloutFullMatrix,
     ...renderApi(M),
+    ...evalApi(M),
   };
 }

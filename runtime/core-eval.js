@@ -1,0 +1,123 @@
+// Evaluation wrappers of runtime/core.js over src/eval: the perturbation test (pixel
+// ranking, perturbed model inputs, AUC), the grid pointing game, and the
+// ImageNet-segmentation counts. Arrays cross into the WebAssembly heap in one copy each way;
+// the C++ core checks values (InputError with its message); results are copies owned by JS.
+
+export function evalApi(M) {
+  const need = (cond, message) => { if (!cond) throw new TypeError(message); };
+  const heapFloats = (values) => {
+    const f = new M.Floats([values.length]);
+    f.view().set(values);
+    return f;
+  };
+  const heapBytes = (values) => {
+    const b = new M.Bytes(values.length);
+    b.view().set(values);
+    return b;
+  };
+  const using = (objects, fn) => {
+    try { return fn(...objects); } finally { for (const o of objects) o.delete(); }
+  };
+  const floatsOut = (f) => { try { return f.view().slice(); } finally { f.delete(); } };
+  const bytesOut = (b) => { try { return b.view().slice(); } finally { b.delete(); } };
+
+  const checkFloats = (map, what) => {
+    need(map instanceof Float32Array || map instanceof Float64Array || Array.isArray(map),
+      `${what} must be a Float32Array`);
+    return map;
+  };
+  const checkBytes = (bytes, what) => {
+    need(bytes instanceof Uint8Array || bytes instanceof Uint8ClampedArray || Array.isArray(bytes),
+      `${what} must be a Uint8Array`);
+    return bytes;
+  };
+  const checkNumbers = (list, what) => {
+    need(Array.isArray(list) || ArrayBuffer.isView(list), `${what} must be an array of numbers`);
+    const out = Array.from(list);
+    need(out.every((v) => typeof v === 'number'), `${what} must be an array of numbers`);
+    return out;
+  };
+  const checkInt = (v, what) => need(Number.isInteger(v), `${what} must be an integer, got ${v}`);
+  const checkRect = (r, what) => {
+    need(r && typeof r === 'object', `${what} must be { x, y, width, height }`);
+    for (const k of ['x', 'y', 'width', 'height']) checkInt(r[k], `${what}.${k}`);
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+
+  const removalOrderIds = Object.freeze([...M.removalOrderIds()]);
+  const checkOrder = (order, what) => need(removalOrderIds.includes(order),
+    `${what} must be one of ${removalOrderIds.join(', ')}, got ${JSON.stringify(order)}`);
+
+  // Pixel indices in removal order; equal values go lower index first.
+  function removalRanking(map, order) {
+    checkFloats(map, 'removalRanking: map');
+    checkOrder(order, 'removalRanking: order');
+    return using([heapFloats(map)], (f) => M.removalRanking(f, order));
+  }
+
+  // One normalised CHW image per fraction: Float32Array [fractions.length, 3, height, width].
+  function perturbedInputs(rgba, width, height, map, { fractions, order, mean, std } = {}) {
+    checkBytes(rgba, 'perturbedInputs: rgba');
+    checkInt(width, 'perturbedInputs: width');
+    checkInt(height, 'perturbedInputs: height');
+    checkFloats(map, 'perturbedInputs: map');
+    const options = {
+      fractions: checkNumbers(fractions, 'perturbedInputs: options.fractions'),
+      order,
+      mean: checkNumbers(mean, 'perturbedInputs: options.mean'),
+      std: checkNumbers(std, 'perturbedInputs: options.std'),
+    };
+    checkOrder(order, 'perturbedInputs: options.order');
+    return using([heapBytes(rgba), heapFloats(map)], (b, f) =>
+      floatsOut(M.perturbedInputs(b, width, height, f, options)));
+  }
+
+  function removedPixelCount(pixels, fraction) {
+    need(Number.isSafeInteger(pixels) && pixels >= 0, `removedPixelCount: pixels must be a non-negative integer, got ${pixels}`);
+    need(typeof fraction === 'number', 'removedPixelCount: fraction must be a number');
+    return M.removedPixelCount(pixels, fraction);
+  }
+
+  function positiveShareInside(map, rows, cols, rect) {
+    checkFloats(map, 'positiveShareInside: map');
+    checkInt(rows, 'positiveShareInside: rows');
+    checkInt(cols, 'positiveShareInside: cols');
+    const r = checkRect(rect, 'positiveShareInside: rect');
+    return using([heapFloats(map)], (f) => M.positiveShareInside(f, rows, cols, r));
+  }
+
+  function segmentationCounts(map, mask) {
+    checkFloats(map, 'segmentationCounts: map');
+    checkBytes(mask, 'segmentationCounts: mask');
+    return using([heapFloats(map), heapBytes(mask)], (f, b) => M.segmentationCounts(f, b));
+  }
+
+  function averagePrecision(scores, positive) {
+    checkFloats(scores, 'averagePrecision: scores');
+    checkBytes(positive, 'averagePrecision: positive');
+    return using([heapFloats(scores), heapBytes(positive)], (f, b) => M.averagePrecision(f, b));
+  }
+
+  function maskInModelFrame(mask, maskWidth, maskHeight, region, outWidth, outHeight) {
+    checkBytes(mask, 'maskInModelFrame: mask');
+    for (const [v, what] of [[maskWidth, 'maskWidth'], [maskHeight, 'maskHeight'],
+      [outWidth, 'outWidth'], [outHeight, 'outHeight']]) checkInt(v, `maskInModelFrame: ${what}`);
+    const r = checkRect(region, 'maskInModelFrame: region');
+    return using([heapBytes(mask)], (b) =>
+      bytesOut(M.maskInModelFrame(b, maskWidth, maskHeight, r, outWidth, outHeight)));
+  }
+
+  return {
+    removalOrderIds,
+    removalRanking,
+    perturbedInputs,
+    removedPixelCount,
+    trapezoidArea: (x, y) => M.trapezoidArea(checkNumbers(x, 'trapezoidArea: x'), checkNumbers(y, 'trapezoidArea: y')),
+    perturbationAuc: (fractions, accuracy) => M.perturbationAuc(
+      checkNumbers(fractions, 'perturbationAuc: fractions'), checkNumbers(accuracy, 'perturbationAuc: accuracy')),
+    positiveShareInside,
+    segmentationCounts,
+    averagePrecision,
+    maskInModelFrame,
+  };
+}
