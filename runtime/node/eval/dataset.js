@@ -6,7 +6,7 @@
 //     (`<wnid> <name, synonyms>` per line; line index = class id), or
 //   - a CSV `file,label` (header optional) whose label is a class id, a wnid or a class
 //     name (matched like `explain --target`, runtime/targets.js).
-// → items [{ key: file name, file: path, label: class id }], the key being unique.
+// → items [{ name: file name (unique), file: path, label: class id }].
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveTarget } from '../../targets.js';
@@ -170,7 +170,7 @@ export async function loadDataset({ images, labels: labelsFile, metadata, skipUn
   if (unlabelled.length && !skipUnlabelled) {
     throw new EvalError(`${unlabelled.length} photo(s) in ${images} have no label in ${source}: ${listSome(unlabelled)} (--skip-unlabelled leaves them out)`);
   }
-  const items = names.filter((n) => labels.has(n)).map((name) => ({ key: name, file: path.join(images, name), label: labels.get(name) }));
+  const items = names.filter((n) => labels.has(n)).map((name) => ({ name, file: path.join(images, name), label: labels.get(name) }));
   if (!items.length) throw new EvalError(`no photo in ${images} has a label in ${source}`);
   return { items, skipped: unlabelled };
 }

@@ -5,12 +5,12 @@
 //   export const kind = {
 //     name: 'perturbation',                    // also the summary file name: DIR/perturbation.json
 //     itemKey(item) → string,                  // unique per item (a file name, a mosaic id)
-//     summarize(records, settings, keys) → summary object,
+//     summarize(records, settings, keys) → summary object (or a promise of it),
 //                                              // records: ALL records of the folder, sorted by
 //                                              // key (keys[i] is records[i]'s), as read back
 //                                              // from records.jsonl; may be called by a merge
 //                                              // long after the run, so it must use only these
-//     reports(summary, settings) → [{ file: 'perturbation.md', text }, ...],
+//     reports(summary, settings) → [{ file: 'perturbation.md', text }, ...] (or a promise),
 //   };
 // and the caller supplies `settings`: everything that must match for records to be
 // combined (model sha256, methods, start layer, fractions...). They are stored in
@@ -51,10 +51,10 @@ export async function writeSummary(dir, kind, settings) {
   const entries = sortedEntries(await readRecords(dir));
   if (!entries.length) return { summary: null, files: [] };
   const keys = entries.map(([key]) => key);
-  const summary = kind.summarize(entries.map(([, record]) => record), settings, keys);
+  const summary = await kind.summarize(entries.map(([, record]) => record), settings, keys);
   const files = [path.join(dir, `${kind.name}.json`)];
   await writeFile(files[0], `${canonicalJson(summary, 2)}\n`);
-  for (const { file, text } of kind.reports(summary, settings) ?? []) {
+  for (const { file, text } of (await kind.reports(summary, settings)) ?? []) {
     checkReportName(file, kind.name);
     files.push(path.join(dir, file));
     await writeFile(files.at(-1), text);
