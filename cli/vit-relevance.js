@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const COMMANDS = ['explain', 'maps'];
+const COMMANDS = ['explain', 'maps', 'eval'];
 
 function commandFile(name) {
   return path.join(here, 'commands', `${name}.js`);
