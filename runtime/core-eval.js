@@ -21,14 +21,17 @@ export function evalApi(M) {
   const floatsOut = (f) => { try { return f.view().slice(); } finally { f.delete(); } };
   const bytesOut = (b) => { try { return b.view().slice(); } finally { b.delete(); } };
 
+  // Float arrays are copied into float32; byte arrays must already be bytes (a plain array
+  // would be truncated silently on the copy).
   const checkFloats = (map, what) => {
     need(map instanceof Float32Array || map instanceof Float64Array || Array.isArray(map),
       `${what} must be a Float32Array`);
+    need(map.length > 0, `${what} is empty`);
     return map;
   };
   const checkBytes = (bytes, what) => {
-    need(bytes instanceof Uint8Array || bytes instanceof Uint8ClampedArray || Array.isArray(bytes),
-      `${what} must be a Uint8Array`);
+    need(bytes instanceof Uint8Array || bytes instanceof Uint8ClampedArray, `${what} must be a Uint8Array`);
+    need(bytes.length > 0, `${what} is empty`);
     return bytes;
   };
   const checkNumbers = (list, what) => {
