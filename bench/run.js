@@ -11,6 +11,7 @@ const benches = [
   ['core', 'core.js'],        // relevance methods: WebAssembly vs native, row-vector vs full-matrix rollout
   ['explain', 'explain.js'],  // explainer graph vs plain forward in onnxruntime-web; K=5 vs 5×K=1
   ['browser', 'browser.js'],  // the page in headless Chromium: first heatmap, class switch, code size
+  ['eval', 'eval.js'],        // explain per stage; evaluation throughput and overhead; shards merged = one run
 ];
 const only = process.argv.slice(2);
 let failed = 0;
