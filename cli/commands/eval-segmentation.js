@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseOptions, formatOptions, UsageError, CliError } from '../args.js';
 import { EVAL_OPTIONS, evalShard, evalMethods } from '../eval-options.js';
 import { loadCore } from '../../runtime/core.js';
-import { openExplainerFile } from '../../runtime/node/open-explainer.js';
+import { metadataPathFor, openExplainerFile, readMetadata } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';
 import { runEvaluation } from '../../runtime/node/eval/run.js';
 import { listPhotos, loadDataset } from '../../runtime/node/eval/dataset.js';
@@ -17,9 +17,11 @@ import { kind } from '../../runtime/eval/segmentation.js';
 import { binaryMask, maskInModelFrame } from '../../runtime/eval/segmentation-mask.js';
 import { segmentPhoto } from '../../runtime/eval/segmentation-protocol.js';
 
+const { images, ...SHARED_OPTIONS } = EVAL_OPTIONS;
 const OPTIONS = {
-  ...EVAL_OPTIONS,
+  images,
   masks: { type: 'string', value: 'DIR', required: true, help: 'ground-truth masks, <photo name without extension>.png; any non-zero value is foreground' },
+  ...SHARED_OPTIONS,
   labels: { type: 'string', value: 'FILE', help: 'optional: synset_words.txt or a .csv of file,label; adds the top-1 accuracy' },
   engine: { type: 'string', value: 'auto|node|web', default: 'auto', help: 'onnxruntime-node when installed (about 4× faster), else onnxruntime-web' },
 };
@@ -100,6 +102,15 @@ export async function run(argv) {
     return 0;
   }
   const shard = evalShard(opts);
+  const core = await loadCore();
+  const methods = evalMethods(opts, core.methodIds);
+  // The photos and masks first: a wrong folder is reported before the graph loads.
+  const { items, skipped } = await readMetadata(metadataPathFor(opts.model), opts.model)
+    .then((metadata) => maskedItems(opts, metadata))
+    .catch((err) => {
+      throw err instanceof UsageError || err instanceof CliError ? err : new CliError(err.message);
+    });
+  if (skipped.length) console.log(`skipped ${skipped.length} photo(s) without a mask in ${opts.masks}: ${listSome(skipped)}`);
   let explainer;
   try {
     explainer = await openExplainerFile(opts.model, { engine: opts.engine, threads: opts.threads });
@@ -107,13 +118,7 @@ export async function run(argv) {
     throw new CliError(err.message);
   }
   try {
-    const core = await loadCore();
-    const methods = evalMethods(opts, core.methodIds);
     const { metadata } = explainer;
-    const { items, skipped } = await maskedItems(opts, metadata).catch((err) => {
-      throw err instanceof UsageError || err instanceof CliError ? err : new CliError(err.message);
-    });
-    if (skipped.length) console.log(`skipped ${skipped.length} photo(s) without a mask in ${opts.masks}: ${listSome(skipped)}`);
     const settings = {
       model: metadata.name,
       graphSha256: await sha256(opts.model),
