@@ -49,6 +49,12 @@ async function sha256(file) {
   return createHash('sha256').update(await readFile(file)).digest('hex');
 }
 
+// Which photos make up every mosaic: a resumed run or a shard on another photo list (the
+// keys would name other mosaics) is refused as "other settings".
+function mosaicsSha256(mosaics) {
+  return createHash('sha256').update(JSON.stringify(mosaics.map((m) => m.photos.map((p) => [p.name, p.label])))).digest('hex');
+}
+
 async function decodeTile(photo) {
   try {
     return await decodeImage(photo.file);
@@ -97,6 +103,7 @@ export async function run(argv) {
       startLayer: opts.startLayer,
       seed: opts.seed,
       grid: GRID,
+      mosaicsSha256: mosaicsSha256(mosaics),
       preprocess: metadata.preprocess,
       tilePreprocess: tilePreprocess(metadata.preprocess, GRID),
     };

@@ -220,7 +220,16 @@ test('eval pointing-game: two mosaics of the ImageNet samples end to end', { ski
   }
   assert.match(await readFile(path.join(out, 'pointing-game.md'), 'utf8'), /\| transformer_attribution \|/);
   assert.match(await readFile(path.join(out, 'pointing-game.csv'), 'utf8'), /^method,score,hit_rate\n/);
+
+  // Resuming on another photo list would give the same keys to other mosaics: refused.
+  const fewer = tempDir('vitrel-pg-photos-');
+  for (const name of photosOf(records)) await copyFile(path.join(samples, name), path.join(fewer, name));
+  const again = runCli(evalArgs('pointing-game', ['--images', fewer, '--labels', synsetWords, '--limit', '2', '--out', out]));
+  assert.notEqual(again.status, 0);
+  assert.match(again.stderr, /computed with other settings \(mosaicsSha256: /);
 });
+
+const photosOf = (records) => records.flatMap(({ record }) => record.photos);
 
 // Photos, with masks the test draws: a centre square at the photo's size, or at half size.
 async function segmentationFolder() {
