@@ -37,14 +37,15 @@ def head_relprop(params, cfg: ViTConfig, fw, R):
     """Relevance pair of [K, C] at the logits -> pair of [K, nh, D] at the final LayerNorm output."""
     R = each(lambda r: r.unsqueeze(1), R)
     x0 = fw.final_out[0:1]
+    inv = getattr(fw, "lrp_inv", {})
     if not cfg.distilled:
-        return select_relprop(linear_relprop(R, x0, params.get("head.weight")), x0)
+        return select_relprop(linear_relprop(R, x0, params.get("head.weight"), inv_proposed=inv.get("head")), x0)
     # logits = (head + head_dist)/2: the mean is treated as an Add of the two halves
     # (variant's residual rule; the 1/2 scale passes relevance unchanged).
     r0, r1 = residual_relprop(R, fw.head_out * 0.5, fw.head_dist_out * 0.5, fw.logits)
     x1 = fw.final_out[1:2]
-    r0 = select_relprop(linear_relprop(r0, x0, params.get("head.weight")), x0)
-    r1 = select_relprop(linear_relprop(r1, x1, params.get("head_dist.weight")), x1)
+    r0 = select_relprop(linear_relprop(r0, x0, params.get("head.weight"), inv_proposed=inv.get("head")), x0)
+    r1 = select_relprop(linear_relprop(r1, x1, params.get("head_dist.weight"), inv_proposed=inv.get("head_dist")), x1)
     return tuple(torch.cat([a, b], dim=1) for a, b in zip(r0, r1))
 
 
@@ -54,12 +55,13 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows):
     [K,S,D]). In block 0 only the classic stream continues below the attention."""
     S, rows = cfg.tokens, c.rows
     pre = f"blocks.{b}."
+    inv = getattr(c, "lrp_inv", {})  # precomputed proposed denominators (split export)
     r_x1, r_m = residual_relprop(R, c.x1, c.mlp_out, c.x_out)
-    r_g = linear_relprop(r_m, c.g, params.get(pre + "mlp.fc2.weight"), classic_rows)
-    r_n2 = linear_relprop(r_g, c.n2, params.get(pre + "mlp.fc1.weight"), classic_rows)  # GELU: identity
+    r_g = linear_relprop(r_m, c.g, params.get(pre + "mlp.fc2.weight"), classic_rows, inv.get("fc2"))
+    r_n2 = linear_relprop(r_g, c.n2, params.get(pre + "mlp.fc1.weight"), classic_rows, inv.get("fc1"))  # GELU: identity
     r_x1 = clone_relprop(r_x1, r_n2, c.x1)  # LN2: identity
     r_x, r_p = residual_relprop(r_x1, c.x_rows, c.proj_out, c.x1)
-    r_o = linear_relprop(r_p, c.o_merged, params.get(pre + "attn.proj.weight"), classic_rows)
+    r_o = linear_relprop(r_p, c.o_merged, params.get(pre + "attn.proj.weight"), classic_rows, inv.get("proj"))
     r_a, r_v = product_relprop(each(lambda r: _split_heads(r, rows, cfg), r_o), c.attn_rows, c.v, c.o,
                                classic_rows)
     r_attn = each(lambda r: pad_rows(r, rows, S), r_a)
@@ -70,7 +72,7 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows):
                                classic_rows)
     r_qkv = tuple(None if q is None else _merge_qkv(pad_rows(q, rows, S), k.transpose(-1, -2), v, cfg)
                   for q, k, v in zip(r_q, r_k, r_v))
-    r_n1 = linear_relprop(r_qkv, c.n1, params.get(pre + "attn.qkv.weight"), classic_rows)
+    r_n1 = linear_relprop(r_qkv, c.n1, params.get(pre + "attn.qkv.weight"), classic_rows, inv.get("qkv"))
     return r_attn, clone_relprop(each(lambda r: pad_rows(r, rows, S), r_x), r_n1, c.x)  # LN1: identity
 
 

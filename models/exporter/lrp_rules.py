@@ -40,13 +40,22 @@ def each(fn, pair):
     return tuple(None if r is None else fn(r) for r in pair)
 
 
-def linear_relprop(R, x, weight, classic_rows=None):
+def proposed_inverse(x, weight):
+    """1/(x+W+^T + x-W-^T) of the proposed Linear rule: forward-side, the same for every
+    target, so a split export computes it once per photo (split.py)."""
+    w_pos = torch.relu(weight)
+    x_pos = torch.relu(x)
+    return safe_inverse(torch.matmul(x_pos, w_pos.t()) + torch.matmul(x - x_pos, (weight - w_pos).t()))
+
+
+def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None):
     """Linear layer, alpha=1 beta=0, bias ignored. R streams [K,r,out], x [r,in] -> [K,r,in].
 
     proposed: Z = x+W+^T + x-W-^T, S = R/Z for both parts.
     classic:  S1 = R/(x+W+^T), S2 = R/(x-W-^T).
     classic_rows: None, or ones [F,1,1] with F (0 or 1, run time) = whether the classic
     stream has rows; its denominators are formed on F copies (empty when F = 0).
+    inv_proposed: proposed_inverse(x, weight) when already computed (split export).
     """
     r_p, r_c = R
     if r_p is None and classic_rows is not None:
@@ -55,18 +64,26 @@ def linear_relprop(R, x, weight, classic_rows=None):
     w_neg = weight - w_pos
     x_pos = torch.relu(x)
     x_neg = x - x_pos
-    z_pos = torch.matmul(x_pos, w_pos.t())
-    z_neg = torch.matmul(x_neg, w_neg.t())
 
     def back(s_pos, s_neg):
         return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
 
+    z_pos = z_neg = None
     out_p = out_c = None
     if r_p is not None:
-        s = r_p * safe_inverse(z_pos + z_neg)
+        if inv_proposed is None:
+            z_pos = torch.matmul(x_pos, w_pos.t())
+            z_neg = torch.matmul(x_neg, w_neg.t())
+            inv_proposed = safe_inverse(z_pos + z_neg)
+        s = r_p * inv_proposed
         out_p = back(s, s)
     if r_c is not None:
-        if r_p is not None and classic_rows is not None:
+        shared = r_p is not None and classic_rows is not None
+        if z_pos is None:
+            # the classic denominators on the classic stream's F rows when it has its own
+            xc_pos, xc_neg = (x_pos * classic_rows, x_neg * classic_rows) if shared else (x_pos, x_neg)
+            z_pos, z_neg = torch.matmul(xc_pos, w_pos.t()), torch.matmul(xc_neg, w_neg.t())
+        elif shared:
             z_pos, z_neg = z_pos * classic_rows, z_neg * classic_rows
         out_c = back(r_c * safe_inverse(z_pos), r_c * safe_inverse(z_neg))
     return out_p, out_c

@@ -1,0 +1,118 @@
+"""Export of the split explainer (split.py): <name>.photo.onnx and <name>.target.onnx whose
+weights live once in <name>.weights.bin, which both graphs reference as ONNX external data.
+
+Only the cache tensors TargetGraph reads are kept: its unused inputs are dropped, and the
+PhotoGraph outputs (and the nodes that only fed them) with them.
+"""
+import hashlib
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import onnx
+import torch
+from onnx import numpy_helper
+
+from .config import ViTConfig
+from .metadata import K
+from .onnx_export import OPSET
+from .split import CACHE_PREFIX, PHOTO_OUTPUTS, TARGET_INPUTS_AFTER_CACHE, TARGET_OUTPUTS, build_split
+
+ALIGN = 64  # byte alignment of each tensor in the weights file
+
+
+def _cache_names(names: List[str]) -> List[str]:
+    return [CACHE_PREFIX + n for n in names]
+
+
+def _drop_dead_nodes(graph: onnx.GraphProto) -> int:
+    """Removes nodes none of whose outputs reaches a graph output; returns how many."""
+    needed = {o.name for o in graph.output}
+    keep = []
+    for node in reversed(graph.node):
+        if any(o in needed for o in node.output):
+            keep.append(node)
+            needed.update(i for i in node.input if i)
+            for attr in node.attribute:  # subgraphs (If/Loop) read outer names too
+                for sub in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                    needed.update(i for n in sub.node for i in n.input)
+    removed = len(graph.node) - len(keep)
+    del graph.node[:]
+    graph.node.extend(reversed(keep))
+    unused = [i for i in graph.initializer if i.name not in needed]
+    for init in unused:
+        graph.initializer.remove(init)
+    return removed
+
+
+def _prune_unused_inputs(target: onnx.ModelProto) -> List[str]:
+    graph = target.graph
+    read = {i for n in graph.node for i in n.input}
+    unused = [i for i in graph.input if i.name.startswith(CACHE_PREFIX) and i.name not in read]
+    for i in unused:
+        graph.input.remove(i)
+    return [i.name for i in unused]
+
+
+def _externalise(models: List[onnx.ModelProto], weights_name: str) -> bytes:
+    """Moves every initializer of the models into one blob (identical tensors stored once)
+    and points the initializers at it. Returns the blob."""
+    blob = bytearray()
+    offsets: Dict[str, Tuple[int, int]] = {}
+    for model in models:
+        for init in model.graph.initializer:
+            data = numpy_helper.to_array(init).tobytes()
+            key = hashlib.sha256(data + str(list(init.dims)).encode() + str(init.data_type).encode()).hexdigest()
+            if key not in offsets:
+                blob.extend(b"\0" * (-len(blob) % ALIGN))
+                offsets[key] = (len(blob), len(data))
+                blob.extend(data)
+            offset, length = offsets[key]
+            init.ClearField("raw_data")
+            for field in ("float_data", "int32_data", "int64_data", "double_data"):
+                init.ClearField(field)
+            init.data_location = onnx.TensorProto.EXTERNAL
+            del init.external_data[:]
+            for k, v in (("location", weights_name), ("offset", str(offset)), ("length", str(length))):
+                entry = init.external_data.add()
+                entry.key, entry.value = k, v
+    return bytes(blob)
+
+
+def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=None) -> Dict[str, object]:
+    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.weights.bin into `out`.
+    Returns {"photo", "target", "weights": file names, "cache": kept cache input names}."""
+    photo, target, names = build_split(cfg, state_dict, final_ln_eps)
+    cache = _cache_names(names)
+    h, w = cfg.image_size
+    pixels = torch.randn(1, 3, h, w)
+    tgt = torch.zeros(2, cfg.num_classes)  # K = 2 while tracing (no op specialised to K = 1)
+    tgt[0, 0] = 1.0
+    pixel_relevance = torch.tensor(1.0)
+    files = {"photo": f"{name}.photo.onnx", "target": f"{name}.target.onnx", "weights": f"{name}.weights.bin"}
+    tmp_photo, tmp_target = out / (files["photo"] + ".tmp"), out / (files["target"] + ".tmp")
+    with torch.no_grad():
+        outs = photo(pixels)
+        torch.onnx.export(photo, (pixels,), str(tmp_photo), opset_version=OPSET,
+                          input_names=["pixels"], output_names=PHOTO_OUTPUTS + cache,
+                          do_constant_folding=False)
+        dynamic = {n: {0: K} for n in TARGET_OUTPUTS}
+        dynamic["target"] = {0: K}
+        torch.onnx.export(target, (*outs, tgt, pixel_relevance), str(tmp_target), opset_version=OPSET,
+                          input_names=PHOTO_OUTPUTS + cache + TARGET_INPUTS_AFTER_CACHE,
+                          output_names=TARGET_OUTPUTS, dynamic_axes=dynamic, do_constant_folding=False)
+    photo_model, target_model = onnx.load(str(tmp_photo)), onnx.load(str(tmp_target))
+    tmp_photo.unlink()
+    tmp_target.unlink()
+
+    # torch may already have dropped inputs it saw unused; keep the two lists in step
+    _prune_unused_inputs(target_model)
+    kept = {i.name for i in target_model.graph.input}
+    for o in [o for o in photo_model.graph.output if o.name.startswith(CACHE_PREFIX) and o.name not in kept]:
+        photo_model.graph.output.remove(o)
+    _drop_dead_nodes(photo_model.graph)
+
+    blob = _externalise([photo_model, target_model], files["weights"])
+    (out / files["weights"]).write_bytes(blob)
+    onnx.save(photo_model, str(out / files["photo"]))
+    onnx.save(target_model, str(out / files["target"]))
+    return {**files, "cache": [i.name for i in target_model.graph.input if i.name.startswith(CACHE_PREFIX)]}

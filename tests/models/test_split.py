@@ -1,0 +1,101 @@
+"""The split explainer (models/exporter/split.py): photo graph + target graph compute what
+the single explainer graph computes, in PyTorch bit for bit and in onnxruntime-web within
+float32 tolerance, on inputs and target counts they were not traced with; the two ONNX
+files share one weights file."""
+import subprocess
+
+import numpy as np
+import onnx
+import pytest
+import torch
+
+from conftest import REPO_ROOT, random_inputs
+from models.exporter.explainer import OUTPUT_NAMES, build_explainer
+from models.exporter.split import build_split
+from models.exporter.split_export import export_split
+from ort_runner import skip_without_ort
+
+RUNNER = REPO_ROOT / "tests" / "models" / "run_split.mjs"
+TOLERANCE = {"logits": 1e-4, "attn": 1e-4, "attn_grad": 1e-4, "attn_rel": 1e-3,
+             "attn_rel_classic_last": 1e-3, "input_rel_classic": 5e-3}
+
+
+def rel_err(a, b):
+    return float(np.abs(a - b).max() / max(np.abs(b).max(), 1e-30))
+
+
+def split_outputs(photo, target, pixels, tgt, flag):
+    with torch.no_grad():
+        logits, attn, *cache = photo(pixels)
+        return (logits, attn, *target(logits, attn, *cache, tgt, torch.tensor(flag)))
+
+
+@pytest.mark.parametrize("flag", [0.0, 1.0])
+def test_split_equals_single_graph_in_pytorch(tiny_model, flag):
+    cfg, sd = tiny_model
+    single = build_explainer(cfg, sd)
+    photo, target, _ = build_split(cfg, sd)
+    for seed in (3, 4):
+        pixels, tgt = random_inputs(cfg, 3, seed)
+        tgt[1] = 0  # a predicted-class row
+        with torch.no_grad():
+            want = single(pixels, tgt, torch.tensor(flag))
+        got = split_outputs(photo, target, pixels, tgt, flag)
+        for name, a, b in zip(OUTPUT_NAMES, got, want):
+            assert torch.equal(a, b), name
+
+
+@pytest.fixture(scope="module", params=["tiny_random_vit", "tiny_random_deit_distilled"])
+def split_files(request, tmp_path_factory):
+    from conftest import TINY, TINY_DISTILLED, lively_state_dict
+    skip_without_ort()
+    cfg = {c.name: c for c in (TINY, TINY_DISTILLED)}[request.param]
+    sd = lively_state_dict(cfg)
+    out = tmp_path_factory.mktemp("split")
+    files = export_split(cfg, sd, out, cfg.name)
+    return cfg, sd, out, files
+
+
+def test_split_files_share_one_weights_file(split_files):
+    cfg, sd, out, files = split_files
+    weights = out / files["weights"]
+    stored = sum(t.numel() * 4 for t in sd.values())
+    assert weights.stat().st_size < stored * 1.05  # every tensor once (plus alignment)
+    for key in ("photo", "target"):
+        model = onnx.load(str(out / files[key]), load_external_data=False)
+        assert model.graph.initializer, key
+        for init in model.graph.initializer:
+            assert init.data_location == onnx.TensorProto.EXTERNAL, init.name
+            assert {e.key: e.value for e in init.external_data}["location"] == files["weights"]
+        onnx.checker.check_model(str(out / files[key]))
+    photo = onnx.load(str(out / files["photo"]), load_external_data=False)
+    target = onnx.load(str(out / files["target"]), load_external_data=False)
+    cache_out = [o.name for o in photo.graph.output if o.name.startswith("cache.")]
+    cache_in = [i.name for i in target.graph.input if i.name.startswith("cache.")]
+    assert cache_out == cache_in == files["cache"]
+
+
+@pytest.mark.parametrize("k,flag", [(1, 0.0), (3, 1.0)])
+def test_split_onnx_matches_single_graph(split_files, k, flag, tmp_path):
+    cfg, sd, out, files = split_files
+    single = build_explainer(cfg, sd)
+    results = []
+    for seed in (11, 12):  # the seeds of test_lrp_onnx.py (some seeds amplify float32 rounding more)
+        pixels, tgt = random_inputs(cfg, k, seed)
+        feeds = {"pixels": pixels.numpy(), "target": tgt.numpy(), "pixel_relevance": np.asarray(flag, np.float32)}
+        cmd = ["node", str(RUNNER), "--photo", str(out / files["photo"]), "--target", str(out / files["target"]),
+               "--weights", str(out / files["weights"]), "--out", str(tmp_path / f"out{seed}")]
+        for name, value in feeds.items():
+            np.save(tmp_path / f"{name}{seed}.npy", value.astype(np.float32))
+            cmd += ["--input", f"{name}={tmp_path / f'{name}{seed}.npy'}"]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+        assert done.returncode == 0, done.stderr
+        got = {n: np.load(tmp_path / f"out{seed}" / f"{n}.npy") for n in OUTPUT_NAMES}
+        with torch.no_grad():
+            want = dict(zip(OUTPUT_NAMES, (o.numpy() for o in single(pixels, tgt, torch.tensor(flag)))))
+        for name in OUTPUT_NAMES:
+            assert got[name].shape == want[name].shape, name
+            assert rel_err(got[name], want[name]) < TOLERANCE[name], name
+        results.append(got)
+    for name in ("logits", "attn", "attn_grad", "attn_rel"):
+        assert rel_err(results[0][name], results[1][name]) > 100 * TOLERANCE[name], name
