@@ -69,12 +69,33 @@ async function openForward(ort, bytes, options, name) {
   return session;
 }
 
+// The split graphs (models/exporter/split.py) must fit each other: every input of the
+// target graph but target and pixel_relevance is an output of the photo graph.
+function checkSplitContract(photo, target, name) {
+  const problems = [];
+  for (const o of ['logits', 'attn']) if (!photo.outputNames.includes(o)) problems.push(`its photo graph lacks output ${o}`);
+  if (!photo.inputNames.includes('pixels')) problems.push('its photo graph lacks input pixels');
+  const cacheInputs = target.inputNames.filter((n) => n !== 'target' && n !== 'pixel_relevance');
+  const unfed = cacheInputs.filter((n) => !photo.outputNames.includes(n));
+  if (unfed.length) problems.push(`target graph inputs no photo graph output feeds: ${unfed.slice(0, 5).join(', ')}`);
+  for (const n of ['target', 'pixel_relevance']) if (!target.inputNames.includes(n)) problems.push(`its target graph lacks input ${n}`);
+  const missing = CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && o !== 'attn' && !target.outputNames.includes(o));
+  if (missing.length) problems.push(`its target graph lacks outputs ${missing.join(', ')}`);
+  if (problems.length) throw new Error(`${name}: the split graphs do not fit: ${problems.join('; ')}`);
+  return cacheInputs;
+}
+
 // forwardModel (optional): the plain forward graph of the same weights (input pixels,
 // output logits). onnxruntime-web runs every node of a graph whatever the fetches, so a
 // logits-only fetch of the explainer costs a whole explanation; with forwardModel,
 // predict() is a true forward pass.
+// split (optional): { photo, target } bytes of the split graphs (models/exporter/split.py):
+// cachePhoto() runs the photo graph once, explainCached() then explains any targets at
+// about half the cost of explain() (a class switch in the page). Graphs with external
+// weights need sessionOptions.externalData.
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
+  split,
 }) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
@@ -102,6 +123,20 @@ export async function openExplainer({
     }
   }
 
+  let photoSession = null;
+  let targetSession = null;
+  let cacheInputs = [];
+  if (split) {
+    try {
+      photoSession = await ort.InferenceSession.create(new Uint8Array(split.photo), { executionProviders: ['wasm'], ...sessionOptions });
+      targetSession = await ort.InferenceSession.create(new Uint8Array(split.target), { executionProviders: ['wasm'], ...sessionOptions });
+      cacheInputs = checkSplitContract(photoSession, targetSession, modelName);
+    } catch (err) {
+      await Promise.all([session, forward, photoSession, targetSession].map((x) => x?.release()));
+      throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
+    }
+  }
+
   const d = contractDims(metadata);
   const { blocks: B, heads: h, tokens: S, classes: C, height: H, width: W } = d;
   // Expected shape of each output for K targets; the K-leading ones are sliced per target.
@@ -123,26 +158,59 @@ export async function openExplainer({
     return new ort.Tensor('float32', data, [1, 3, H, W]);
   }
 
+  // The switch (contract): 1 only when input_rel_classic is fetched, since the classic
+  // pass down to the pixels is costly and only lrp_full reads it.
+  const pixelRelevance = (fetches) => new ort.Tensor('float32', new Float32Array([fetches.includes('input_rel_classic') ? 1 : 0]), []);
+
+  function checkShapes(result, fetches, K, graphName) {
+    const expected = shapes(K);
+    for (const name of fetches) {
+      const t = result[name];
+      if (!t) throw new Error(`${graphName} returned no "${name}"`);
+      if (!sameDims(t.dims, expected[name])) {
+        throw new Error(`${graphName}: output ${name} has shape [${t.dims.join(',')}], metadata implies [${expected[name].join(',')}]`);
+      }
+    }
+  }
+
   async function run(pixels, targetData, K, fetches) {
     const feeds = {
       pixels: pixelsTensor(pixels),
       target: new ort.Tensor('float32', targetData, [K, C]),
-      // The switch (contract): 1 only when input_rel_classic is fetched, since the classic
-      // pass down to the pixels is costly and only lrp_full reads it.
-      pixel_relevance: new ort.Tensor('float32', new Float32Array([fetches.includes('input_rel_classic') ? 1 : 0]), []),
+      pixel_relevance: pixelRelevance(fetches),
     };
     const started = now();
     const result = await session.run(feeds, fetches);
     const modelMs = now() - started;
+    checkShapes(result, fetches, K, modelName);
+    return { result, modelMs };
+  }
+
+  // The graph outputs (besides logits) to fetch for `outputs`, in contract order.
+  function fetchList(outputs) {
+    const unknown = outputs.filter((o) => !CONTRACT_OUTPUTS.includes(o));
+    if (unknown.length) throw new Error(`unknown explainer outputs: ${unknown.join(', ')}`);
+    return CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && outputs.includes(o));
+  }
+
+  // Per-target views ({ data, shape } without the K axis) of the fetched outputs; attn is
+  // one object shared by all targets.
+  function perTargetTensors(result, fetches, K) {
+    const perTarget = Array.from({ length: K }, () => ({}));
     const expected = shapes(K);
     for (const name of fetches) {
-      const t = result[name];
-      if (!t) throw new Error(`${modelName} returned no "${name}"`);
-      if (!sameDims(t.dims, expected[name])) {
-        throw new Error(`${modelName}: output ${name} has shape [${t.dims.join(',')}], metadata implies [${expected[name].join(',')}]`);
+      const data = result[name].data;
+      const key = TENSOR_KEYS[name];
+      if (name === 'attn') {
+        const attn = { data, shape: expected.attn };
+        perTarget.forEach((t) => { t[key] = attn; });
+      } else {
+        const shape = expected[name].slice(1); // drop the K axis
+        const size = data.length / K;
+        perTarget.forEach((t, k) => { t[key] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
       }
     }
-    return { result, modelMs };
+    return perTarget;
   }
 
   // A zero target row: the graph still wants the input when only logits are fetched.
@@ -211,33 +279,64 @@ export async function openExplainer({
     // subarray view into the fetched output (no copies), shape without the K axis;
     // `attn` is one object shared by all targets.
     async explain(pixels, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
-      const unknown = outputs.filter((o) => !CONTRACT_OUTPUTS.includes(o));
-      if (unknown.length) throw new Error(`unknown explainer outputs: ${unknown.join(', ')}`);
+      const fetches = fetchList(outputs);
       const K = targets.length;
-      const fetches = ['logits', ...CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && outputs.includes(o))];
-      const { result, modelMs } = await run(pixels, targetMatrix(targets, C), K, fetches);
-      const perTarget = Array.from({ length: K }, () => ({}));
-      const expected = shapes(K);
-      for (const name of fetches) {
-        if (name === 'logits') continue;
-        const data = result[name].data;
-        const key = TENSOR_KEYS[name];
-        if (name === 'attn') {
-          const attn = { data, shape: expected.attn };
-          perTarget.forEach((t) => { t[key] = attn; });
-        } else {
-          const shape = expected[name].slice(1); // drop the K axis
-          const size = data.length / K;
-          perTarget.forEach((t, k) => { t[key] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
+      const { result, modelMs } = await run(pixels, targetMatrix(targets, C), K, ['logits', ...fetches]);
+      const logits = result.logits.data;
+      return {
+        logits,
+        classes: targets.map((t) => explainedClass(t, logits)),
+        tensors: perTargetTensors(result, fetches, K),
+        timings: { modelMs },
+      };
+    },
+
+    // True when cachePhoto()/explainCached() are available (split graphs given).
+    get canCachePhoto() { return photoSession !== null; },
+
+    // The target-independent half of an explanation, once per photo: the photo graph's
+    // outputs, kept as the target graph's feeds. → { logits, modelMs, feeds }
+    async cachePhoto(pixels) {
+      if (!photoSession) throw new Error(`${modelName} was opened without its split graphs`);
+      const started = now();
+      const result = await photoSession.run({ pixels: pixelsTensor(pixels) });
+      const modelMs = now() - started;
+      const expected = shapes(1);
+      for (const name of ['logits', 'attn']) {
+        if (!sameDims(result[name].dims, expected[name])) {
+          throw new Error(`${modelName} photo graph: output ${name} has shape [${result[name].dims.join(',')}], metadata implies [${expected[name].join(',')}]`);
         }
       }
-      const logits = result.logits.data;
-      return { logits, classes: targets.map((t) => explainedClass(t, logits)), tensors: perTarget, timings: { modelMs } };
+      const feeds = Object.fromEntries(cacheInputs.map((n) => [n, result[n]]));
+      return { logits: result.logits.data, modelMs, feeds };
+    },
+
+    // explain() on a cachePhoto() result: the same return value, at the target graph's cost.
+    async explainCached(cache, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
+      if (!targetSession) throw new Error(`${modelName} was opened without its split graphs`);
+      const fetches = fetchList(outputs);
+      const K = targets.length;
+      const graphFetches = fetches.filter((o) => o !== 'attn');
+      const feeds = {
+        ...cache.feeds,
+        target: new ort.Tensor('float32', targetMatrix(targets, C), [K, C]),
+        pixel_relevance: pixelRelevance(fetches),
+      };
+      const started = now();
+      const result = graphFetches.length ? await targetSession.run(feeds, graphFetches) : {};
+      const modelMs = now() - started;
+      checkShapes(result, graphFetches, K, `${modelName} target graph`);
+      const logits = cache.logits;
+      return {
+        logits,
+        classes: targets.map((t) => explainedClass(t, logits)),
+        tensors: perTargetTensors({ ...result, attn: cache.feeds.attn }, fetches, K),
+        timings: { modelMs },
+      };
     },
 
     async release() {
-      await session.release();
-      if (forward) await forward.release();
+      await Promise.all([session, forward, photoSession, targetSession].map((x) => x?.release()));
     },
   };
 }

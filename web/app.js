@@ -86,6 +86,7 @@ async function openModel(model) {
   document.body.dataset.modelReady = 'false';
   engine?.terminate();
   engine = new Engine(new URL('./worker.js', import.meta.url));
+  engine.onNotice = onWorkerNotice;
   setStatus(`Loading ${model.name}…`);
   $('load-progress').hidden = false;
   $('load-bar').value = 0;
@@ -111,6 +112,7 @@ async function openModel(model) {
   state.metadata = ready.metadata;
   state.methods = ready.methods;
   const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';
+  state.splitGraphs = Boolean(ready.split);
   const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
   setStatus(`${model.name} · ${backend} · ${threads}${ready.fromCache ? ' · cached' : ''}`);
   $('engine-status').title = ready.isolated ? 'Cross-origin isolated: WebAssembly threads enabled'
@@ -156,6 +158,17 @@ async function onPhoto(blob, name) {
   $('main-caption').textContent = `${name} · ${photo.width}×${photo.height}${state.photo.note}`;
   render();
   if (state.metadata) analyze(state.photo);
+}
+
+// After the first heat map the Worker computes the photo's target-independent tensors
+// (split graphs); from then on a class switch runs the target graph alone.
+function onWorkerNotice(msg) {
+  if (msg.imageId !== state.photo?.imageId) return;
+  if (msg.type === 'photo-cached') {
+    timeline.photoCached = { at: performance.now(), imageId: msg.imageId, modelMs: msg.timings.modelMs };
+  } else if (msg.type === 'photo-cache-failed') {
+    console.warn(`class switches use the single graph: ${msg.message}`);
+  }
 }
 
 async function analyze(photo) {

@@ -18,6 +18,7 @@ let explainer = null;
 let metadata = null;
 let activeModel = null;    // the models/index.json entry of the open graph
 let image = null;          // { imageId, pixels, region } of the current photo
+let photoCache = null;     // { imageId, promise of explainer.cachePhoto() } (split graphs)
 let latestId = 0;          // newest request that supersedes older work
 const tensors = new TensorCache(4);
 
@@ -43,6 +44,7 @@ async function release() {
 async function init({ model, backend = 'wasm' }, reply) {
   await release();
   image = null;
+  photoCache = null;
   tensors.clear();
   core ??= await loadCore();
   ort = await loadOrt(backend);
@@ -51,9 +53,14 @@ async function init({ model, backend = 'wasm' }, reply) {
   let meta;
   try { meta = await metaResponse.json(); } catch { throw new Error(`${model.metadata} is not valid JSON`); }
 
-  // Only the explainer: the plain forward graph is fetched by the bench hook alone.
-  const files = [[model.onnx, model.bytes]];
-  const total = files.reduce((s, [, b]) => s + (b || 0), 0);
+  // The explainer graph, and with the split graphs (models/exporter/split.py) also the
+  // photo and target graphs, all three reading one weights file: a class switch then
+  // costs the target graph alone. The plain forward graph is fetched by the bench hook.
+  const split = model.split;
+  const files = split
+    ? [[split.weights], [split.graph], [split.photo], [split.target]]
+    : [[model.onnx, model.bytes]];
+  const total = split ? split.bytes : files.reduce((s, [, b]) => s + (b || 0), 0);
   let done = 0;
   let lastPost = 0;
   const downloads = [];
@@ -74,8 +81,14 @@ async function init({ model, backend = 'wasm' }, reply) {
 
   const started = now();
   const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
+  if (split) sessionOptions.externalData = [{ path: split.weights, data: downloads[0] }];
   explainer = await openExplainer({
-    ort, model: downloads[0], metadata: meta, sessionOptions, modelName: model.onnx,
+    ort,
+    model: split ? downloads[1] : downloads[0],
+    split: split && { photo: downloads[2], target: downloads[3] },
+    metadata: meta,
+    sessionOptions,
+    modelName: split ? split.graph : model.onnx,
   });
   activeModel = model;
   // One explanation of a blank input: every output's shape is checked against the
@@ -86,6 +99,7 @@ async function init({ model, backend = 'wasm' }, reply) {
     const d = explainer.dims;
     const blank = new Float32Array(3 * d.height * d.width);
     await explainer.explain(blank, [0]);
+    if (explainer.canCachePhoto) await explainer.explainCached(await explainer.cachePhoto(blank), [0]);
   } catch (err) {
     await release();
     throw new Error(`${model.onnx} does not match its metadata ${model.metadata}: ${err.message}`);
@@ -99,6 +113,7 @@ async function init({ model, backend = 'wasm' }, reply) {
     isolated: self.crossOriginIsolated,
     fromCache,
     bytes: done,
+    split: explainer.canCachePhoto,
     sessionMs: now() - started,
     methods: core.methodIds ?? METHOD_IDS,
   };
@@ -148,6 +163,7 @@ async function analyze({ id, imageId, rgba, width, height, methods = METHOD_IDS,
   const pre = core.preprocess(new Uint8ClampedArray(rgba), width, height, metadata);
   const { x, y, width: w, height: h } = pre.region;
   image = { imageId, pixels: pre.pixels, region: { x, y, width: w, height: h } };
+  photoCache = null;
   tensors.clear();
   const preprocessMs = now() - t0;
   checkFresh(id);
@@ -164,6 +180,23 @@ async function analyze({ id, imageId, rgba, width, height, methods = METHOD_IDS,
   const t1 = now();
   const results = mapsOf(imageId, [target], startLayer);
   reply({ type: 'maps', imageId, results, startLayer, timings: { modelMs: out.timings.modelMs, relevanceMs: now() - t1 } });
+  if (explainer.canCachePhoto) afterCurrentRequest(() => cachePhoto(imageId, reply));
+}
+
+// Once the first heat map is shown, the photo's target-independent tensors are computed
+// while the visitor looks at it, so that choosing another class runs the target graph
+// alone. Skipped when a newer photo came first.
+async function cachePhoto(imageId, reply) {
+  if (!image || image.imageId !== imageId || photoCache) return;
+  const promise = explainer.cachePhoto(image.pixels);
+  photoCache = { imageId, promise };
+  try {
+    const cache = await promise;
+    reply({ type: 'photo-cached', imageId, timings: { modelMs: cache.modelMs } });
+  } catch (err) {
+    photoCache = null; // explain() falls back to the single graph
+    reply({ type: 'photo-cache-failed', imageId, message: err?.message ?? String(err) });
+  }
 }
 
 // Explains the targets for `methods`. The graph runs (once, K = targets lacking) only for
@@ -184,7 +217,11 @@ async function explain({ id, imageId, targets, methods = METHOD_IDS, startLayer 
     // Keep the outputs cached entries already had, so re-running never loses a method.
     const outputs = new Set(need);
     for (const t of lacking) for (const o of tensors.get(keyOf(imageId, t))?.outputs ?? []) outputs.add(o);
-    const out = await explainer.explain(image.pixels, lacking.map(targetVector), { outputs: [...outputs] });
+    const cached = photoCache?.imageId === imageId ? await photoCache.promise.catch(() => null) : null;
+    const vectors = lacking.map(targetVector);
+    const out = cached
+      ? await explainer.explainCached(cached, vectors, { outputs: [...outputs] })
+      : await explainer.explain(image.pixels, vectors, { outputs: [...outputs] });
     modelMs = out.timings.modelMs;
     cacheTensors(imageId, lacking, out, outputs);
   }
@@ -221,6 +258,11 @@ async function benchForward({ runs = 5 }) {
 
 const handlers = { init, analyze, explain, bench: benchForward };
 let queue = Promise.resolve();
+
+// Runs fn after the request being handled (and any already queued), as its own task.
+function afterCurrentRequest(fn) {
+  queue = queue.then(fn).catch(() => {});
+}
 
 self.onmessage = ({ data: msg }) => {
   // Requests that replace the shown result supersede every older one.

@@ -78,9 +78,13 @@ def _externalise(models: List[onnx.ModelProto], weights_name: str) -> bytes:
     return bytes(blob)
 
 
-def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=None) -> Dict[str, object]:
-    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.weights.bin into `out`.
-    Returns {"photo", "target", "weights": file names, "cache": kept cache input names}."""
+def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=None,
+                 single: Path = None) -> Dict[str, object]:
+    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.weights.bin into `out`, and
+    with `single` (an exported single explainer graph) <name>.graph.onnx: the same graph
+    reading its weights from the shared file too, so a page that runs all three downloads
+    the weights once. Returns {"photo", "target", "weights"[, "graph"]: file names,
+    "cache": kept cache input names}."""
     photo, target, names = build_split(cfg, state_dict, final_ln_eps)
     cache = _cache_names(names)
     h, w = cfg.image_size
@@ -111,8 +115,14 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
         photo_model.graph.output.remove(o)
     _drop_dead_nodes(photo_model.graph)
 
-    blob = _externalise([photo_model, target_model], files["weights"])
+    models = [photo_model, target_model]
+    if single is not None:
+        files["graph"] = f"{name}.graph.onnx"
+        models.append(onnx.load(str(single)))
+    blob = _externalise(models, files["weights"])
     (out / files["weights"]).write_bytes(blob)
     onnx.save(photo_model, str(out / files["photo"]))
     onnx.save(target_model, str(out / files["target"]))
+    if single is not None:
+        onnx.save(models[2], str(out / files["graph"]))
     return {**files, "cache": [i.name for i in target_model.graph.input if i.name.startswith(CACHE_PREFIX)]}

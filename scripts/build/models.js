@@ -13,7 +13,7 @@ const PYTHON = process.env.VITREL_PYTHON ?? '/usr/bin/python3';
 function runExport(paths, model) {
   const args = [
     path.join(paths.root, 'models', 'export.py'),
-    '--model', model, '--plain',
+    '--model', model, '--plain', '--split',
     '--checkpoint-dir', paths.checkpoints,
     '--labels', paths.labels,
     '--out', paths.models,

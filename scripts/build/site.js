@@ -57,9 +57,11 @@ async function copyModels(fromDir, toDir, warn) {
   }
   const index = JSON.parse(await readFile(indexPath, 'utf8'));
   for (const m of index.models ?? []) {
-    // forward_onnx: the plain forward graph the page classifies with (faster than the
-    // explainer graph for logits alone).
-    for (const f of [m.onnx, m.metadata, m.forward_onnx].filter(Boolean)) {
+    // onnx: the self-contained explainer (what the page runs when there are no split
+    // graphs); forward_onnx: the plain forward graph (the bench hook); split: the page's
+    // explainer, photo and target graphs and their shared weights file.
+    const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.weights] : [];
+    for (const f of [m.onnx, m.metadata, m.forward_onnx, ...split].filter(Boolean)) {
       const from = path.join(fromDir, f);
       if (existsSync(from)) await copyIfChanged(from, path.join(toDir, f));
       else warn(`model file ${from} listed in index.json is missing`);

@@ -71,6 +71,14 @@ test('a model that fails to load, or does not match its metadata, is reported', 
       { '/models/mismatch.json': { body: JSON.stringify(wrong), type: 'application/json' } }, /does not match|shape/],
     ['a missing file', { name: 'gone', onnx: 'gone.onnx', metadata: real.metadata, bytes: 5 }, {}, /could not be loaded.*404/],
   ];
+  if (real.split) {
+    cases.push(
+      ['split graphs that do not fit each other', { ...real, name: 'misfit', split: { ...real.split, target: real.split.photo } },
+        {}, /could not be loaded.*split graphs do not fit/],
+      ['a weights file that is not the graphs\'', { ...real, name: 'badweights', split: { ...real.split, weights: 'bad.bin' } },
+        { '/models/bad.bin': { body: 'not weights' } }, /could not be loaded.*(split graphs|external|not an ONNX)/i],
+    );
+  }
   for (const [what, entry, overrides, message] of cases) {
     await t.test(what, async () => {
       const site = await startSite({

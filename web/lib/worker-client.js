@@ -7,6 +7,7 @@ export class Engine {
     this.nextId = 1;
     this.latest = 0;
     this.pending = new Map();
+    this.onNotice = null; // replies that outlive their request (e.g. photo-cached)
     this.worker.onmessage = ({ data }) => this.#route(data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();
@@ -29,7 +30,10 @@ export class Engine {
 
   #route(msg) {
     const p = this.pending.get(msg.id);
-    if (!p) return;
+    if (!p) {
+      this.onNotice?.(msg);
+      return;
+    }
     const stale = p.supersede && !this.isCurrent(msg.id);
     if (msg.type === 'done' || msg.type === 'stale' || msg.type === 'error') {
       this.pending.delete(msg.id);

@@ -1,0 +1,84 @@
+// The page's split graphs of the real DeiT-tiny (models/exporter/split.py) through
+// openExplainer: cachePhoto + explainCached give what explain gives (within float32
+// rounding), for several targets on one cached photo, and the maps agree; graphs that do
+// not fit each other are refused with a clear message.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-web';
+import { openExplainer } from '../../runtime/explainer.js';
+import { loadCore } from '../../runtime/core.js';
+import { readNpyFile } from '../../runtime/node/npy-file.js';
+import { root } from './maps-support.js';
+import { skipDeit, goldenInput, argmax } from './explain-support.js';
+
+ort.env.wasm.numThreads = 2;
+const models = path.join(root, 'build', 'models');
+const entry = existsSync(path.join(models, 'index.json'))
+  ? JSON.parse(readFileSync(path.join(models, 'index.json'), 'utf8')).models.find((m) => m.split)
+  : null;
+const skip = skipDeit || (!entry && 'no split graphs in build/models (npm run build exports them)');
+const read = (f) => readFileSync(path.join(models, f));
+
+async function open(split = entry.split) {
+  return openExplainer({
+    ort,
+    model: read(split.graph),
+    split: { photo: read(split.photo), target: read(split.target) },
+    metadata: JSON.parse(read(entry.metadata)),
+    sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
+    modelName: split.graph,
+  });
+}
+
+function relErr(a, b) {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < a.length; i++) {
+    num = Math.max(num, Math.abs(a[i] - b[i]));
+    den = Math.max(den, Math.abs(b[i]));
+  }
+  return den === 0 ? num : num / den; // all-zero maps (Grad-CAM's NaN case) compare by value
+}
+
+test('split graphs: explainCached on a cached photo equals explain, for several targets', { skip, timeout: 300_000 }, async () => {
+  const ex = await open();
+  const core = await loadCore();
+  try {
+    assert.equal(ex.canCachePhoto, true);
+    const pixels = (await readNpyFile(goldenInput)).data;
+    const cache = await ex.cachePhoto(pixels);
+    const arch = ex.metadata.architecture;
+    for (const targets of [[null], [282, 243]]) {
+      const single = await ex.explain(pixels, targets);
+      const split = await ex.explainCached(cache, targets);
+      assert.deepEqual(split.classes, single.classes);
+      assert.deepEqual(split.logits, single.logits);
+      for (let k = 0; k < targets.length; k++) {
+        // attention and gradients to float32 rounding; the LRP relevances of the lower
+        // blocks amplify rounding (METHODS.md), so the maps are compared instead
+        assert.ok(relErr(split.tensors[k].attnGrad.data, single.tensors[k].attnGrad.data) < 1e-4);
+        assert.ok(relErr(split.tensors[k].relClassicLast.data, single.tensors[k].relClassicLast.data) < 1e-4);
+        const options = { methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1 };
+        const a = core.computeMaps(split.tensors[k], options);
+        const b = core.computeMaps(single.tensors[k], options);
+        for (const m of ['transformer_attribution', 'gradcam', 'partial_lrp', 'generic_attention', 'ablation_last_block']) {
+          assert.ok(relErr(a[m].data, b[m].data) < 1e-3, `${m} of target ${targets[k]}`);
+          assert.equal(argmax(a[m].data), argmax(b[m].data), m);
+        }
+      }
+    }
+    // The cache belongs to its photo: another photo's run gives other tensors.
+    const other = await ex.cachePhoto(pixels.map((v) => -v));
+    const a = await ex.explainCached(cache, [243], { outputs: ['attn_grad'] });
+    const b = await ex.explainCached(other, [243], { outputs: ['attn_grad'] });
+    assert.ok(relErr(a.tensors[0].attnGrad.data, b.tensors[0].attnGrad.data) > 1e-2);
+  } finally {
+    await ex.release();
+  }
+});
+
+test('split graphs that do not fit each other are refused', { skip, timeout: 120_000 }, async () => {
+  await assert.rejects(open({ ...entry.split, target: entry.split.photo }), /split graphs do not fit/);
+});
