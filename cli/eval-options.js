@@ -5,7 +5,10 @@
 //   const opts = parseOptions(argv, OPTIONS, 'eval perturbation');
 //   const { items, shard, limit, selected } = await evalItems(opts, metadata);
 //   await runEvaluation({ kind, items, shard, limit, settings, outDir: opts.out, ..., progress: { quiet: opts.quiet } });
-import { parseMethods, UsageError } from './args.js';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parseMethods, UsageError, CliError } from './args.js';
+import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { loadDataset } from '../runtime/node/eval/dataset.js';
 import { parseShard, selectItems } from '../runtime/node/eval/shard.js';
 
@@ -46,4 +49,28 @@ export async function evalItems(opts, metadata) {
   });
   const limit = opts.limit;
   return { items, shard, limit, selected: selectItems(items, shard, limit), skipped };
+}
+
+// The explainer graph an evaluation runs; problems with the files are the user's to fix.
+export async function openEvalModel(opts, { requireForward = false } = {}) {
+  try {
+    return await openExplainerFile(opts.model, { engine: opts.engine, threads: opts.threads, requireForward });
+  } catch (err) {
+    throw new CliError(err.message);
+  }
+}
+
+// evalItems with dataset problems reported as one line.
+export async function evalItemsOrFail(opts, metadata) {
+  try {
+    return await evalItems(opts, metadata);
+  } catch (err) {
+    throw err instanceof UsageError || err instanceof CliError ? err : new CliError(err.message);
+  }
+}
+
+// The graph file's sha256: part of a run's settings, so resuming or merging runs of
+// different exports is refused.
+export async function fileSha256(file) {
+  return createHash('sha256').update(await readFile(file)).digest('hex');
 }

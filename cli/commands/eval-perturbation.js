@@ -2,10 +2,9 @@
 // (runtime/eval/perturbation-protocol.js) over a folder of labelled photos, resumable and
 // shardable (runtime/node/eval/run.js). Prints where the time went: the evaluation's own
 // overhead is everything beyond the forward passes of the perturbed photos.
-import { parseOptions, formatOptions, UsageError, CliError } from '../args.js';
-import { EVAL_OPTIONS, evalItems, evalMethods } from '../eval-options.js';
+import { parseOptions, formatOptions } from '../args.js';
+import { EVAL_OPTIONS, evalItemsOrFail, evalMethods, openEvalModel } from '../eval-options.js';
 import { loadCore } from '../../runtime/core.js';
-import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { runPerturbation, describeTimings } from '../../runtime/node/eval/perturbation-job.js';
 
 const OPTIONS = {
@@ -38,19 +37,12 @@ export async function run(argv) {
     console.log(usage());
     return 0;
   }
-  let explainer;
-  try {
-    explainer = await openExplainerFile(opts.model, { engine: opts.engine, threads: opts.threads, requireForward: true });
-  } catch (err) {
-    throw new CliError(err.message);
-  }
+  const explainer = await openEvalModel(opts, { requireForward: true });
   try {
     const core = await loadCore();
     const methods = evalMethods(opts, core.methodIds);
     const { metadata } = explainer;
-    const { items, shard, limit } = await evalItems(opts, metadata).catch((err) => {
-      throw err instanceof UsageError ? err : new CliError(err.message);
-    });
+    const { items, shard, limit } = await evalItemsOrFail(opts, metadata);
     const result = await runPerturbation({
       explainer, core, modelFile: opts.model, methods, startLayer: opts.startLayer,
       items, shard, limit, outDir: opts.out, progress: { quiet: opts.quiet },

@@ -3,11 +3,9 @@
 // --seed), resumable and shardable (runtime/node/eval/run.js): how much of each class's
 // relevance lands in the tile of that class.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { parseOptions, formatOptions, UsageError, CliError } from '../args.js';
-import { EVAL_OPTIONS, evalItems, evalMethods } from '../eval-options.js';
+import { parseOptions, formatOptions, CliError } from '../args.js';
+import { EVAL_OPTIONS, evalItemsOrFail, evalMethods, fileSha256, openEvalModel } from '../eval-options.js';
 import { loadCore } from '../../runtime/core.js';
-import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';
 import { runEvaluation } from '../../runtime/node/eval/run.js';
 import { kind } from '../../runtime/eval/pointing-game.js';
@@ -45,9 +43,6 @@ options:
 ${formatOptions(OPTIONS)}`;
 }
 
-async function sha256(file) {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
-}
 
 // Which photos make up every mosaic: a resumed run or a shard on another photo list (the
 // keys would name other mosaics) is refused as "other settings".
@@ -78,26 +73,19 @@ export async function run(argv) {
     console.log(usage());
     return 0;
   }
-  let explainer;
-  try {
-    explainer = await openExplainerFile(opts.model, { engine: opts.engine, threads: opts.threads });
-  } catch (err) {
-    throw new CliError(err.message);
-  }
+  const explainer = await openEvalModel(opts);
   try {
     const core = await loadCore();
     const methods = evalMethods(opts, core.methodIds);
     const { metadata } = explainer;
-    const { items, shard, limit } = await evalItems(opts, metadata).catch((err) => {
-      throw err instanceof UsageError ? err : new CliError(err.message);
-    });
+    const { items, shard, limit } = await evalItemsOrFail(opts, metadata);
     // The whole list first: every shard must number the same mosaics the same way.
     const mosaics = mosaicsOf(items, opts.seed);
     const unused = items.length - mosaics.length * GRID * GRID;
     console.log(`${mosaics.length} mosaic(s) of ${GRID}×${GRID} from ${items.length} labelled photo(s), seed ${opts.seed}${unused ? ` (${unused} photo(s) unused)` : ''}`);
     const settings = {
       model: metadata.name,
-      graphSha256: await sha256(opts.model),
+      graphSha256: await fileSha256(opts.model),
       engine: explainer.engine,
       methods,
       startLayer: opts.startLayer,

@@ -2,13 +2,12 @@
 // mAP of the predicted class's map against ground-truth masks; runtime/eval/segmentation*.js)
 // over the photos of a folder that have a mask, resumable and shardable
 // (runtime/node/eval/run.js).
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseOptions, formatOptions, UsageError, CliError } from '../args.js';
-import { EVAL_OPTIONS, evalShard, evalMethods } from '../eval-options.js';
+import { EVAL_OPTIONS, evalShard, evalMethods, fileSha256, openEvalModel } from '../eval-options.js';
 import { loadCore } from '../../runtime/core.js';
-import { metadataPathFor, openExplainerFile, readMetadata } from '../../runtime/node/open-explainer.js';
+import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';
 import { runEvaluation } from '../../runtime/node/eval/run.js';
 import { listPhotos, loadDataset } from '../../runtime/node/eval/dataset.js';
@@ -45,9 +44,6 @@ options:
 ${formatOptions(OPTIONS)}`;
 }
 
-async function sha256(file) {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
-}
 
 // Mask files by photo stem ("n01440764_tench" → DIR/n01440764_tench.png).
 async function masksByStem(dir) {
@@ -111,17 +107,12 @@ export async function run(argv) {
       throw err instanceof UsageError || err instanceof CliError ? err : new CliError(err.message);
     });
   if (skipped.length) console.log(`skipped ${skipped.length} photo(s) without a mask in ${opts.masks}: ${listSome(skipped)}`);
-  let explainer;
-  try {
-    explainer = await openExplainerFile(opts.model, { engine: opts.engine, threads: opts.threads });
-  } catch (err) {
-    throw new CliError(err.message);
-  }
+  const explainer = await openEvalModel(opts);
   try {
     const { metadata } = explainer;
     const settings = {
       model: metadata.name,
-      graphSha256: await sha256(opts.model),
+      graphSha256: await fileSha256(opts.model),
       engine: explainer.engine,
       methods,
       startLayer: opts.startLayer,
