@@ -2,24 +2,10 @@
 // ranking, perturbed model inputs, AUC), the grid pointing game, and the
 // ImageNet-segmentation counts. Arrays cross into the WebAssembly heap in one copy each way;
 // the C++ core checks values (InputError with its message); results are copies owned by JS.
+import { heapHelpers } from './core-heap.js';
 
 export function evalApi(M) {
-  const need = (cond, message) => { if (!cond) throw new TypeError(message); };
-  const heapFloats = (values) => {
-    const f = new M.Floats([values.length]);
-    f.view().set(values);
-    return f;
-  };
-  const heapBytes = (values) => {
-    const b = new M.Bytes(values.length);
-    b.view().set(values);
-    return b;
-  };
-  const using = (objects, fn) => {
-    try { return fn(...objects); } finally { for (const o of objects) o.delete(); }
-  };
-  const floatsOut = (f) => { try { return f.view().slice(); } finally { f.delete(); } };
-  const bytesOut = (b) => { try { return b.view().slice(); } finally { b.delete(); } };
+  const { heapFloats, heapBytes, using, floatsOut, bytesOut, need } = heapHelpers(M);
 
   // Float arrays are copied into float32; byte arrays must already be bytes (a plain array
   // would be truncated silently on the copy).

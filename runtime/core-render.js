@@ -3,31 +3,14 @@
 // images are RGBA bytes (canvas ImageData layout). Every check happens in the C++ core
 // (InputError with its message); results are copies owned by JS.
 import { preprocessSpec, expectedInputSize } from './preprocess-spec.js';
+import { heapHelpers } from './core-heap.js';
 
 export function renderApi(M) {
-  const heapFloats = (values, shape) => {
-    const f = new M.Floats(shape ?? [values.length]);
-    f.view().set(values);
-    return f;
-  };
-  const heapBytes = (values) => {
-    const b = new M.Bytes(values.length);
-    b.view().set(values);
-    return b;
-  };
-  // Copy out, then release the heap object.
-  const floatsOut = (f) => { try { return f.view().slice(); } finally { f.delete(); } };
+  const { heapFloats, heapBytes, using, floatsOut, bytesOut: u8Out, need } = heapHelpers(M);
+  // images come back as canvas-ready Uint8ClampedArray
   const bytesOut = (b) => {
-    try {
-      const u8 = b.view().slice();
-      return new Uint8ClampedArray(u8.buffer, u8.byteOffset, u8.byteLength);
-    } finally {
-      b.delete();
-    }
-  };
-  // Runs fn with heap copies of the arguments, freeing them afterwards.
-  const using = (objects, fn) => {
-    try { return fn(...objects); } finally { for (const o of objects) o.delete(); }
+    const u8 = u8Out(b);
+    return new Uint8ClampedArray(u8.buffer, u8.byteOffset, u8.byteLength);
   };
   const dataOf = (map) => (ArrayBuffer.isView(map) || Array.isArray(map) ? map : map?.data);
   const shapeOf = (map, rows, cols) => {
@@ -35,7 +18,6 @@ export function renderApi(M) {
     if (map?.shape) return map.shape;
     return undefined;
   };
-  const need = (cond, message) => { if (!cond) throw new TypeError(message); };
   const checkMap = (map, what) => {
     const data = dataOf(map);
     need(data && typeof data.length === 'number', `${what} must be a Float32Array (or { data, shape })`);

@@ -80,8 +80,9 @@ export async function buildSite(paths) {
 
   const runtimeDir = path.join(paths.root, 'runtime');
   if (existsSync(runtimeDir)) {
-    // runtime/node/ holds Node-only helpers (file I/O): the page never loads them.
-    await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' : n.endsWith('.js')));
+    // runtime/node/ holds Node-only helpers (file I/O) and runtime/eval/ the evaluations'
+    // protocols and reports: the page never loads them.
+    await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' && n !== 'eval' : n.endsWith('.js')));
   }
   else warn('no runtime/ folder yet: the Worker cannot load the explainer');
 
