@@ -10,19 +10,12 @@
 #include "eval/pointing_game.h"
 #include "eval/segmentation.h"
 #include "tensor/tensor_view.h"
+#include "support/expect_input_error.h"
 
 namespace vitrel {
 namespace {
 
-template <class F>
-void expect_input_error(F fn, const std::string& part) {
-  try {
-    fn();
-    FAIL() << "no InputError (expected one mentioning '" << part << "')";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
+using testing::expect_input_error;
 
 const std::vector<double> kSteps{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
 

@@ -9,20 +9,12 @@
 
 #include "eval/perturbation.h"
 #include "tensor/tensor_view.h"
+#include "support/expect_input_error.h"
 
 namespace vitrel {
 namespace {
 
-// Runs fn, expects an InputError whose message contains `part`.
-template <class F>
-void expect_input_error(F fn, const std::string& part) {
-  try {
-    fn();
-    FAIL() << "no InputError (expected one mentioning '" << part << "')";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
+using testing::expect_input_error;
 
 TEST(EvalPerturbation, OrderIdsRoundTrip) {
   for (RemovalOrder o : all_removal_orders()) EXPECT_EQ(removal_order_from_id(removal_order_id(o)), o);
