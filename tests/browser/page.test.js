@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import {
   skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto,
 } from './harness.js';
-import { referenceMaps, argmax, pearson } from './reference.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { referenceMaps, referenceTop5, argmax, pearson } from './reference.js';
+import { paths } from './harness.js';
 
 const skip = skipReason() ?? false; // node:test skips on null too
 const BULL_MASTIFF = 243;
@@ -82,6 +85,22 @@ test('bull mastiff and tiger cat peak in different places, where the Node pipeli
   // The two peaks lie in different halves of the photo (dog left, cat right in catdog.png).
   const col = (m) => argmax(m.data) % m.cols;
   assert.notEqual(col(dog) < dog.cols / 2, col(cat) < cat.cols / 2);
+});
+
+// A third of the ImageNet samples carry an ICC profile; PIL (the official pipeline) ignores
+// it, and so must the browser's decoder, or the page and the CLI classify differently.
+const ICC_PHOTO = path.join(paths.shared, 'imagenet', 'samples', 'n04147183_schooner.JPEG');
+test('a JPEG with an ICC profile: the same top-5 as the Node pipeline', { skip: skip || (!existsSync(ICC_PHOTO) && 'no ImageNet samples') }, async () => {
+  await choosePhoto(page(), ICC_PHOTO);
+  await page().waitForFunction(() => window.__vitrel.state.photo?.name === 'n04147183_schooner.JPEG'
+    && window.__vitrel.state.top5.length === 5, null, { timeout: 120_000 });
+  const shown = await page().evaluate(() => window.__vitrel.state.top5);
+  const ref = await referenceTop5(ICC_PHOTO);
+  assert.deepEqual(shown.map((t) => t.id), ref.map((t) => t.id));
+  shown.forEach((t, i) => assert.ok(Math.abs(t.prob - ref[i].prob) < 1e-3, `probability of class ${t.id}`));
+  // back to catdog for the tests below
+  await choosePhoto(page(), sample('catdog.png'));
+  await waitForHeat(page(), `c${BULL_MASTIFF}`);
 });
 
 test('every method renders a non-empty map in the comparison grid', { skip }, async () => {

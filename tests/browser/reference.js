@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadCore } from '../../runtime/core.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';
+import { topK } from '../../runtime/topk.js';
 import { paths, firstModel } from './harness.js';
 
 // → { [classId]: map of `method` } for the photo and each class id.
@@ -21,6 +22,20 @@ export async function referenceMaps(photoFile, classIds, method = 'transformer_a
       out[id] = { rows: m.shape[0], cols: m.shape[1], data: Array.from(m.data) };
     });
     return out;
+  } finally {
+    await explainer.release();
+  }
+}
+
+// The top-5 { id, prob } the Node pipeline gives a photo (decode, preprocess, graph).
+export async function referenceTop5(photoFile) {
+  const core = await loadCore();
+  const explainer = await openExplainerFile(path.join(paths.models, firstModel().onnx), { threads: 1 });
+  try {
+    const { rgba, width, height } = await decodeImage(photoFile);
+    const { pixels } = core.preprocess(rgba, width, height, explainer.metadata.preprocess);
+    const { logits } = await explainer.predict(pixels);
+    return topK(logits, 5).map(({ id, prob }) => ({ id, prob }));
   } finally {
     await explainer.release();
   }

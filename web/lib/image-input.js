@@ -43,7 +43,9 @@ export async function readPhoto(blob, name = blob.name || 'photo') {
     throw new ImageInputError(`“${name}” is only ${width}×${height} px. The model reads ${MIN_SIDE}×${MIN_SIDE} patches: use a photo at least ${MIN_SIDE} px on each side.`);
   }
   const scale = Math.min(1, MAX_ANALYSIS_SIDE / Math.max(width, height));
-  const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'default' };
+  // colorSpaceConversion 'none': an embedded ICC profile is ignored, as PIL in the official
+  // pipeline ignores it (and the CLI's decoder), so the model sees the stored values.
+  const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' };
   if (scale < 1) {
     options.resizeWidth = Math.max(1, Math.round(width * scale));
     options.resizeHeight = Math.max(1, Math.round(height * scale));
