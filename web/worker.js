@@ -180,23 +180,47 @@ async function analyze({ id, imageId, rgba, width, height, methods = METHOD_IDS,
   const t1 = now();
   const results = mapsOf(imageId, [target], startLayer);
   reply({ type: 'maps', imageId, results, startLayer, timings: { modelMs: out.timings.modelMs, relevanceMs: now() - t1 } });
-  if (explainer.canCachePhoto) afterCurrentRequest(() => cachePhoto(imageId, reply));
+  if (explainer.canCachePhoto) whenIdle(() => photoTensors(imageId));
 }
 
-// Once the first heat map is shown, the photo's target-independent tensors are computed
-// while the visitor looks at it, so that choosing another class runs the target graph
-// alone. Skipped when a newer photo came first.
-async function cachePhoto(imageId, reply) {
-  if (!image || image.imageId !== imageId || photoCache) return;
+// The photo's target-independent tensors (split graphs), computed once: after the first
+// heat map while the Worker is idle, or by the first class switch that comes sooner.
+// A class switch then runs the target graph alone. null when there are no split graphs.
+function photoTensors(imageId) {
+  if (!explainer.canCachePhoto || !image || image.imageId !== imageId) return null;
+  if (photoCache?.imageId === imageId) return photoCache.promise;
   const promise = explainer.cachePhoto(image.pixels);
   photoCache = { imageId, promise };
-  try {
-    const cache = await promise;
-    reply({ type: 'photo-cached', imageId, timings: { modelMs: cache.modelMs } });
-  } catch (err) {
-    photoCache = null; // explain() falls back to the single graph
-    reply({ type: 'photo-cache-failed', imageId, message: err?.message ?? String(err) });
-  }
+  promise.then(
+    (cache) => notice({ type: 'photo-cached', imageId, timings: { modelMs: cache.modelMs } }),
+    (err) => {
+      if (photoCache?.promise === promise) photoCache = null; // explain() falls back to the single graph
+      notice({ type: 'photo-cache-failed', imageId, message: err?.message ?? String(err) });
+    });
+  return promise;
+}
+
+// A message that belongs to no request (id 0): the page's Engine hands it to onNotice.
+const notice = (body) => self.postMessage({ id: 0, ...body });
+
+// Background work runs only once the Worker has had no request for IDLE_MS, so a request
+// right after a heat map (another photo, a control) never waits behind it; each request
+// pushes it back.
+const IDLE_MS = 250;
+let idleJob = null;
+let idleTimer = null;
+function whenIdle(fn) {
+  idleJob = fn;
+  armIdle();
+}
+function armIdle() {
+  clearTimeout(idleTimer);
+  if (idleJob) idleTimer = setTimeout(() => afterCurrentRequest(runIdleJob), IDLE_MS);
+}
+async function runIdleJob() {
+  const job = idleJob;
+  idleJob = null;
+  await job?.();
 }
 
 // Explains the targets for `methods`. The graph runs (once, K = targets lacking) only for
@@ -217,7 +241,7 @@ async function explain({ id, imageId, targets, methods = METHOD_IDS, startLayer 
     // Keep the outputs cached entries already had, so re-running never loses a method.
     const outputs = new Set(need);
     for (const t of lacking) for (const o of tensors.get(keyOf(imageId, t))?.outputs ?? []) outputs.add(o);
-    const cached = photoCache?.imageId === imageId ? await photoCache.promise.catch(() => null) : null;
+    const cached = await (photoTensors(imageId) ?? Promise.resolve(null)).catch(() => null);
     const vectors = lacking.map(targetVector);
     const out = cached
       ? await explainer.explainCached(cached, vectors, { outputs: [...outputs] })
@@ -268,6 +292,7 @@ self.onmessage = ({ data: msg }) => {
   // Requests that replace the shown result supersede every older one.
   if (msg.supersede) latestId = Math.max(latestId, msg.id);
   const reply = (body, transfer = []) => self.postMessage({ id: msg.id, ...body }, transfer);
+  clearTimeout(idleTimer); // background work waits until requests stop coming
   queue = queue.then(async () => {
     try {
       if (msg.supersede) checkFresh(msg.id);
@@ -278,5 +303,6 @@ self.onmessage = ({ data: msg }) => {
       if (err instanceof Stale) reply({ type: 'stale' });
       else reply({ type: 'error', message: err?.message ?? String(err) });
     }
+    armIdle();
   });
 };
