@@ -10,7 +10,7 @@ import { lineChartSvg } from './report-svg.js';
 let corePromise;
 const sharedCore = () => (corePromise ??= loadCore());
 
-const ORDER_NAMES = { pos: 'positive (most relevant removed first; lower is better)', neg: 'negative (least relevant removed first; higher is better)' };
+const ORDER_NAMES = { pos: 'most relevant removed first (lower is better)', neg: 'least relevant removed first (higher is better)' };
 
 export const kind = {
   name: 'perturbation',
@@ -71,7 +71,7 @@ export const kind = {
     const charts = ['pos', 'neg'].map((order) => ({
       file: `perturbation-${order}.svg`,
       text: lineChartSvg({
-        title: `${summary.model}: ${ORDER_NAMES[order]}, predicted class`,
+        title: `${summary.model}, predicted class: ${ORDER_NAMES[order]}`,
         xLabel: 'pixels removed (%)',
         yLabel: 'top-1 accuracy (%)',
         x: percent,

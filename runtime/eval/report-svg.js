@@ -1,13 +1,11 @@
 // A self-contained SVG line chart for evaluation reports (no script, no external style):
 // axes with ticks at round values, one polyline per series with point markers, a legend,
-// colours that stay apart for colour-blind readers (Okabe–Ito, then Tableau).
+// colours that stay apart for colour-blind readers (the 8 Okabe–Ito colours, then the same
+// colours dashed, so no two lines look alike).
 //   lineChartSvg({ title, xLabel, yLabel, x: [0, 10, ...], series: [{ name, y: [...] }] })
 // Non-finite y values leave a gap in their line. Environment-neutral.
 
-const COLOURS = [
-  '#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#7F7F7F',
-  '#4E79A7', '#F28E2B', '#E15759', '#76B7B2', '#59A14F', '#8C8C00', '#B07AA1', '#9C755F',
-];
+const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#7F7F7F'];
 const DASHES = ['', '6 3', '2 3'];
 
 export function escapeXml(text) {
