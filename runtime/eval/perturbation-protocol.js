@@ -9,6 +9,7 @@
 //      whether the top-1 class is still the label.
 // Environment-neutral: the caller decodes the photo and owns the explainer and core.
 import { outputsForMethods } from '../explainer.js';
+import { inputSizeMap, mapOptions } from './input-size-maps.js';
 
 export const FRACTIONS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 export const ORDERS = { pos: 'most_relevant_first', neg: 'least_relevant_first' };
@@ -29,13 +30,6 @@ function sameValues(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-// A map at the model's input size: patch-grid maps are upsampled bilinearly (×16 for
-// DeiT), as the official evaluation does; lrp_full is already a pixel map.
-function inputSizeMap(core, map, H, W) {
-  const [rows, cols] = map.shape;
-  return rows === H && cols === W ? map.data : core.upsample(map.data, rows, cols, H, W);
 }
 
 // The maps each (method, variant) is ranked by. Maps identical for both classes (the
@@ -68,13 +62,11 @@ export async function perturbPhoto({ explainer, core, pre, label, options, timin
   const predicted = out.classes[0];
 
   t0 = clock();
-  const mapOptions = {
-    methods, grid: metadata.architecture.grid, specialTokens: metadata.architecture.special_tokens ?? 1, startLayer,
-  };
-  const predictedMaps = core.computeMaps(out.tensors[0], mapOptions);
+  const coreOptions = mapOptions(metadata, methods, startLayer);
+  const predictedMaps = core.computeMaps(out.tensors[0], coreOptions);
   const perVariantMaps = {
     predicted: predictedMaps,
-    target: predicted === label ? predictedMaps : core.computeMaps(out.tensors[1], mapOptions),
+    target: predicted === label ? predictedMaps : core.computeMaps(out.tensors[1], coreOptions),
   };
   const jobs = rankedMaps(core, perVariantMaps, methods, H, W);
   timings.mapsMs += clock() - t0;

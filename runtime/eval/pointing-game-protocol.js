@@ -7,12 +7,9 @@
 //          classic pointing game; a map without any positive value never hits.
 // Environment-neutral: the caller decodes the photos and owns the explainer and core.
 import { outputsForMethods } from '../explainer.js';
+import { inputSizeMap, mapOptions } from './input-size-maps.js';
 import { mosaicInput } from './pointing-game-tiles.js';
 
-function inputSizeMap(core, map, H, W) {
-  const [rows, cols] = map.shape;
-  return rows === H && cols === W ? map.data : core.upsample(map.data, rows, cols, H, W);
-}
 
 // Index of the first maximum, or -1 when no value is positive.
 export function hottestPixel(map) {
@@ -39,13 +36,10 @@ export async function scoreMosaic({ explainer, core, photos, classes, options })
 
   const input = mosaicInput(core, photos, metadata, grid);
   const out = await explainer.explain(input.data, classes, { outputs: outputsForMethods(methods) });
-  const mapOptions = {
-    methods, grid: metadata.architecture.grid, specialTokens: metadata.architecture.special_tokens ?? 1, startLayer,
-  };
   const shares = Object.fromEntries(methods.map((m) => [m, []]));
   const hits = Object.fromEntries(methods.map((m) => [m, []]));
   classes.forEach((_, k) => {
-    const maps = core.computeMaps(out.tensors[k], mapOptions);
+    const maps = core.computeMaps(out.tensors[k], mapOptions(metadata, methods, startLayer));
     const rect = input.rects[k];
     for (const method of methods) {
       const map = inputSizeMap(core, maps[method], H, W);

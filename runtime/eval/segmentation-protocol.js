@@ -5,11 +5,8 @@
 // (min-max, foreground above the mean; average precision of the soft map).
 // Environment-neutral: the caller decodes the photo and mask and owns the explainer and core.
 import { outputsForMethods } from '../explainer.js';
+import { inputSizeMap, mapOptions } from './input-size-maps.js';
 
-function inputSizeMap(core, map, H, W) {
-  const [rows, cols] = map.shape;
-  return rows === H && cols === W ? map.data : core.upsample(map.data, rows, cols, H, W);
-}
 
 // pre: core.preprocess(...) of the photo; mask: Uint8Array H·W of 0/1 in the model's frame
 // (segmentation-mask.js); options: { methods, startLayer }.
@@ -20,9 +17,7 @@ export async function segmentPhoto({ explainer, core, pre, mask, options }) {
   const { methods, startLayer } = options;
   if (mask.length !== H * W) throw new Error(`the mask in the model's frame has ${mask.length} pixels, the input ${W}x${H}`);
   const out = await explainer.explain(pre.data, [null], { outputs: outputsForMethods(methods) });
-  const maps = core.computeMaps(out.tensors[0], {
-    methods, grid: metadata.architecture.grid, specialTokens: metadata.architecture.special_tokens ?? 1, startLayer,
-  });
+  const maps = core.computeMaps(out.tensors[0], mapOptions(metadata, methods, startLayer));
   const counts = {};
   for (const method of methods) {
     const c = core.segmentationCounts(inputSizeMap(core, maps[method], H, W), mask);
