@@ -102,7 +102,7 @@ async function init({ model, backend = 'wasm' }, reply) {
     if (explainer.canCachePhoto) await explainer.explainCached(await explainer.cachePhoto(blank), [0]);
   } catch (err) {
     await release();
-    throw new Error(`${model.onnx} does not match its metadata ${model.metadata}: ${err.message}`);
+    throw new Error(`${split ? split.graph : model.onnx} does not match its metadata ${model.metadata}: ${err.message}`);
   }
   metadata = meta;
   return {
