@@ -5,8 +5,6 @@
 //   const opts = parseOptions(argv, OPTIONS, 'eval perturbation');
 //   const { items, shard, limit, selected } = await evalItems(opts, metadata);
 //   await runEvaluation({ kind, items, shard, limit, settings, outDir: opts.out, ..., progress: { quiet: opts.quiet } });
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { parseMethods, UsageError, CliError } from './args.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { loadDataset } from '../runtime/node/eval/dataset.js';
@@ -67,10 +65,4 @@ export async function evalItemsOrFail(opts, metadata) {
   } catch (err) {
     throw err instanceof UsageError || err instanceof CliError ? err : new CliError(err.message);
   }
-}
-
-// The graph file's sha256: part of a run's settings, so resuming or merging runs of
-// different exports is refused.
-export async function fileSha256(file) {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
 }

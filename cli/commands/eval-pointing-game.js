@@ -4,7 +4,8 @@
 // relevance lands in the tile of that class.
 import { createHash } from 'node:crypto';
 import { parseOptions, formatOptions, CliError } from '../args.js';
-import { EVAL_OPTIONS, evalItemsOrFail, evalMethods, fileSha256, openEvalModel } from '../eval-options.js';
+import { EVAL_OPTIONS, evalItemsOrFail, evalMethods, openEvalModel } from '../eval-options.js';
+import { fileSha256 } from '../../runtime/node/file-sha256.js';
 import { loadCore } from '../../runtime/core.js';
 import { decodeImage } from '../../runtime/node/image.js';
 import { runEvaluation } from '../../runtime/node/eval/run.js';

@@ -5,7 +5,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseOptions, formatOptions, UsageError, CliError } from '../args.js';
-import { EVAL_OPTIONS, evalShard, evalMethods, fileSha256, openEvalModel } from '../eval-options.js';
+import { EVAL_OPTIONS, evalShard, evalMethods, openEvalModel } from '../eval-options.js';
+import { fileSha256 } from '../../runtime/node/file-sha256.js';
 import { loadCore } from '../../runtime/core.js';
 import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';

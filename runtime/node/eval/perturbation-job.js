@@ -1,17 +1,12 @@
 // Node-only: the perturbation evaluation of a folder of photos, as `vit-relevance eval
 // perturbation` and the benchmark run it: settings, the per-photo step (decode,
 // preprocess, runtime/eval/perturbation-protocol.js) and where the time went.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { decodeImage } from '../image.js';
+import { fileSha256 } from '../file-sha256.js';
 import { runEvaluation } from './run.js';
 import { EvalError } from './errors.js';
 import { kind } from '../../eval/perturbation.js';
 import { perturbPhoto, FRACTIONS } from '../../eval/perturbation-protocol.js';
-
-async function sha256(file) {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
-}
 
 export function newTimings() {
   return { decodeMs: 0, preprocessMs: 0, explainMs: 0, mapsMs: 0, perturbMs: 0, forwardMs: 0, forwards: 0, photos: 0, wallMs: 0 };
@@ -22,7 +17,7 @@ export async function perturbationSettings({ explainer, modelFile, methods, star
   const { metadata } = explainer;
   return {
     model: metadata.name,
-    graphSha256: await sha256(modelFile),
+    graphSha256: await fileSha256(modelFile),
     engine: explainer.engine,
     methods,
     startLayer,
