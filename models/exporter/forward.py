@@ -38,6 +38,14 @@ def conv_kernel_matrix(params, cfg: ViTConfig):
     return params.get("patch_embed.proj.weight").reshape(cfg.embed_dim, -1)
 
 
+def linear_parts(x, weight, bias):
+    """(x W^T, x W^T + b). The bias-free product feeds the proposed LRP denominators
+    (lrp_rules.proposed_inverse); it is taken back out of the output, so the forward keeps
+    its single fused Gemm and its exact rounding."""
+    out = F.linear(x, weight, bias)
+    return (out if bias is None else out - bias), out
+
+
 def head_rows(cfg: ViTConfig) -> int:
     return cfg.special_tokens
 
@@ -49,7 +57,8 @@ def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
     c = SimpleNamespace(x=x, rows=rows)
     c.n1, c.xhat1, c.rstd1 = layer_norm_parts(x, params.get(pre + "norm1.weight"),
                                               params.get(pre + "norm1.bias"), cfg.ln_eps)
-    qkv = F.linear(c.n1, params.get(pre + "attn.qkv.weight"), params.get_optional(pre + "attn.qkv.bias"))
+    c.qkv_product, qkv = linear_parts(c.n1, params.get(pre + "attn.qkv.weight"),
+                                      params.get_optional(pre + "attn.qkv.bias"))
     qkv = qkv.reshape(S, 3, h, d).permute(1, 2, 0, 3)  # [3, h, S, d]
     c.q, c.k, c.v = qkv[0], qkv[1], qkv[2]
     c.zqk = torch.matmul(c.q, c.k.transpose(-1, -2))  # unscaled q.k^T, the LRP product
@@ -60,15 +69,16 @@ def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
     c.zqk_rows = c.zqk[:, :rows] if rows < S else c.zqk
     c.o = torch.matmul(c.attn_rows, c.v)  # [h, rows, d]
     c.o_merged = c.o.transpose(0, 1).reshape(rows, D)
-    c.proj_out = F.linear(c.o_merged, params.get(pre + "attn.proj.weight"), params.get(pre + "attn.proj.bias"))
+    c.proj_product, c.proj_out = linear_parts(c.o_merged, params.get(pre + "attn.proj.weight"),
+                                              params.get(pre + "attn.proj.bias"))
     c.x_rows = x[:rows] if rows < S else x
     c.x1 = c.x_rows + c.proj_out
     c.n2, c.xhat2, c.rstd2 = layer_norm_parts(c.x1, params.get(pre + "norm2.weight"),
                                               params.get(pre + "norm2.bias"), cfg.ln_eps)
-    c.u = F.linear(c.n2, params.get(pre + "mlp.fc1.weight"), params.get(pre + "mlp.fc1.bias"))
+    c.fc1_product, c.u = linear_parts(c.n2, params.get(pre + "mlp.fc1.weight"), params.get(pre + "mlp.fc1.bias"))
     c.cdf = 0.5 * (1.0 + torch.erf(c.u * INV_SQRT2))  # exact (erf) GELU, as timm
     c.g = c.u * c.cdf
-    c.mlp_out = F.linear(c.g, params.get(pre + "mlp.fc2.weight"), params.get(pre + "mlp.fc2.bias"))
+    c.fc2_product, c.mlp_out = linear_parts(c.g, params.get(pre + "mlp.fc2.weight"), params.get(pre + "mlp.fc2.bias"))
     c.x_out = c.x1 + c.mlp_out
     return c
 

@@ -49,19 +49,24 @@ def head_relprop(params, cfg: ViTConfig, fw, R):
     return tuple(torch.cat([a, b], dim=1) for a, b in zip(r0, r1))
 
 
-def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows):
+def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=None):
     """R: (proposed, classic) streams [K, rows, D] at the block output; classic_rows: None
-    or ones [F,1,1] (see linear_relprop). Returns (R_attn pair [K,h,S,S], R_in pair
-    [K,S,D]). In block 0 only the classic stream continues below the attention."""
+    or ones [F,1,1], identity_rows ones [1-F,1,1] (see linear_relprop). Returns (R_attn
+    pair [K,h,S,S], R_in pair [K,S,D]). In block 0 only the classic stream continues below the attention."""
     S, rows = cfg.tokens, c.rows
     pre = f"blocks.{b}."
     inv = getattr(c, "lrp_inv", {})  # precomputed proposed denominators (split export)
+
+    def linear(r, x, name, product):
+        return linear_relprop(r, x, params.get(pre + name + ".weight"), classic_rows, inv.get(name.split(".")[-1]),
+                              product, identity_rows)
+
     r_x1, r_m = residual_relprop(R, c.x1, c.mlp_out, c.x_out)
-    r_g = linear_relprop(r_m, c.g, params.get(pre + "mlp.fc2.weight"), classic_rows, inv.get("fc2"))
-    r_n2 = linear_relprop(r_g, c.n2, params.get(pre + "mlp.fc1.weight"), classic_rows, inv.get("fc1"))  # GELU: identity
+    r_g = linear(r_m, c.g, "mlp.fc2", c.fc2_product)
+    r_n2 = linear(r_g, c.n2, "mlp.fc1", c.fc1_product)  # GELU: identity
     r_x1 = clone_relprop(r_x1, r_n2, c.x1)  # LN2: identity
     r_x, r_p = residual_relprop(r_x1, c.x_rows, c.proj_out, c.x1)
-    r_o = linear_relprop(r_p, c.o_merged, params.get(pre + "attn.proj.weight"), classic_rows, inv.get("proj"))
+    r_o = linear(r_p, c.o_merged, "attn.proj", c.proj_product)
     r_a, r_v = product_relprop(each(lambda r: _split_heads(r, rows, cfg), r_o), c.attn_rows, c.v, c.o,
                                classic_rows)
     r_attn = each(lambda r: pad_rows(r, rows, S), r_a)
@@ -72,7 +77,7 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows):
                                classic_rows)
     r_qkv = tuple(None if q is None else _merge_qkv(pad_rows(q, rows, S), k.transpose(-1, -2), v, cfg)
                   for q, k, v in zip(r_q, r_k, r_v))
-    r_n1 = linear_relprop(r_qkv, c.n1, params.get(pre + "attn.qkv.weight"), classic_rows, inv.get("qkv"))
+    r_n1 = linear(r_qkv, c.n1, "attn.qkv", c.qkv_product)
     return r_attn, clone_relprop(each(lambda r: pad_rows(r, rows, S), r_x), r_n1, c.x)  # LN1: identity
 
 
@@ -100,15 +105,16 @@ def relevance_pass(params, cfg: ViTConfig, fw, target, pixel_relevance):
     R = head_relprop(params, cfg, fw, (target, target))
     proposed = [None] * cfg.depth
     classic_last = None
-    classic_rows = None
+    classic_rows = identity_rows = None
     for b in reversed(range(cfg.depth)):
-        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, classic_rows)
+        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, classic_rows, identity_rows)
         proposed[b] = r_attn[0]
         if b == cfg.depth - 1:
             classic_last = r_attn[1]
             # from here down the classic stream has K rows, or none
             R = (R[0], R[1][: wanted * R[1].shape[0]])
             classic_rows = ONE_ROW[:wanted]
+            identity_rows = ONE_ROW[wanted:]
     pixels = input_relprop(params, cfg, fw, R[1])  # [K or 0, H, W]
     zeros = torch.zeros(target.shape[0], *cfg.image_size, dtype=pixels.dtype)
     return proposed, classic_last, torch.cat([pixels, zeros], dim=0)[: target.shape[0]]

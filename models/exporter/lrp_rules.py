@@ -40,15 +40,27 @@ def each(fn, pair):
     return tuple(None if r is None else fn(r) for r in pair)
 
 
-def proposed_inverse(x, weight):
-    """1/(x+W+^T + x-W-^T) of the proposed Linear rule: forward-side, the same for every
-    target, so a split export computes it once per photo (split.py)."""
+def proposed_inverse(x, weight, product=None):
+    """1/(x+W+^T + x-W-^T), the proposed Linear rule's denominator Z: forward-side, the same
+    for every target, so a split export computes it once per photo (split.py).
+
+    Every term of Z is >= 0, and x+W+^T + x-W-^T = (xW^T + |x||W|^T)/2 exactly. Given the
+    forward's own product xW^T, that costs one matrix product instead of two (the graph's
+    largest saving). Its rounding (the sum is clamped at 0, as Z is) moved DeiT-tiny's
+    transformer-attribution maps by ~1e-8 in Pearson on 21 photos, and left the golden
+    catdog agreement unchanged to 5 digits: far below the float32 noise of the rules."""
+    if product is not None:
+        return safe_inverse(_identity_denominator(x, weight, product))
     w_pos = torch.relu(weight)
     x_pos = torch.relu(x)
     return safe_inverse(torch.matmul(x_pos, w_pos.t()) + torch.matmul(x - x_pos, (weight - w_pos).t()))
 
 
-def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None):
+def _identity_denominator(x, weight, product):
+    return torch.relu((product + torch.matmul(x.abs(), weight.abs().t())) * 0.5)
+
+
+def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=None, identity_rows=None):
     """Linear layer, alpha=1 beta=0, bias ignored. R streams [K,r,out], x [r,in] -> [K,r,in].
 
     proposed: Z = x+W+^T + x-W-^T, S = R/Z for both parts.
@@ -56,6 +68,9 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None):
     classic_rows: None, or ones [F,1,1] with F (0 or 1, run time) = whether the classic
     stream has rows; its denominators are formed on F copies (empty when F = 0).
     inv_proposed: proposed_inverse(x, weight) when already computed (split export).
+    product, identity_rows: the forward's x W^T and ones [1-F,1,1]. With them the proposed
+    Z comes from the one-product identity when the classic stream is off, and from the two
+    products the classic rule needs anyway when it is on: never more than two products.
     """
     r_p, r_c = R
     if r_p is None and classic_rows is not None:
@@ -68,23 +83,28 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None):
     def back(s_pos, s_neg):
         return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
 
+    def products(xp, xn):
+        return torch.matmul(xp, w_pos.t()), torch.matmul(xn, w_neg.t())
+
+    # the classic denominators: on the classic stream's F rows when it has its own
+    own_rows = r_p is not None and classic_rows is not None
     z_pos = z_neg = None
     out_p = out_c = None
     if r_p is not None:
-        if inv_proposed is None:
-            z_pos = torch.matmul(x_pos, w_pos.t())
-            z_neg = torch.matmul(x_neg, w_neg.t())
+        if inv_proposed is None and product is not None and own_rows:
+            z_pos, z_neg = products(x_pos * classic_rows, x_neg * classic_rows)  # [F, r, out]
+            z_identity = _identity_denominator(x * identity_rows, weight, product)  # [1-F, r, out]
+            inv_proposed = safe_inverse(torch.cat([z_identity, z_pos + z_neg], dim=0).squeeze(0))
+        elif inv_proposed is None:
+            z_pos, z_neg = products(x_pos, x_neg)
             inv_proposed = safe_inverse(z_pos + z_neg)
+            if own_rows:
+                z_pos, z_neg = z_pos * classic_rows, z_neg * classic_rows
         s = r_p * inv_proposed
         out_p = back(s, s)
     if r_c is not None:
-        shared = r_p is not None and classic_rows is not None
         if z_pos is None:
-            # the classic denominators on the classic stream's F rows when it has its own
-            xc_pos, xc_neg = (x_pos * classic_rows, x_neg * classic_rows) if shared else (x_pos, x_neg)
-            z_pos, z_neg = torch.matmul(xc_pos, w_pos.t()), torch.matmul(xc_neg, w_neg.t())
-        elif shared:
-            z_pos, z_neg = z_pos * classic_rows, z_neg * classic_rows
+            z_pos, z_neg = products(x_pos * classic_rows, x_neg * classic_rows) if own_rows else products(x_pos, x_neg)
         out_c = back(r_c * safe_inverse(z_pos), r_c * safe_inverse(z_neg))
     return out_p, out_c
 

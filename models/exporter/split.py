@@ -33,17 +33,24 @@ CACHE_PREFIX = "cache."
 
 
 def add_proposed_inverses(params, cfg: ViTConfig, fw) -> None:
-    """The proposed rule's Linear denominators, as lrp.block_relprop/head_relprop read them.
-    Block 0's qkv has none: the proposed stream stops at block 0's attention."""
+    """The proposed rule's Linear denominators, as lrp.block_relprop/head_relprop read them,
+    formed as the single graph forms them with pixel_relevance = 0: below the last block
+    from the forward's products (one matrix product each), in the last block and the head
+    from two. Block 0's qkv has none: the proposed stream stops at block 0's attention."""
+    last = cfg.depth - 1
     for b, c in enumerate(fw.blocks):
         pre = f"blocks.{b}."
+
+        def inverse(x, name, product):
+            return proposed_inverse(x, params.get(pre + name + ".weight"), None if b == last else product)
+
         c.lrp_inv = {
-            "fc2": proposed_inverse(c.g, params.get(pre + "mlp.fc2.weight")),
-            "fc1": proposed_inverse(c.n2, params.get(pre + "mlp.fc1.weight")),
-            "proj": proposed_inverse(c.o_merged, params.get(pre + "attn.proj.weight")),
+            "fc2": inverse(c.g, "mlp.fc2", c.fc2_product),
+            "fc1": inverse(c.n2, "mlp.fc1", c.fc1_product),
+            "proj": inverse(c.o_merged, "attn.proj", c.proj_product),
         }
         if b > 0:
-            c.lrp_inv["qkv"] = proposed_inverse(c.n1, params.get(pre + "attn.qkv.weight"))
+            c.lrp_inv["qkv"] = inverse(c.n1, "attn.qkv", c.qkv_product)
     fw.lrp_inv = {"head": proposed_inverse(fw.final_out[0:1], params.get("head.weight"))}
     if cfg.distilled:
         fw.lrp_inv["head_dist"] = proposed_inverse(fw.final_out[1:2], params.get("head_dist.weight"))

@@ -1,4 +1,5 @@
 """The explainer's LRP relevances equal the independent float64 reference's."""
+import pytest
 import torch
 
 from conftest import random_inputs
@@ -10,10 +11,10 @@ def rel_err(a, b):
     return ((a - b).abs().max() / b.abs().max()).item()
 
 
-def explain(cfg, sd, pixels, target, dtype=torch.float64):
+def explain(cfg, sd, pixels, target, dtype=torch.float64, pixel_relevance=1.0):
     module = build_explainer(cfg, sd).to(dtype)
     with torch.no_grad():
-        return module(pixels.to(dtype), target.to(dtype), torch.tensor(1.0))
+        return module(pixels.to(dtype), target.to(dtype), torch.tensor(pixel_relevance))
 
 
 def test_shapes_follow_the_contract(tiny_model):
@@ -27,12 +28,15 @@ def test_shapes_follow_the_contract(tiny_model):
     assert all(o.dtype == torch.float32 and torch.isfinite(o).all() for o in out)
 
 
-def test_proposed_relevance_of_every_block_matches_reference(tiny_model):
+# pixel_relevance 0 forms the proposed Linear denominators from the forward's products (one
+# matrix product each), 1 from the two products the classic rule shares: both are the rule.
+@pytest.mark.parametrize("pixel_relevance", [0.0, 1.0])
+def test_proposed_relevance_of_every_block_matches_reference(tiny_model, pixel_relevance):
     cfg, sd = tiny_model
     for seed in (0, 1):
         pixels, target = random_inputs(cfg, 2, seed=seed)
         ref = reference_explanation(cfg, sd, pixels, target)[3]
-        rel = explain(cfg, sd, pixels, target)[3]
+        rel = explain(cfg, sd, pixels, target, pixel_relevance=pixel_relevance)[3]
         for b in range(cfg.depth):
             assert rel_err(rel[:, b], ref[:, b]) < 1e-8, f"block {b}"
 

@@ -42,7 +42,12 @@ def test_split_equals_single_graph_in_pytorch(tiny_model, flag):
             want = single(pixels, tgt, torch.tensor(flag))
         got = split_outputs(photo, target, pixels, tgt, flag)
         for name, a, b in zip(OUTPUT_NAMES, got, want):
-            assert torch.equal(a, b), name
+            if name == "attn_rel" and flag:
+                # the photo graph forms the proposed denominators as the single graph does
+                # with flag 0 (from the forward's products): equal up to rounding
+                assert (a - b).abs().max() <= 1e-5 * b.abs().max(), name
+            else:
+                assert torch.equal(a, b), name
 
 
 @pytest.fixture(scope="module", params=["tiny_random_vit", "tiny_random_deit_distilled"])
