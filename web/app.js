@@ -34,7 +34,7 @@ window.__vitrel = {
   benchForward: async (runs = 5) => (await engine.request('bench', { runs })).replies[0].times,
 };
 
-const busy = new Busy($('busy'), $('busy-text'));
+const busy = new Busy($('busy'));
 let engine = null;
 let core = null;
 let imageCounter = 0;
@@ -181,7 +181,7 @@ async function analyze(photo) {
     if (msg.type !== 'prediction') return;
     state.region = msg.region;
     state.top5 = msg.top5;
-    state.timings = {};
+    state.timings = { preprocessMs: msg.timings.preprocessMs };
     state.classA = msg.top5[0].id;
     state.classB = msg.top5[1]?.id ?? null;
     searchA.show(state.classA);
@@ -189,6 +189,7 @@ async function analyze(photo) {
     timeline.prediction = performance.now();
     renderTop5();
   };
+  timeline.analyzeSent = performance.now();
   try {
     const r = await engine.request('analyze',
       { imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: viewMethods(), startLayer },

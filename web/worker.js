@@ -183,9 +183,9 @@ async function analyze({ id, imageId, rgba, width, height, methods = METHOD_IDS,
   if (explainer.canCachePhoto) whenIdle(() => photoTensors(imageId));
 }
 
-// The photo's target-independent tensors (split graphs), computed once: after the first
-// heat map while the Worker is idle, or by the first class switch that comes sooner.
-// A class switch then runs the target graph alone. null when there are no split graphs.
+// The photo's target-independent tensors (split graphs), computed once, after the first
+// heat map while the Worker is idle. A class switch then runs the target graph alone.
+// null when there are no split graphs.
 function photoTensors(imageId) {
   if (!explainer.canCachePhoto || !image || image.imageId !== imageId) return null;
   if (photoCache?.imageId === imageId) return photoCache.promise;
@@ -204,9 +204,9 @@ function photoTensors(imageId) {
 const notice = (body) => self.postMessage({ id: 0, ...body });
 
 // Background work runs only once the Worker has had no request for IDLE_MS, so a request
-// right after a heat map (another photo, a control) never waits behind it; each request
-// pushes it back.
-const IDLE_MS = 250;
+// soon after a heat map (the next photo, a control) does not wait behind it; each request
+// pushes it back. Visitors look at a heat map for a while before they click again.
+const IDLE_MS = 1000;
 let idleJob = null;
 let idleTimer = null;
 function whenIdle(fn) {
@@ -241,7 +241,10 @@ async function explain({ id, imageId, targets, methods = METHOD_IDS, startLayer 
     // Keep the outputs cached entries already had, so re-running never loses a method.
     const outputs = new Set(need);
     for (const t of lacking) for (const o of tensors.get(keyOf(imageId, t))?.outputs ?? []) outputs.add(o);
-    const cached = await (photoTensors(imageId) ?? Promise.resolve(null)).catch(() => null);
+    // The photo's tensors when their computation has started; before that the single
+    // graph costs less than computing them first (they follow once the Worker is idle).
+    const started = photoCache?.imageId === imageId ? photoCache.promise : null;
+    const cached = started && await started.catch(() => null);
     const vectors = lacking.map(targetVector);
     const out = cached
       ? await explainer.explainCached(cached, vectors, { outputs: [...outputs] })

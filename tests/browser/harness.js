@@ -12,7 +12,7 @@ import { createStaticServer, listen } from '../../scripts/serve.js';
 export const paths = projectPaths();
 export const artifacts = path.join(paths.root, 'test-artifacts');
 export const CHROMIUM = process.env.VITREL_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+const FLAGS = [...(process.env.VITREL_CHROMIUM_FLAGS ? process.env.VITREL_CHROMIUM_FLAGS.split(' ') : []), '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // Why the browser tests cannot run, or null. Only missing build outputs (or browser) skip.
