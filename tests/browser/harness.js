@@ -12,7 +12,10 @@ import { createStaticServer, listen } from '../../scripts/serve.js';
 export const paths = projectPaths();
 export const artifacts = path.join(paths.root, 'test-artifacts');
 export const CHROMIUM = process.env.VITREL_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = [...(process.env.VITREL_CHROMIUM_FLAGS ? process.env.VITREL_CHROMIUM_FLAGS.split(' ') : []), '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+// VITREL_CHROMIUM_FLAGS adds flags for experiments, e.g. "--js-flags=--no-wasm-dynamic-tiering"
+// (V8 compiles all WebAssembly optimised up front: runs without background tier-up).
+const EXTRA_FLAGS = process.env.VITREL_CHROMIUM_FLAGS?.split(' ').filter(Boolean) ?? [];
+const FLAGS = [...EXTRA_FLAGS, '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // Why the browser tests cannot run, or null. Only missing build outputs (or browser) skip.
