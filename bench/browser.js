@@ -53,9 +53,8 @@ try {
   // is a real sample. The first pass is a warm-up: V8 recompiles onnxruntime's hot
   // WebAssembly functions with its optimising tier in the background as they turn hot,
   // over the first several runs (about a second of CPU, found in a trace), which on a
-  // two-core machine halves the speed of the runs it overlaps. The second pass is what a
-  // visitor sees once that is done (and what Chrome's WebAssembly code cache gives later
-  // visits).
+  // two-core machine halves the speed of two or three runs early in a visit. The second
+  // pass is what a visitor sees once that is done.
   const photos = ['dogbird.png', 'catdog.png', 'el1.png', 'dogcat2.png', 'el3.png', 'el4.png', 'el5.png'];
   const warmUp = [];
   for (const name of photos) warmUp.push(await photoToHeat(sample(name)));

@@ -1,4 +1,5 @@
-// The static server: MIME types (application/wasm), COOP/COEP, no directory traversal.
+// The static server: MIME types (application/wasm), COOP/COEP, validators (304 for an
+// unchanged file), no directory traversal.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -31,6 +32,21 @@ test('serves files with their MIME types and cross-origin isolation headers', as
   assert.match((await fetch(`${base}/app.js`)).headers.get('content-type'), /^text\/javascript/);
   assert.match((await fetch(`${base}/`)).headers.get('content-type'), /^text\/html/);
   assert.equal(await (await fetch(`${base}/sub/`)).text(), 'sub');
+});
+
+test('answers 304 to a request that holds the current ETag, 200 once the file changed', async () => {
+  const first = await fetch(`${base}/app.js`);
+  const etag = first.headers.get('etag');
+  assert.ok(etag, 'an ETag is sent');
+  assert.equal(first.headers.get('cache-control'), 'no-cache');
+  const again = await fetch(`${base}/app.js`, { headers: { 'If-None-Match': etag } });
+  assert.equal(again.status, 304);
+  assert.equal(again.headers.get('cross-origin-embedder-policy'), 'require-corp');
+  writeFileSync(path.join(root, 'app.js'), 'export const changed = true;');
+  const changed = await fetch(`${base}/app.js`, { headers: { 'If-None-Match': etag } });
+  assert.equal(changed.status, 200);
+  assert.notEqual(changed.headers.get('etag'), etag);
+  assert.match(await changed.text(), /changed/);
 });
 
 test('refuses paths outside the root and answers 404 for missing files', async () => {
