@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { parseOptions, formatOptions, CliError } from '../args.js';
 import { EVAL_OPTIONS, evalItemsOrFail, evalMethods, openEvalModel } from '../eval-options.js';
-import { fileSha256 } from '../../runtime/node/file-sha256.js';
+import { modelSettings } from '../../runtime/node/eval/model-settings.js';
 import { loadCore } from '../../runtime/core.js';
 import { decodeImage } from '../../runtime/node/image.js';
 import { runEvaluation } from '../../runtime/node/eval/run.js';
@@ -85,11 +85,7 @@ export async function run(argv) {
     const unused = items.length - mosaics.length * GRID * GRID;
     console.log(`${mosaics.length} mosaic(s) of ${GRID}×${GRID} from ${items.length} labelled photo(s), seed ${opts.seed}${unused ? ` (${unused} photo(s) unused)` : ''}`);
     const settings = {
-      model: metadata.name,
-      graphSha256: await fileSha256(opts.model),
-      engine: explainer.engine,
-      methods,
-      startLayer: opts.startLayer,
+      ...await modelSettings({ explainer, modelFile: opts.model, methods, startLayer: opts.startLayer }),
       seed: opts.seed,
       grid: GRID,
       mosaicsSha256: mosaicsSha256(mosaics),

@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseOptions, formatOptions, UsageError, CliError } from '../args.js';
 import { EVAL_OPTIONS, evalShard, evalMethods, openEvalModel } from '../eval-options.js';
-import { fileSha256 } from '../../runtime/node/file-sha256.js';
+import { modelSettings } from '../../runtime/node/eval/model-settings.js';
 import { loadCore } from '../../runtime/core.js';
 import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';
@@ -112,11 +112,7 @@ export async function run(argv) {
   try {
     const { metadata } = explainer;
     const settings = {
-      model: metadata.name,
-      graphSha256: await fileSha256(opts.model),
-      engine: explainer.engine,
-      methods,
-      startLayer: opts.startLayer,
+      ...await modelSettings({ explainer, modelFile: opts.model, methods, startLayer: opts.startLayer }),
       preprocess: metadata.preprocess,
       labelled: Boolean(opts.labels),
     };

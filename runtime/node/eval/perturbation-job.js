@@ -2,7 +2,7 @@
 // perturbation` and the benchmark run it: settings, the per-photo step (decode,
 // preprocess, runtime/eval/perturbation-protocol.js) and where the time went.
 import { decodeImage } from '../image.js';
-import { fileSha256 } from '../file-sha256.js';
+import { modelSettings } from './model-settings.js';
 import { runEvaluation } from './run.js';
 import { EvalError } from './errors.js';
 import { kind } from '../../eval/perturbation.js';
@@ -14,15 +14,10 @@ export function newTimings() {
 
 // Everything that must match for records to be combined (resume, merge).
 export async function perturbationSettings({ explainer, modelFile, methods, startLayer }) {
-  const { metadata } = explainer;
   return {
-    model: metadata.name,
-    graphSha256: await fileSha256(modelFile),
-    engine: explainer.engine,
-    methods,
-    startLayer,
+    ...await modelSettings({ explainer, modelFile, methods, startLayer }),
     fractions: FRACTIONS,
-    preprocess: metadata.preprocess,
+    preprocess: explainer.metadata.preprocess,
   };
 }
 
