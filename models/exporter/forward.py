@@ -75,10 +75,12 @@ def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
     c.x1 = c.x_rows + c.proj_out
     c.n2, c.xhat2, c.rstd2 = layer_norm_parts(c.x1, params.get(pre + "norm2.weight"),
                                               params.get(pre + "norm2.bias"), cfg.ln_eps)
-    c.fc1_product, c.u = linear_parts(c.n2, params.get(pre + "mlp.fc1.weight"), params.get(pre + "mlp.fc1.bias"))
+    c.fc1_product, c.u = linear_parts(c.n2, params.get(pre + "mlp.fc1.weight"),
+                                      params.get(pre + "mlp.fc1.bias"))
     c.cdf = 0.5 * (1.0 + torch.erf(c.u * INV_SQRT2))  # exact (erf) GELU, as timm
     c.g = c.u * c.cdf
-    c.fc2_product, c.mlp_out = linear_parts(c.g, params.get(pre + "mlp.fc2.weight"), params.get(pre + "mlp.fc2.bias"))
+    c.fc2_product, c.mlp_out = linear_parts(c.g, params.get(pre + "mlp.fc2.weight"),
+                                            params.get(pre + "mlp.fc2.bias"))
     c.x_out = c.x1 + c.mlp_out
     return c
 

@@ -52,14 +52,16 @@ def head_relprop(params, cfg: ViTConfig, fw, R):
 def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=None):
     """R: (proposed, classic) streams [K, rows, D] at the block output; classic_rows: None
     or ones [F,1,1], identity_rows ones [1-F,1,1] (see linear_relprop). Returns (R_attn
-    pair [K,h,S,S], R_in pair [K,S,D]). In block 0 only the classic stream continues below the attention."""
+    pair [K,h,S,S], R_in pair [K,S,D]). In block 0 only the classic stream continues below
+    the attention."""
     S, rows = cfg.tokens, c.rows
     pre = f"blocks.{b}."
     inv = getattr(c, "lrp_inv", {})  # precomputed proposed denominators (split export)
 
-    def linear(r, x, name, product):
-        return linear_relprop(r, x, params.get(pre + name + ".weight"), classic_rows, inv.get(name.split(".")[-1]),
-                              product, identity_rows)
+    def linear(r, x, name, product):  # name: "mlp.fc2" -> weight blocks.b.mlp.fc2.weight, inv "fc2"
+        weight = params.get(pre + name + ".weight")
+        inv_proposed = inv.get(name.split(".")[-1])
+        return linear_relprop(r, x, weight, classic_rows, inv_proposed, product, identity_rows)
 
     r_x1, r_m = residual_relprop(R, c.x1, c.mlp_out, c.x_out)
     r_g = linear(r_m, c.g, "mlp.fc2", c.fc2_product)

@@ -104,7 +104,8 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=N
         out_p = back(s, s)
     if r_c is not None:
         if z_pos is None:
-            z_pos, z_neg = products(x_pos * classic_rows, x_neg * classic_rows) if own_rows else products(x_pos, x_neg)
+            xc_pos, xc_neg = (x_pos * classic_rows, x_neg * classic_rows) if own_rows else (x_pos, x_neg)
+            z_pos, z_neg = products(xc_pos, xc_neg)
         out_c = back(r_c * safe_inverse(z_pos), r_c * safe_inverse(z_neg))
     return out_p, out_c
 
