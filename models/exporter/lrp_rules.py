@@ -95,11 +95,9 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=N
             z_pos, z_neg = products(x_pos * classic_rows, x_neg * classic_rows)  # [F, r, out]
             z_identity = _identity_denominator(x * identity_rows, weight, product)  # [1-F, r, out]
             inv_proposed = safe_inverse(torch.cat([z_identity, z_pos + z_neg], dim=0).squeeze(0))
-        elif inv_proposed is None:
+        elif inv_proposed is None:  # the last block and the head: the classic stream is always on
             z_pos, z_neg = products(x_pos, x_neg)
             inv_proposed = safe_inverse(z_pos + z_neg)
-            if own_rows:
-                z_pos, z_neg = z_pos * classic_rows, z_neg * classic_rows
         s = r_p * inv_proposed
         out_p = back(s, s)
     if r_c is not None:
