@@ -7,7 +7,8 @@
 //   K=5 targets in one run / five runs of K=1                                      (≤ 0.8)
 // Also: a logits-only fetch of the explainer graph (shows whether onnxruntime-web skips
 // nodes a fetch does not need), and the explanation without lrp_full (pixel_relevance = 0,
-// what the page runs until lrp_full is asked for).
+// what the page runs until lrp_full is asked for). Last, the matrix-product work of each
+// graph, counted from onnxruntime's profile: what the time ratios can be measured against.
 // Env: VITREL_BENCH_MODEL (explainer .onnx; default build/models/deit_tiny_patch16_224.onnx),
 // VITREL_BENCH_THREADS (default: available cores), VITREL_BENCH_ROUNDS (default 7).
 import { existsSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { openExplainerFile, forwardPathFor, ort } from '../runtime/node/open-exp
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { loadCore } from '../runtime/core.js';
 import { outputsForMethods } from '../runtime/explainer.js';
+import { profiledMatmulWork } from './matmul-work.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
@@ -111,8 +113,31 @@ async function main() {
     const skip = med['explainer, logits-only fetch'] / plain;
     console.log(`logits-only fetch of the explainer / plain forward = ${skip.toFixed(2)} `
       + `(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)`);
+    printProductWork(med, { imageSize: [H, W], classes: C, threads });
   }
   await explainer.release();
+}
+
+// The graphs' multiply-accumulates set beside their times: the explanation's products are
+// fixed by the exact rules (per Linear layer: the forward, two denominators, the gradient,
+// two proposed and two classic LRP products), so MACs / forward MACs is what the time
+// ratio comes down to when both graphs run their products equally fast.
+function printProductWork(med, shape) {
+  const g = (macs) => `${(macs / 1e9).toFixed(2)} GMAC`;
+  const perGmac = (ms, macs) => ms / (macs / 1e9);
+  const forward = profiledMatmulWork(forwardModel, shape).macs;
+  const full = profiledMatmulWork(model, { ...shape, pixelRelevance: 1 }).macs;
+  const partial = profiledMatmulWork(model, { ...shape, pixelRelevance: 0 }).macs;
+  const plainMs = med['plain forward (.forward.onnx)'];
+  const fullMs = med['full explanation (K=1 + all methods)'];
+  console.log('matrix products of one run (multiply-accumulates counted from onnxruntime\'s profile):');
+  console.log(`  plain forward ${g(forward)}; full explanation ${g(full)} = ${(full / forward).toFixed(2)}× the forward's; `
+    + `without lrp_full ${g(partial)} = ${(partial / forward).toFixed(2)}×`);
+  const ms = (v) => `${v.toFixed(1)} ms/GMAC`;
+  const needed = perGmac(5 * plainMs, full);
+  console.log(`  time per GMAC of products: plain forward ${ms(perGmac(plainMs, forward))}, `
+    + `full explanation ${ms(perGmac(fullMs, full))}; ≤ 5× needs ${ms(needed)}, `
+    + `${(perGmac(plainMs, forward) / needed).toFixed(2)}× the forward's own speed per MAC`);
 }
 
 main().catch((err) => {
