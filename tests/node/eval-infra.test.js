@@ -61,7 +61,7 @@ test('labels from <wnid>_ file names and synset_words.txt', async () => {
 test('synset labels: unknown wnids, unlabelled photos and a foreign class order are refused', async () => {
   const labels = synsetFile(tempDir());
   await assert.rejects(loadDataset({ images: folder(['n00000009_x.png', 'n00000001_a.png']), labels }),
-    { name: 'InputError', message: /1 photo\(s\) name a wnid that synset_words.txt does not list: n00000009_x.png/ });
+    { name: 'UserError', message: /1 photo\(s\) name a wnid that synset_words.txt does not list: n00000009_x.png/ });
   const mixed = folder(['n00000001_a.png', 'holiday.jpg', 'IMG_1.jpg', 'c.png', 'd.png', 'e.png', 'f.png']);
   await assert.rejects(loadDataset({ images: mixed, labels }), /6 photo\(s\) .* have no label in synset_words.txt: IMG_1.jpg, c.png, d.png, e.png, f.png and 1 more \(--skip-unlabelled/);
   const { items, skipped } = await loadDataset({ images: mixed, labels, skipUnlabelled: true });
@@ -118,7 +118,7 @@ test('shards partition the sorted list exactly', () => {
   assert.deepEqual(selectItems(items, null, 3), [0, 1, 2]);
   assert.equal(parseShard(undefined), null);
   for (const bad of ['0/4', '5/4', '1/0', '2', 'a/b', '1/2/3', '-1/2']) {
-    assert.throws(() => parseShard(bad), { name: 'InputError', message: /--shard/ }, bad);
+    assert.throws(() => parseShard(bad), { name: 'UserError', message: /--shard/ }, bad);
   }
 });
 
@@ -128,17 +128,18 @@ test('records resume after a truncated last line; other settings, kinds and shar
   const dir = path.join(tempDir(), 'run');
   const setup = { kind: 'fake', settings: { model: 'abc', fractions: [0.1, 0.2] }, shard: { index: 1, count: 2 } };
   let run = await openRun(dir, setup);
-  await run.append('a.png', { v: 1 });
-  await run.append('b.png', { v: 2 });
+  await run.append('a.png', { record: { v: 1 } });
+  await run.append('b.png', { record: { v: 2 } });
   await run.close();
   appendFileSync(path.join(dir, RECORDS_FILE), '{"key":"c.png","rec'); // killed mid-write
 
   // Same settings with keys in another order: the same run.
   run = await openRun(dir, { ...setup, settings: { fractions: [0.1, 0.2], model: 'abc' } });
   assert.deepEqual([...run.done.keys()], ['a.png', 'b.png']);
-  await run.append('c.png', { v: 3 });
+  await run.append('c.png', { skipped: 'c.png is not a readable image' });
   await run.close();
-  assert.deepEqual([...(await readRecords(dir)).entries()], [['a.png', { v: 1 }], ['b.png', { v: 2 }], ['c.png', { v: 3 }]]);
+  assert.deepEqual([...(await readRecords(dir)).entries()],
+    [['a.png', { record: { v: 1 } }], ['b.png', { record: { v: 2 } }], ['c.png', { skipped: 'c.png is not a readable image' }]]);
 
   await assert.rejects(openRun(dir, { ...setup, settings: { model: 'abc', fractions: [0.1] } }),
     /other settings \(fractions: \[0.1,0.2\] vs \[0.1\]\)/);
@@ -198,7 +199,7 @@ test('runEvaluation: unsharded vs 3 shards merged give byte-identical files', as
   assert.equal(m.records, 23);
   assert.deepEqual(m.missing, []);
   assert.deepEqual(folderFiles(merged, OUTPUT_FILES), folderFiles(whole, OUTPUT_FILES));
-  assert.deepEqual(JSON.parse(readFileSync(path.join(merged, 'run.json'), 'utf8')), { kind: 'fake', settings: fakeSettings, shard: null });
+  assert.deepEqual(JSON.parse(readFileSync(path.join(merged, 'run.json'), 'utf8')), { kind: 'fake', settings: fakeSettings, data: null, shard: null });
 
   const partial = await mergeRuns({ dirs: dirs.slice(0, 2), outDir: path.join(base, 'partial'), kind: fakeKind });
   assert.deepEqual(partial.missing, ['2/3']);
