@@ -16,6 +16,7 @@ import { estimate, formatDuration, formatProgressLine, createProgress } from '..
 import { markdownTable, csvTable, formatCell } from '../../runtime/eval/report-table.js';
 import { lineChartSvg, niceTicks } from '../../runtime/eval/report-svg.js';
 import { splitMergeArgv } from '../../cli/commands/eval-merge.js';
+import { fakeKind, fakeItems, fakeSettings, processFake } from './eval-fake.js';
 
 const WNIDS = ['n00000001', 'n00000002', 'n00000003'];
 const METADATA = {
@@ -150,28 +151,6 @@ test('records resume after a truncated last line; other settings, kinds and shar
   await assert.rejects(readRecords(dir), /line 2 is not JSON/);
 });
 
-// A kind doing arithmetic only: floating-point sums depend on the order of the records,
-// which is what the byte-identity check below would catch.
-const fakeKind = {
-  name: 'fake',
-  itemKey: (item) => item.name,
-  summarize(records, settings, keys) {
-    const mean = records.reduce((s, r) => s + r.score, 0) / records.length;
-    const curve = settings.fractions.map((f) => records.reduce((s, r) => s + Math.sin(r.score * f), 0) / records.length);
-    return { n: records.length, mean, curve, first: keys[0], hits: records.filter((r) => r.hit).length };
-  },
-  async reports(summary, settings) {
-    const rows = settings.fractions.map((f, i) => [f, summary.curve[i]]);
-    return [
-      { file: 'fake.md', text: `${markdownTable(['fraction', 'mean sin'], rows, { precision: 4 })}\n` },
-      { file: 'fake.csv', text: csvTable(['fraction', 'mean sin'], rows, { precision: 6 }) },
-      { file: 'fake.svg', text: lineChartSvg({ title: 'fake', xLabel: 'f', yLabel: 'y', x: settings.fractions, series: [{ name: 'sin', y: summary.curve }] }) },
-    ];
-  },
-};
-const fakeItems = Array.from({ length: 23 }, (_, i) => ({ name: `img_${String(i).padStart(3, '0')}.png`, value: i }));
-const fakeSettings = { fractions: [0.1, 0.3, 0.7], model: 'fake-sha' };
-const processFake = async (item) => ({ score: (item.value * 0.37) % 1.3, hit: item.value % 3 === 0 });
 const quiet = { quiet: true };
 
 function folderFiles(dir, names) {
