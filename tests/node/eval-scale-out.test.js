@@ -1,5 +1,5 @@
 // Scale-out through a real job runner: four shards of `eval perturbation` under GNU
-// parallel with `--shard auto/{##}`, one killed in the middle of its run, rerun alone by
+// parallel with `--shard auto/4`, one killed in the middle of its run, rerun alone by
 // parallel's --resume-failed (same job number, so the same shard), then merged: the
 // merged folder must be byte-identical to one unsharded run. Kept small (8 photos, one
 // class-agnostic method, one thread per shard) so it takes about a minute.
@@ -24,7 +24,7 @@ const evalArgs = ['eval', 'perturbation', '--images', samples, '--labels', synse
 
 // `parallel ... ::: 1 2 3 4` with a job log; resolves with its exit code.
 function runParallel(out, extra = []) {
-  const command = [process.execPath, cli, ...evalArgs, '--limit', String(PER_SHARD), '--shard', 'auto/{##}', '--out', path.join(out, 'shard-{#}')];
+  const command = [process.execPath, cli, ...evalArgs, '--limit', String(PER_SHARD), '--shard', `auto/${SHARDS}`, '--out', path.join(out, 'shard-{#}')];
   const child = spawn('parallel', ['--will-cite', '--joblog', path.join(out, 'jobs.log'), ...extra, `-j${SHARDS}`, ...command,
     ':::', ...Array.from({ length: SHARDS }, (_, i) => String(i + 1))], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -52,13 +52,17 @@ function pidWriting(dir) {
   return null;
 }
 
-async function waitFor(check, what, timeoutMs = 240_000) {
+// Polls `check` until it returns something, failing if `job` (a runParallel) ends first.
+async function waitFor(check, what, job, timeoutMs = 240_000) {
+  let ended = null;
+  job.done.then((r) => { ended = r; });
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
     if (value) return value;
+    if (ended) throw new Error(`parallel ended (exit ${ended.code}) before ${what}:\n${ended.output}`);
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -69,8 +73,8 @@ test('GNU parallel: 4 shards, one killed mid-run and resumed, merge = one unshar
   const victim = path.join(out, 'shard-3');
   const first = runParallel(out);
   // Kill shard 3 once its first photo is recorded, while it works on its second.
-  await waitFor(() => recordLines(victim).length >= 1, 'shard 3 to record a photo');
-  const pid = await waitFor(() => pidWriting(victim), 'the pid of shard 3');
+  await waitFor(() => recordLines(victim).length >= 1, 'shard 3 recorded a photo', first);
+  const pid = await waitFor(() => pidWriting(victim), 'the pid of shard 3 was found', first);
   process.kill(pid, 'SIGKILL');
   const killed = await first.done;
   assert.equal(killed.code, 1, `parallel reports one failed job\n${killed.output}`);

@@ -8,7 +8,7 @@ import { runEvaluation } from './run.js';
 import { kind } from '../../eval/perturbation.js';
 import { perturbPhoto, FRACTIONS } from '../../eval/perturbation-protocol.js';
 
-export function newTimings() {
+function newTimings() {
   return { decodeMs: 0, preprocessMs: 0, explainMs: 0, mapsMs: 0, perturbMs: 0, forwardMs: 0, forwards: 0, photos: 0, wallMs: 0 };
 }
 
