@@ -17,10 +17,7 @@ const METHODS = 'transformer_attribution,raw_attention';
 
 const filesOf = (dir) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]));
 
-function evalCli(kind, args) {
-  const r = runCli(['eval', kind, '--model', deitModel, '--methods', METHODS, '--quiet', ...args]);
-  return r;
-}
+const evalCli = (kind, args) => runCli(['eval', kind, '--model', deitModel, '--methods', METHODS, '--quiet', ...args]);
 
 // Runs `args` into two new folders; both must succeed and hold the same bytes. → folder 1
 function twice(kind, args, base) {
