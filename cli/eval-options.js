@@ -18,7 +18,7 @@ export const EVAL_OPTIONS = {
   'start-layer': { type: 'int', min: 0, default: 1, help: 'first block of the three rollouts, as in the official evaluation' },
   limit: { type: 'int', min: 1, help: 'evaluate only the first N photos (of the shard)' },
   shard: { type: 'string', value: 'i/n|auto[/n]', help: 'evaluate shard i of n (1-based), or take i and n from Slurm, Kubernetes or GNU parallel (docs/scale-out.md); combine the folders with `eval merge`' },
-  'on-unreadable': { type: 'string', value: ON_UNREADABLE.join('|'), default: 'stop', help: 'a photo that cannot be decoded stops the run, or is recorded as skipped (skipped.csv) and the run goes on' },
+  'on-unreadable': { type: 'string', value: ON_UNREADABLE.join('|'), default: 'stop', help: 'a photo that cannot be decoded or preprocessed stops the run, or is recorded as skipped (skipped.csv) and the run goes on' },
   out: { type: 'string', value: 'DIR', required: true, help: 'run folder: run.json, records.jsonl, summary and reports; rerun to resume' },
   engine: { type: 'string', value: 'auto|node|web', default: 'auto', help: 'onnxruntime-node when installed (about 4× faster), else onnxruntime-web' },
   threads: { type: 'int', min: 1, max: 64, help: 'onnxruntime threads (default: its own choice)' },

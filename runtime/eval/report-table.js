@@ -53,5 +53,5 @@ export function csvTable(headers, rows, { precision } = {}) {
 // The report lines about items skipped as unreadable (runtime/node/eval/run.js writes
 // them to skipped.csv); none when nothing was skipped.
 export function skippedLines(summary, unit) {
-  return summary.skipped ? [`${summary.skipped} ${unit}(s) could not be read and were skipped (skipped.csv).`, ''] : [];
+  return summary.skipped ? [`${summary.skipped} ${unit}(s) could not be read or preprocessed and were skipped (skipped.csv).`, ''] : [];
 }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { runCli, shared, tempDir } from './maps-support.js';
 import { deitModel, skipDeit } from './explain-support.js';
 import { samples, segmentationFolder } from './eval-photos.js';
@@ -42,18 +43,20 @@ function mergesTwice(dir, base) {
   }
 }
 
-// Two labelled photos and one that is not a photo at all (sorted first).
-function photosWithABrokenOne(base) {
+// Two labelled photos, one that is not a photo at all (sorted first) and a 1×5000 strip
+// the core cannot preprocess.
+async function photosWithBrokenOnes(base) {
   const dir = path.join(base, 'photos');
   mkdirSync(dir);
   for (const name of ['n01440764_tench.JPEG', 'n01484850_great_white_shark.JPEG']) copyFileSync(path.join(samples, name), path.join(dir, name));
   writeFileSync(path.join(dir, 'n01440764_a_damaged_download.JPEG'), Buffer.from('<html>403 Forbidden</html>'));
+  await sharp(Buffer.alloc(5000 * 3, 128), { raw: { width: 1, height: 5000, channels: 3 } }).png().toFile(path.join(dir, 'n01440764_b_strip.png'));
   return dir;
 }
 
 test('eval perturbation: two runs and two merges are byte-identical; unreadable photos stop or are skipped', { skip, timeout: 600_000 }, async () => {
   const base = tempDir('vitrel-repro-');
-  const images = photosWithABrokenOne(base);
+  const images = await photosWithBrokenOnes(base);
   const stop = evalCli('perturbation', ['--images', images, '--labels', synsets, '--out', path.join(base, 'stopped')]);
   assert.equal(stop.status, 1, stop.stderr);
   assert.match(stop.stderr, /^vit-relevance eval: error: n01440764_a_damaged_download\.JPEG is not a readable image .*\(rerun with --on-unreadable skip to record it as skipped and go on\)\n$/);
@@ -61,9 +64,12 @@ test('eval perturbation: two runs and two merges are byte-identical; unreadable 
   const out = twice('perturbation', ['--images', images, '--labels', synsets, '--on-unreadable', 'skip'], base);
   const files = filesOf(out);
   assert.equal(JSON.parse(files['perturbation.json']).n, 2);
-  assert.equal(JSON.parse(files['perturbation.json']).skipped, 1);
-  assert.match(files['skipped.csv'], /^item,reason\nn01440764_a_damaged_download\.JPEG,"?n01440764_a_damaged_download\.JPEG is not a readable image/);
-  assert.match(files['perturbation.md'], /1 photo\(s\) could not be read and were skipped \(skipped\.csv\)/);
+  assert.equal(JSON.parse(files['perturbation.json']).skipped, 2);
+  const skipped = files['skipped.csv'].split('\n');
+  assert.equal(skipped[0], 'item,reason');
+  assert.match(skipped[1], /^n01440764_a_damaged_download\.JPEG,"?n01440764_a_damaged_download\.JPEG is not a readable image/);
+  assert.match(skipped[2], /^n01440764_b_strip\.png,"?n01440764_b_strip\.png: preprocess: resizing the 1x5000 image gives 256x1280000/);
+  assert.match(files['perturbation.md'], /2 photo\(s\) could not be read or preprocessed and were skipped \(skipped\.csv\)/);
   assert.doesNotMatch(files['records.jsonl'] + files['run.json'] + files['perturbation.json'], /Ms"|timing/i, 'no timings in the files');
   mergesTwice(out, base);
 
@@ -75,7 +81,7 @@ test('eval perturbation: two runs and two merges are byte-identical; unreadable 
   copyFileSync(path.join(samples, 'n01498041_stingray.JPEG'), path.join(other, 'n01484850_great_white_shark.JPEG'));
   const mixed = evalCli('perturbation', ['--images', other, '--labels', synsets, '--out', out]);
   assert.equal(mixed.status, 1, mixed.stderr);
-  assert.match(mixed.stderr, /was computed on other data \(fileCount: 3 vs 2; fileListSha256: .*; images: ".*photos" vs ".*other"\)/);
+  assert.match(mixed.stderr, /was computed on other data \(fileCount: 4 vs 2; fileListSha256: .*; images: ".*photos" vs ".*other"\)/);
   assert.deepEqual(filesOf(out), files);
 });
 

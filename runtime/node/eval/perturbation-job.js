@@ -1,7 +1,7 @@
 // Node-only: the perturbation evaluation of a folder of labelled photos as a job for
 // cli/eval-command.js (and the benchmark): its items, settings, the per-photo step
 // (decode, preprocess, runtime/eval/perturbation-protocol.js) and where the time went.
-import { decodePhoto } from './photo.js';
+import { decodePhoto, preprocessPhoto } from './photo.js';
 import { labelledItems } from './dataset.js';
 import { modelSettings } from './model-settings.js';
 import { runEvaluation } from './run.js';
@@ -46,7 +46,7 @@ export const perturbationJob = {
       const photo = await decodePhoto(item.file, item.name);
       timings.decodeMs += performance.now() - t0;
       t0 = performance.now();
-      const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
+      const pre = preprocessPhoto(core, photo, metadata, item.name);
       timings.preprocessMs += performance.now() - t0;
       const record = await perturbPhoto({ explainer, core, pre, label: item.label, options: { methods, startLayer }, timings });
       timings.photos++;

@@ -42,8 +42,9 @@ import { csvTable } from '../../eval/report-table.js';
 
 export const ON_UNREADABLE = ['stop', 'skip'];
 
-// A photo (or mask) that cannot be decoded: with --on-unreadable skip its item is recorded
-// as skipped, with this message as the reason; otherwise it stops the run like any UserError.
+// A photo (or mask) that cannot be decoded or preprocessed: with --on-unreadable skip its
+// item is recorded as skipped, with this message as the reason; otherwise it stops the run
+// like any UserError.
 export class UnreadableError extends UserError {}
 
 export function checkKind(kind) {

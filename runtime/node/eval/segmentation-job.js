@@ -5,7 +5,7 @@
 // (runtime/eval/segmentation-mask.js) and scores the maps (segmentation-protocol.js).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { decodePhoto } from './photo.js';
+import { decodePhoto, preprocessPhoto } from './photo.js';
 import { listPhotos, listSome, loadDataset } from './dataset.js';
 import { describeData } from './data-identity.js';
 import { modelSettings } from './model-settings.js';
@@ -70,7 +70,7 @@ export const segmentationJob = {
       const photo = await decodePhoto(item.file, item.name);
       const maskName = path.basename(item.mask);
       const maskImage = await decodePhoto(item.mask, `mask ${maskName}`);
-      const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
+      const pre = preprocessPhoto(core, photo, metadata, item.name);
       let mask;
       try {
         mask = maskInModelFrame(core, binaryMask(maskImage.rgba, maskImage.width, maskImage.height),
