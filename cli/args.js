@@ -1,5 +1,5 @@
-// Argument parsing shared by every `vit-relevance` subcommand, and the error type for
-// mistakes the user can fix (printed as one line, no stack trace, non-zero exit).
+// Argument parsing shared by every `vit-relevance` subcommand, and UsageError: a wrong
+// command line (runtime/errors.js UserError with exit code 2).
 //
 // A command describes its options once:
 //   const OPTIONS = {
@@ -14,17 +14,10 @@
 // --help/-h is always accepted and reported as opts.help.
 import { parseArgs } from 'node:util';
 import { parseGrid } from '../runtime/token-grid.js';
-
-export class CliError extends Error {
-  constructor(message, { exitCode = 1 } = {}) {
-    super(message);
-    this.name = 'CliError';
-    this.exitCode = exitCode;
-  }
-}
+import { UserError } from '../runtime/errors.js';
 
 // Wrong command line (unknown option, missing value...): exit code 2, like most tools.
-export class UsageError extends CliError {
+export class UsageError extends UserError {
   constructor(message) {
     super(message, { exitCode: 2 });
     this.name = 'UsageError';

@@ -1,14 +1,13 @@
-// Options every `vit-relevance eval <kind>` shares, in cli/args.js's format, and the step
-// from parsed options to the photos to evaluate. A subcommand spreads EVAL_OPTIONS into
-// its own specs (overriding an entry if it needs to) and calls evalItems():
-//   const OPTIONS = { ...EVAL_OPTIONS, fractions: {...} };
-//   const opts = parseOptions(argv, OPTIONS, 'eval perturbation');
-//   const { items, shard, limit, selected } = await evalItems(opts, metadata);
-//   await runEvaluation({ kind, items, shard, limit, settings, outDir: opts.out, ..., progress: { quiet: opts.quiet } });
-import { parseMethods, UsageError, CliError } from './args.js';
+// Options every `vit-relevance eval <kind>` shares, in cli/args.js's format. A subcommand
+// spreads EVAL_OPTIONS into its own specs (overriding an entry if it needs to) and hands
+// them to cli/eval-command.js:
+//   const OPTIONS = { ...EVAL_OPTIONS, seed: {...} };
+//   export const run = (argv) => runEvalCommand(argv, { name: 'pointing-game', options: OPTIONS, usage, job });
+import { parseMethods, UsageError } from './args.js';
+import { UserError } from '../runtime/errors.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
-import { loadDataset } from '../runtime/node/eval/dataset.js';
-import { parseShard, selectItems } from '../runtime/node/eval/shard.js';
+import { resolveShard } from '../runtime/node/eval/shard.js';
+import { ON_UNREADABLE } from '../runtime/node/eval/run.js';
 
 export const EVAL_OPTIONS = {
   images: { type: 'string', value: 'DIR', required: true, help: 'folder of photos (.png .jpg .jpeg .webp), evaluated in file-name order' },
@@ -18,8 +17,10 @@ export const EVAL_OPTIONS = {
   methods: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
   'start-layer': { type: 'int', min: 0, default: 1, help: 'first block of the three rollouts, as in the official evaluation' },
   limit: { type: 'int', min: 1, help: 'evaluate only the first N photos (of the shard)' },
-  shard: { type: 'string', value: 'i/n', help: 'evaluate shard i of n (1-based); combine the folders with `eval merge`' },
+  shard: { type: 'string', value: 'i/n|auto[/n]', help: 'evaluate shard i of n (1-based), or take i and n from Slurm, Kubernetes or GNU parallel (docs/scale-out.md); combine the folders with `eval merge`' },
+  'on-unreadable': { type: 'string', value: ON_UNREADABLE.join('|'), default: 'stop', help: 'a photo that cannot be decoded or preprocessed stops the run, or is recorded as skipped (skipped.csv) and the run goes on' },
   out: { type: 'string', value: 'DIR', required: true, help: 'run folder: run.json, records.jsonl, summary and reports; rerun to resume' },
+  engine: { type: 'string', value: 'auto|node|web', default: 'auto', help: 'onnxruntime-node when installed (about 4× faster), else onnxruntime-web' },
   threads: { type: 'int', min: 1, max: 64, help: 'onnxruntime threads (default: its own choice)' },
   quiet: { type: 'boolean', help: 'no progress line on stderr' },
 };
@@ -30,23 +31,18 @@ export function evalMethods(opts, known) {
   return parsed === 'all' ? [...known] : parsed;
 }
 
-export function evalShard(opts) {
+// --shard → { shard: { index, count } | null, source: the job runner it came from | null }.
+export function evalShard(opts, env = process.env) {
   try {
-    return parseShard(opts.shard);
+    return resolveShard(opts.shard, env);
   } catch (err) {
     throw new UsageError(err.message);
   }
 }
 
-// → { items: every labelled photo (sorted; runEvaluation takes the shard and limit itself),
-//     shard, limit, selected: the items this run will evaluate, skipped: unlabelled names }
-export async function evalItems(opts, metadata) {
-  const shard = evalShard(opts);
-  const { items, skipped } = await loadDataset({
-    images: opts.images, labels: opts.labels, metadata, skipUnlabelled: Boolean(opts.skipUnlabelled),
-  });
-  const limit = opts.limit;
-  return { items, shard, limit, selected: selectItems(items, shard, limit), skipped };
+export function evalOnUnreadable(opts) {
+  if (!ON_UNREADABLE.includes(opts.onUnreadable)) throw new UsageError(`--on-unreadable must be ${ON_UNREADABLE.join(' or ')}, got "${opts.onUnreadable}"`);
+  return opts.onUnreadable;
 }
 
 // The explainer graph an evaluation runs; problems with the files are the user's to fix.
@@ -54,15 +50,6 @@ export async function openEvalModel(opts, { requireForward = false } = {}) {
   try {
     return await openExplainerFile(opts.model, { engine: opts.engine, threads: opts.threads, requireForward });
   } catch (err) {
-    throw new CliError(err.message);
-  }
-}
-
-// evalItems with dataset problems reported as one line.
-export async function evalItemsOrFail(opts, metadata) {
-  try {
-    return await evalItems(opts, metadata);
-  } catch (err) {
-    throw err instanceof UsageError || err instanceof CliError ? err : new CliError(err.message);
+    throw err instanceof UserError ? err : new UserError(err.message);
   }
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `vit-relevance <command> [options]`: dispatches to cli/commands/<command>.js, each of
 // which exports { summary, usage(), run(argv) → exit code }. Mistakes the user can fix
-// (CliError, bad files, inputs the core rejects) print one line and exit non-zero;
+// (runtime/errors.js UserError and its subclasses) print one line and exit non-zero;
 // anything else is a bug and prints its stack.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { UserError } from '../runtime/errors.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const COMMANDS = ['explain', 'maps', 'eval'];
@@ -17,11 +18,6 @@ function commandFile(name) {
 
 async function loadCommand(name) {
   return import(pathToFileURL(commandFile(name)).href);
-}
-
-// Errors whose message is the whole story for the user.
-function isUserError(err) {
-  return ['CliError', 'UsageError', 'NpyError', 'InputError'].includes(err?.name);
 }
 
 async function mainHelp() {
@@ -55,7 +51,7 @@ async function main(argv) {
   try {
     return (await command.run(rest)) ?? 0;
   } catch (err) {
-    if (!isUserError(err)) throw err;
+    if (!(err instanceof UserError)) throw err;
     console.error(`vit-relevance ${name}: error: ${err.message}`);
     return err.exitCode ?? 1;
   }

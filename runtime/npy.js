@@ -1,17 +1,12 @@
 // NumPy .npy files (format versions 1.0, 2.0 and 3.0) holding float32 little-endian
 // arrays in C order — the only kind the explainer tensors come in. Anything else is
-// rejected with a message naming the file, so a user knows which argument to fix.
+// rejected with a UserError naming the file, so a user knows which argument to fix.
 // Environment-neutral (bytes in, bytes out); runtime/node/npy-file.js reads and writes files.
+
+import { UserError } from './errors.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
 const FLOAT32_DESCR = new Set(['<f4']);
-
-export class NpyError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'NpyError';
-  }
-}
 
 // The header is a Python dict literal, e.g.
 // {'descr': '<f4', 'fortran_order': False, 'shape': (12, 3, 197, 197), }
@@ -20,17 +15,17 @@ function parseHeader(text, name) {
   const descrAt = field('descr');
   const fortranAt = field('fortran_order');
   const shapeAt = field('shape');
-  if (!descrAt || !fortranAt || !shapeAt) throw new NpyError(`${name}: malformed .npy header: ${text.trim()}`);
+  if (!descrAt || !fortranAt || !shapeAt) throw new UserError(`${name}: malformed .npy header: ${text.trim()}`);
   const rest = (m) => text.slice(m.index + m[0].length);
   const descr = /^(['"])(.*?)\1/.exec(rest(descrAt));
   if (!descr) {
-    throw new NpyError(`${name}: unsupported dtype (structured array); only float32 little-endian (<f4) is accepted`);
+    throw new UserError(`${name}: unsupported dtype (structured array); only float32 little-endian (<f4) is accepted`);
   }
   const fortran = /^(True|False)/.exec(rest(fortranAt));
   const shape = /^\(([^)]*)\)/.exec(rest(shapeAt));
-  if (!fortran || !shape) throw new NpyError(`${name}: malformed .npy header: ${text.trim()}`);
+  if (!fortran || !shape) throw new UserError(`${name}: malformed .npy header: ${text.trim()}`);
   const dims = shape[1].split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  if (!dims.every((d) => /^\d+L?$/.test(d))) throw new NpyError(`${name}: malformed shape in .npy header: (${shape[1]})`);
+  if (!dims.every((d) => /^\d+L?$/.test(d))) throw new UserError(`${name}: malformed shape in .npy header: (${shape[1]})`);
   return { descr: descr[2], fortranOrder: fortran[1] === 'True', shape: dims.map((d) => parseInt(d, 10)) };
 }
 
@@ -39,7 +34,7 @@ function parseHeader(text, name) {
 export function parseNpy(bytes, name = 'array.npy') {
   const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   if (u8.length < 10 || !MAGIC.every((b, i) => u8[i] === b)) {
-    throw new NpyError(`${name}: not a NumPy .npy file (no \\x93NUMPY magic)`);
+    throw new UserError(`${name}: not a NumPy .npy file (no \\x93NUMPY magic)`);
   }
   const major = u8[6];
   const view = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
@@ -49,31 +44,31 @@ export function parseNpy(bytes, name = 'array.npy') {
     headerLen = view.getUint16(8, true);
     headerStart = 10;
   } else if (major === 2 || major === 3) {
-    if (u8.length < 12) throw new NpyError(`${name}: truncated .npy header`);
+    if (u8.length < 12) throw new UserError(`${name}: truncated .npy header`);
     headerLen = view.getUint32(8, true);
     headerStart = 12;
   } else {
-    throw new NpyError(`${name}: unsupported .npy format version ${major}.${u8[7]}`);
+    throw new UserError(`${name}: unsupported .npy format version ${major}.${u8[7]}`);
   }
   const dataStart = headerStart + headerLen;
-  if (dataStart > u8.length) throw new NpyError(`${name}: truncated .npy header`);
+  if (dataStart > u8.length) throw new UserError(`${name}: truncated .npy header`);
   const encoding = major === 3 ? 'utf-8' : 'latin1';
   const header = parseHeader(new TextDecoder(encoding).decode(u8.subarray(headerStart, dataStart)), name);
 
   if (!FLOAT32_DESCR.has(header.descr)) {
-    throw new NpyError(`${name}: dtype '${header.descr}' is not supported; only float32 little-endian ('<f4') is accepted (convert with arr.astype('<f4'))`);
+    throw new UserError(`${name}: dtype '${header.descr}' is not supported; only float32 little-endian ('<f4') is accepted (convert with arr.astype('<f4'))`);
   }
   if (header.fortranOrder && header.shape.length > 1) {
-    throw new NpyError(`${name}: Fortran-order arrays are not supported; save a C-order array (np.ascontiguousarray)`);
+    throw new UserError(`${name}: Fortran-order arrays are not supported; save a C-order array (np.ascontiguousarray)`);
   }
   const count = header.shape.reduce((a, b) => a * b, 1);
   const bytesNeeded = count * 4;
   const available = u8.length - dataStart;
   if (available < bytesNeeded) {
-    throw new NpyError(`${name}: truncated data: shape (${header.shape.join(', ')}) needs ${bytesNeeded} bytes, file has ${available}`);
+    throw new UserError(`${name}: truncated data: shape (${header.shape.join(', ')}) needs ${bytesNeeded} bytes, file has ${available}`);
   }
   if (available > bytesNeeded) {
-    throw new NpyError(`${name}: ${available - bytesNeeded} unexpected bytes after the data of shape (${header.shape.join(', ')})`);
+    throw new UserError(`${name}: ${available - bytesNeeded} unexpected bytes after the data of shape (${header.shape.join(', ')})`);
   }
   // Copy into a fresh buffer: the file's data offset need not be 4-byte aligned.
   const data = new Float32Array(count);
@@ -84,7 +79,7 @@ export function parseNpy(bytes, name = 'array.npy') {
 // Serialises { data, shape } as a version 1.0 .npy (2.0 when the header needs it).
 export function formatNpy({ data, shape }) {
   const count = shape.reduce((a, b) => a * b, 1);
-  if (data.length !== count) throw new NpyError(`formatNpy: data has ${data.length} values, shape needs ${count}`);
+  if (data.length !== count) throw new UserError(`formatNpy: data has ${data.length} values, shape needs ${count}`);
   const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
   let dict = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shapeText}, }`;
   // Total header (magic + version + length field + dict + padding + \n) is a multiple of 64.

@@ -11,6 +11,7 @@ APT_PACKAGES=(
   python3-torch python3-onnx python3-numpy python3-pil python3-pytest libopenblas0-pthread  # exporter
   python3-opencv python3-matplotlib                        # reference colormaps in tests
   chromium                                                 # browser tests
+  parallel                                                 # scale-out test (GNU parallel shards)
 )
 # Node.js 20+ may come from elsewhere (nodesource bundles npm); use Debian's only if absent.
 command -v node >/dev/null 2>&1 || APT_PACKAGES+=(nodejs npm)

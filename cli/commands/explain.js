@@ -4,7 +4,8 @@
 // overlay per target and method at the photo's own resolution.
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { parseOptions, parseMethods, formatOptions, CliError, UsageError } from '../args.js';
+import { parseOptions, parseMethods, formatOptions, UsageError } from '../args.js';
+import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
@@ -83,8 +84,8 @@ async function userStep(fn) {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof CliError || err?.name === 'NpyError') throw err;
-    throw new CliError(err.message);
+    if (err instanceof UserError) throw err;
+    throw new UserError(err.message);
   }
 }
 
@@ -200,6 +201,6 @@ function userStepSync(fn) {
   try {
     return fn();
   } catch (err) {
-    throw new CliError(err.message);
+    throw new UserError(err.message);
   }
 }

@@ -1,7 +1,8 @@
 // `vit-relevance maps`: relevance maps from tensors saved as .npy files (e.g. by the
 // exporter or the reference code), computed by the WebAssembly core the page runs, and
 // written to DIR/maps.json.
-import { parseOptions, parseMethods, formatOptions, CliError, UsageError } from '../args.js';
+import { parseOptions, parseMethods, formatOptions, UsageError } from '../args.js';
+import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
@@ -90,7 +91,7 @@ export async function run(argv) {
   const methods = parseMethods(opts.method, core.methodIds);
   const tensors = {};
   for (const [key, file] of Object.entries(given)) {
-    if (!/\.npy$/i.test(file)) throw new CliError(`${file}: expected a NumPy .npy file`);
+    if (!/\.npy$/i.test(file)) throw new UserError(`${file}: expected a NumPy .npy file`);
     tensors[key] = await readNpyFile(file);
   }
 
@@ -103,8 +104,8 @@ export async function run(argv) {
       startLayer: opts.startLayer,
     });
   } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(withFileHint(err.message, given));
+    if (err instanceof UserError) throw err;
+    throw new UserError(withFileHint(err.message, given));
   }
   const file = await writeMapsJson(opts.out, mapsDocument([mapsTarget({ id: null, maps })]));
   console.log(`wrote ${file}: ${Object.keys(maps).join(', ')}`);

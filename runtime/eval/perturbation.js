@@ -4,7 +4,7 @@
 // (pos/neg) and explained class (predicted/target) — and the report files.
 import { loadCore } from '../core.js';
 import { FRACTIONS, VARIANTS, curveKey } from './perturbation-protocol.js';
-import { markdownTable, csvTable } from './report-table.js';
+import { markdownTable, csvTable, skippedLines } from './report-table.js';
 import { lineChartSvg } from './report-svg.js';
 
 let corePromise;
@@ -55,6 +55,7 @@ export const kind = {
       'relevant first, higher is better. predicted / target: the map of the predicted / labelled class.',
       `Rollouts start at block ${summary.startLayer}.`,
       '',
+      ...skippedLines(summary, 'photo'),
       markdownTable(['method', ...columns.map((c) => `AUC ${c}`)], aucRows, { precision: 2 }),
       '',
     ].join('\n');

@@ -5,7 +5,7 @@
 //   score[method]   mean share of positive relevance inside the correct tile (Böhle et al.)
 //   hitRate[method] share of tiles whose hottest pixel lies in the correct tile
 // Sums run in key order, so a merge of shards writes the same bytes. Environment-neutral.
-import { markdownTable, csvTable } from './report-table.js';
+import { markdownTable, csvTable, skippedLines } from './report-table.js';
 
 const percent = (v) => v * 100;
 
@@ -48,6 +48,7 @@ export const kind = {
       `Rollouts start at block ${summary.startLayer}. The model's top-1 class is one of the tiles' classes`,
       `for ${(summary.predictedAmongTiles * 100).toFixed(1)} % of the mosaics.`,
       '',
+      ...skippedLines(summary, 'mosaic'),
       markdownTable(['method', 'score (%)', 'hit rate (%)'], rows, { precision: 2 }),
       '',
     ].join('\n');

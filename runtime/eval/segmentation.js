@@ -8,7 +8,7 @@
 //   mAP           = mean over the photos of each photo's average precision
 // with sums over the dataset in key order, so a merge of shards writes the same bytes.
 // Environment-neutral.
-import { markdownTable, csvTable } from './report-table.js';
+import { markdownTable, csvTable, skippedLines } from './report-table.js';
 
 const ratio = (a, b) => (b > 0 ? a / b : 0);
 
@@ -67,6 +67,7 @@ export const kind = {
       `of the per-photo average precision of the soft map. All in %. Rollouts start at block ${summary.startLayer}.`,
       ...(summary.top1 === null ? [] : [`Top-1 accuracy on the ${summary.labelled} labelled photos: ${(summary.top1 * 100).toFixed(2)} %.`]),
       '',
+      ...skippedLines(summary, 'photo'),
       markdownTable(['method', 'pixel accuracy', 'mIoU', 'mAP'], rows, { precision: 2 }),
       '',
     ].join('\n');

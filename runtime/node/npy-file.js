@@ -1,15 +1,16 @@
 // .npy files on disk for the CLI: runtime/npy.js plus file errors worded for users.
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseNpy, formatNpy, NpyError } from '../npy.js';
+import { parseNpy, formatNpy } from '../npy.js';
+import { UserError } from '../errors.js';
 
 export async function readNpyFile(file) {
   let bytes;
   try {
     bytes = await readFile(file);
   } catch (err) {
-    if (err.code === 'ENOENT') throw new NpyError(`${file}: no such file`);
-    if (err.code === 'EISDIR') throw new NpyError(`${file}: is a directory, not a .npy file`);
-    throw new NpyError(`${file}: cannot read: ${err.message}`);
+    if (err.code === 'ENOENT') throw new UserError(`${file}: no such file`);
+    if (err.code === 'EISDIR') throw new UserError(`${file}: is a directory, not a .npy file`);
+    throw new UserError(`${file}: cannot read: ${err.message}`);
   }
   return parseNpy(bytes, file);
 }

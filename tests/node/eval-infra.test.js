@@ -16,6 +16,7 @@ import { estimate, formatDuration, formatProgressLine, createProgress } from '..
 import { markdownTable, csvTable, formatCell } from '../../runtime/eval/report-table.js';
 import { lineChartSvg, niceTicks } from '../../runtime/eval/report-svg.js';
 import { splitMergeArgv } from '../../cli/commands/eval-merge.js';
+import { fakeKind, fakeItems, fakeSettings, processFake } from './eval-fake.js';
 
 const WNIDS = ['n00000001', 'n00000002', 'n00000003'];
 const METADATA = {
@@ -61,7 +62,7 @@ test('labels from <wnid>_ file names and synset_words.txt', async () => {
 test('synset labels: unknown wnids, unlabelled photos and a foreign class order are refused', async () => {
   const labels = synsetFile(tempDir());
   await assert.rejects(loadDataset({ images: folder(['n00000009_x.png', 'n00000001_a.png']), labels }),
-    { name: 'InputError', message: /1 photo\(s\) name a wnid that synset_words.txt does not list: n00000009_x.png/ });
+    { name: 'UserError', message: /1 photo\(s\) name a wnid that synset_words.txt does not list: n00000009_x.png/ });
   const mixed = folder(['n00000001_a.png', 'holiday.jpg', 'IMG_1.jpg', 'c.png', 'd.png', 'e.png', 'f.png']);
   await assert.rejects(loadDataset({ images: mixed, labels }), /6 photo\(s\) .* have no label in synset_words.txt: IMG_1.jpg, c.png, d.png, e.png, f.png and 1 more \(--skip-unlabelled/);
   const { items, skipped } = await loadDataset({ images: mixed, labels, skipUnlabelled: true });
@@ -118,7 +119,7 @@ test('shards partition the sorted list exactly', () => {
   assert.deepEqual(selectItems(items, null, 3), [0, 1, 2]);
   assert.equal(parseShard(undefined), null);
   for (const bad of ['0/4', '5/4', '1/0', '2', 'a/b', '1/2/3', '-1/2']) {
-    assert.throws(() => parseShard(bad), { name: 'InputError', message: /--shard/ }, bad);
+    assert.throws(() => parseShard(bad), { name: 'UserError', message: /--shard/ }, bad);
   }
 });
 
@@ -128,17 +129,18 @@ test('records resume after a truncated last line; other settings, kinds and shar
   const dir = path.join(tempDir(), 'run');
   const setup = { kind: 'fake', settings: { model: 'abc', fractions: [0.1, 0.2] }, shard: { index: 1, count: 2 } };
   let run = await openRun(dir, setup);
-  await run.append('a.png', { v: 1 });
-  await run.append('b.png', { v: 2 });
+  await run.append('a.png', { record: { v: 1 } });
+  await run.append('b.png', { record: { v: 2 } });
   await run.close();
   appendFileSync(path.join(dir, RECORDS_FILE), '{"key":"c.png","rec'); // killed mid-write
 
   // Same settings with keys in another order: the same run.
   run = await openRun(dir, { ...setup, settings: { fractions: [0.1, 0.2], model: 'abc' } });
   assert.deepEqual([...run.done.keys()], ['a.png', 'b.png']);
-  await run.append('c.png', { v: 3 });
+  await run.append('c.png', { skipped: 'c.png is not a readable image' });
   await run.close();
-  assert.deepEqual([...(await readRecords(dir)).entries()], [['a.png', { v: 1 }], ['b.png', { v: 2 }], ['c.png', { v: 3 }]]);
+  assert.deepEqual([...(await readRecords(dir)).entries()],
+    [['a.png', { record: { v: 1 } }], ['b.png', { record: { v: 2 } }], ['c.png', { skipped: 'c.png is not a readable image' }]]);
 
   await assert.rejects(openRun(dir, { ...setup, settings: { model: 'abc', fractions: [0.1] } }),
     /other settings \(fractions: \[0.1,0.2\] vs \[0.1\]\)/);
@@ -149,28 +151,6 @@ test('records resume after a truncated last line; other settings, kinds and shar
   await assert.rejects(readRecords(dir), /line 2 is not JSON/);
 });
 
-// A kind doing arithmetic only: floating-point sums depend on the order of the records,
-// which is what the byte-identity check below would catch.
-const fakeKind = {
-  name: 'fake',
-  itemKey: (item) => item.name,
-  summarize(records, settings, keys) {
-    const mean = records.reduce((s, r) => s + r.score, 0) / records.length;
-    const curve = settings.fractions.map((f) => records.reduce((s, r) => s + Math.sin(r.score * f), 0) / records.length);
-    return { n: records.length, mean, curve, first: keys[0], hits: records.filter((r) => r.hit).length };
-  },
-  async reports(summary, settings) {
-    const rows = settings.fractions.map((f, i) => [f, summary.curve[i]]);
-    return [
-      { file: 'fake.md', text: `${markdownTable(['fraction', 'mean sin'], rows, { precision: 4 })}\n` },
-      { file: 'fake.csv', text: csvTable(['fraction', 'mean sin'], rows, { precision: 6 }) },
-      { file: 'fake.svg', text: lineChartSvg({ title: 'fake', xLabel: 'f', yLabel: 'y', x: settings.fractions, series: [{ name: 'sin', y: summary.curve }] }) },
-    ];
-  },
-};
-const fakeItems = Array.from({ length: 23 }, (_, i) => ({ name: `img_${String(i).padStart(3, '0')}.png`, value: i }));
-const fakeSettings = { fractions: [0.1, 0.3, 0.7], model: 'fake-sha' };
-const processFake = async (item) => ({ score: (item.value * 0.37) % 1.3, hit: item.value % 3 === 0 });
 const quiet = { quiet: true };
 
 function folderFiles(dir, names) {
@@ -198,7 +178,7 @@ test('runEvaluation: unsharded vs 3 shards merged give byte-identical files', as
   assert.equal(m.records, 23);
   assert.deepEqual(m.missing, []);
   assert.deepEqual(folderFiles(merged, OUTPUT_FILES), folderFiles(whole, OUTPUT_FILES));
-  assert.deepEqual(JSON.parse(readFileSync(path.join(merged, 'run.json'), 'utf8')), { kind: 'fake', settings: fakeSettings, shard: null });
+  assert.deepEqual(JSON.parse(readFileSync(path.join(merged, 'run.json'), 'utf8')), { kind: 'fake', settings: fakeSettings, data: null, shard: null });
 
   const partial = await mergeRuns({ dirs: dirs.slice(0, 2), outDir: path.join(base, 'partial'), kind: fakeKind });
   assert.deepEqual(partial.missing, ['2/3']);

@@ -17,6 +17,7 @@ import { kind as segmentation } from '../../runtime/eval/segmentation.js';
 import { binaryMask, maskInModelFrame, padToRect, regionInMask, sameAspect } from '../../runtime/eval/segmentation-mask.js';
 import { runCli, shared, tempDir } from './maps-support.js';
 import { coreBuilt, deitModel, haveDeit } from './explain-support.js';
+import { segmentationFolder } from './eval-photos.js';
 
 const samples = path.join(shared, 'imagenet', 'samples');
 const synsetWords = path.join(shared, 'imagenet', 'synset_words.txt');
@@ -221,35 +222,16 @@ test('eval pointing-game: two mosaics of the ImageNet samples end to end', { ski
   assert.match(await readFile(path.join(out, 'pointing-game.md'), 'utf8'), /\| transformer_attribution \|/);
   assert.match(await readFile(path.join(out, 'pointing-game.csv'), 'utf8'), /^method,score,hit_rate\n/);
 
-  // Resuming on another photo list would give the same keys to other mosaics: refused.
+  // Resuming on another photo list would give the same keys to other mosaics: refused,
+  // before the model loads.
   const fewer = tempDir('vitrel-pg-photos-');
   for (const name of photosOf(records)) await copyFile(path.join(samples, name), path.join(fewer, name));
   const again = runCli(evalArgs('pointing-game', ['--images', fewer, '--labels', synsetWords, '--limit', '2', '--out', out]));
   assert.notEqual(again.status, 0);
-  assert.match(again.stderr, /computed with other settings \(mosaicsSha256: /);
+  assert.match(again.stderr, /computed on other data \(fileCount: 500 vs 8; fileListSha256: [0-9a-f]{16}… vs [0-9a-f]{16}…; images: /);
 });
 
 const photosOf = (records) => records.flatMap(({ record }) => record.photos);
-
-// Photos, with masks the test draws: a centre square at the photo's size, or at half size.
-async function segmentationFolder() {
-  const dir = tempDir('vitrel-seg-');
-  const images = path.join(dir, 'images');
-  const masks = path.join(dir, 'masks');
-  await mkdir(images);
-  await mkdir(masks);
-  const photos = ['n01440764_tench', 'n01484850_great_white_shark', 'n01494475_hammerhead', 'n01498041_stingray'];
-  for (const [i, stem] of photos.entries()) {
-    await copyFile(path.join(samples, `${stem}.JPEG`), path.join(images, `${stem}.JPEG`));
-    if (i === 3) continue; // no mask: listed as skipped
-    const { width, height } = await sharp(path.join(samples, `${stem}.JPEG`)).metadata();
-    const [w, h] = i === 1 ? [Math.round(width / 2), Math.round(height / 2)] : [width, height];
-    const pixels = Buffer.alloc(w * h);
-    for (let y = Math.floor(h / 4); y < (3 * h) / 4; y++) pixels.fill(255, y * w + Math.floor(w / 4), y * w + Math.ceil((3 * w) / 4));
-    await sharp(pixels, { raw: { width: w, height: h, channels: 1 } }).png().toFile(path.join(masks, `${stem}.png`));
-  }
-  return { dir, images, masks };
-}
 
 const RUN_FILES = ['run.json', 'records.jsonl', 'segmentation.json', 'segmentation.md', 'segmentation.csv'];
 

@@ -11,12 +11,19 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveTarget } from '../../targets.js';
 import { compareKeys } from './json.js';
-import { EvalError, listSome } from './errors.js';
+import { UserError } from '../../errors.js';
+import { describeData } from './data-identity.js';
 
 const PHOTO = /\.(png|jpe?g|webp)$/i;
 const WNID = /^n\d{8}$/;
 
 export const compareNames = compareKeys;
+
+// "a, b, c, d, e and 7 more": long lists of files in one readable line.
+export function listSome(names, max = 5) {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
 
 export function isPhotoName(name) {
   return PHOTO.test(name);
@@ -27,12 +34,12 @@ export async function listPhotos(dir) {
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    if (err.code === 'ENOENT') throw new EvalError(`image folder ${dir} does not exist`);
-    if (err.code === 'ENOTDIR') throw new EvalError(`${dir} is a file; --images takes a folder of photos`);
-    throw new EvalError(`cannot read image folder ${dir}: ${err.message}`);
+    if (err.code === 'ENOENT') throw new UserError(`image folder ${dir} does not exist`);
+    if (err.code === 'ENOTDIR') throw new UserError(`${dir} is a file; --images takes a folder of photos`);
+    throw new UserError(`cannot read image folder ${dir}: ${err.message}`);
   }
   const names = entries.filter((e) => !e.isDirectory() && isPhotoName(e.name)).map((e) => e.name).sort(compareNames);
-  if (!names.length) throw new EvalError(`image folder ${dir} holds no photos (.png, .jpg, .jpeg, .webp)`);
+  if (!names.length) throw new UserError(`image folder ${dir} holds no photos (.png, .jpg, .jpeg, .webp)`);
   return names;
 }
 
@@ -40,7 +47,7 @@ async function readText(file, what) {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new EvalError(`cannot read ${what} ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+    throw new UserError(`cannot read ${what} ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
 }
 
@@ -49,7 +56,7 @@ export function parseSynsetWords(text, source = 'synset_words.txt') {
   const lines = text.split(/\r?\n/).filter((l) => l.trim());
   return lines.map((line, i) => {
     const m = /^\s*(n\d{8})\s+(.*)$/.exec(line);
-    if (!m) throw new EvalError(`${source} line ${i + 1} is not "<wnid> <class name>": ${line.slice(0, 60)}`);
+    if (!m) throw new UserError(`${source} line ${i + 1} is not "<wnid> <class name>": ${line.slice(0, 60)}`);
     return { wnid: m[1], name: m[2].trim() };
   });
 }
@@ -58,11 +65,11 @@ export function parseSynsetWords(text, source = 'synset_words.txt') {
 function checkSynsetOrder(synsets, metadata, source) {
   if (!metadata) return;
   if (synsets.length !== metadata.labels.length) {
-    throw new EvalError(`${source} lists ${synsets.length} classes, the model has ${metadata.labels.length}`);
+    throw new UserError(`${source} lists ${synsets.length} classes, the model has ${metadata.labels.length}`);
   }
   const wrong = metadata.wnids ? synsets.findIndex((s, id) => s.wnid !== metadata.wnids[id]) : -1;
   if (wrong >= 0) {
-    throw new EvalError(`${source} line ${wrong + 1} is ${synsets[wrong].wnid}, the model's class ${wrong} is ${metadata.wnids[wrong]}: not the model's class order`);
+    throw new UserError(`${source} line ${wrong + 1} is ${synsets[wrong].wnid}, the model's class ${wrong} is ${metadata.wnids[wrong]}: not the model's class order`);
   }
 }
 
@@ -77,7 +84,7 @@ export function labelsFromNames(names, synsets, source = 'synset_words.txt') {
     if (ids.has(prefix)) labels.set(name, ids.get(prefix));
     else if (WNID.test(prefix) && name.includes('_')) unknown.push(name);
   }
-  if (unknown.length) throw new EvalError(`${unknown.length} photo(s) name a wnid that ${source} does not list: ${listSome(unknown)}`);
+  if (unknown.length) throw new UserError(`${unknown.length} photo(s) name a wnid that ${source} does not list: ${listSome(unknown)}`);
   return labels;
 }
 
@@ -110,7 +117,7 @@ export function parseCsv(text) {
     }
     i++;
   }
-  if (quoted) throw new EvalError('CSV ends inside a quoted field (a missing closing ")');
+  if (quoted) throw new UserError('CSV ends inside a quoted field (a missing closing ")');
   if (field !== '' || row.length) endRow();
   return rows;
 }
@@ -132,15 +139,15 @@ export function labelsFromCsv(text, metadata, source = 'labels.csv') {
   const labels = new Map();
   rows.forEach((row, i) => {
     const where = `${source} row ${i + 1}`;
-    if (row.length !== 2) throw new EvalError(`${where} has ${row.length} field(s), expected "file,label" (quote names holding commas)`);
+    if (row.length !== 2) throw new UserError(`${where} has ${row.length} field(s), expected "file,label" (quote names holding commas)`);
     const [file, label] = row.map((f) => f.trim());
     let id;
     try {
       id = resolveLabel(label, metadata);
     } catch (err) {
-      throw new EvalError(`${where} (${file}): ${err.message}`);
+      throw new UserError(`${where} (${file}): ${err.message}`);
     }
-    if (labels.has(file) && labels.get(file) !== id) throw new EvalError(`${where}: ${file} is labelled twice, as ${labels.get(file)} and ${id}`);
+    if (labels.has(file) && labels.get(file) !== id) throw new UserError(`${where}: ${file} is labelled twice, as ${labels.get(file)} and ${id}`);
     labels.set(file, id);
   });
   return labels;
@@ -150,17 +157,17 @@ export function labelsFromCsv(text, metadata, source = 'labels.csv') {
 // model's; needed for CSV labels, checks the synset order otherwise), skipUnlabelled.
 export async function loadDataset({ images, labels: labelsFile, metadata, skipUnlabelled = false }) {
   const names = await listPhotos(images);
-  if (!labelsFile) throw new EvalError('no label source: give --labels synset_words.txt or --labels labels.csv');
-  if ((await stat(labelsFile).catch(() => null))?.isDirectory()) throw new EvalError(`--labels ${labelsFile} is a folder, expected a file`);
+  if (!labelsFile) throw new UserError('no label source: give --labels synset_words.txt or --labels labels.csv');
+  if ((await stat(labelsFile).catch(() => null))?.isDirectory()) throw new UserError(`--labels ${labelsFile} is a folder, expected a file`);
   const text = await readText(labelsFile, 'label file');
   const source = path.basename(labelsFile);
   let labels;
   if (/\.csv$/i.test(labelsFile)) {
-    if (!metadata) throw new EvalError('CSV labels need the model metadata to resolve class names');
+    if (!metadata) throw new UserError('CSV labels need the model metadata to resolve class names');
     labels = labelsFromCsv(text, metadata, source);
     const present = new Set(names);
     const missing = [...labels.keys()].filter((f) => !present.has(f));
-    if (missing.length) throw new EvalError(`${source} names ${missing.length} file(s) that are not photos in ${images}: ${listSome(missing)}`);
+    if (missing.length) throw new UserError(`${source} names ${missing.length} file(s) that are not photos in ${images}: ${listSome(missing)}`);
   } else {
     const synsets = parseSynsetWords(text, source);
     checkSynsetOrder(synsets, metadata, source);
@@ -168,9 +175,19 @@ export async function loadDataset({ images, labels: labelsFile, metadata, skipUn
   }
   const unlabelled = names.filter((n) => !labels.has(n));
   if (unlabelled.length && !skipUnlabelled) {
-    throw new EvalError(`${unlabelled.length} photo(s) in ${images} have no label in ${source}: ${listSome(unlabelled)} (--skip-unlabelled leaves them out)`);
+    throw new UserError(`${unlabelled.length} photo(s) in ${images} have no label in ${source}: ${listSome(unlabelled)} (--skip-unlabelled leaves them out)`);
   }
   const items = names.filter((n) => labels.has(n)).map((name) => ({ name, file: path.join(images, name), label: labels.get(name) }));
-  if (!items.length) throw new EvalError(`no photo in ${images} has a label in ${source}`);
+  if (!items.length) throw new UserError(`no photo in ${images} has a label in ${source}`);
   return { items, skipped: unlabelled };
+}
+
+// The labelled photos of an evaluation's --images and --labels (opts), what run.json
+// records about them (./data-identity.js) and a note on the ones left out.
+// → { items, data, notes }
+export async function labelledItems({ images, labels, skipUnlabelled }, metadata) {
+  const { items, skipped } = await loadDataset({ images, labels, metadata, skipUnlabelled: Boolean(skipUnlabelled) });
+  const data = await describeData({ images, labels, files: items });
+  const notes = skipped.length ? [`left out ${skipped.length} unlabelled photo(s): ${listSome(skipped)}`] : [];
+  return { items, data, notes };
 }

@@ -23,7 +23,9 @@ export function sameJson(a, b) {
   return canonicalJson(a) === canonicalJson(b);
 }
 
+// Long hashes keep 16 hex digits, enough to tell two apart.
 function brief(value) {
+  if (typeof value === 'string' && /^[0-9a-f]{40,}$/.test(value)) return `${value.slice(0, 16)}…`;
   const text = value === undefined ? 'unset' : canonicalJson(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checkKind } from './run.js';
-import { EvalError } from './errors.js';
+import { UserError } from '../../errors.js';
 
 const KIND_MODULES = {
   perturbation: '../../eval/perturbation.js',
@@ -14,8 +14,8 @@ export const KIND_NAMES = Object.keys(KIND_MODULES);
 
 export async function loadKind(name) {
   const url = KIND_MODULES[name] && new URL(KIND_MODULES[name], import.meta.url);
-  if (!url) throw new EvalError(`unknown evaluation "${name}"; known: ${KIND_NAMES.join(', ')}`);
-  if (!existsSync(fileURLToPath(url))) throw new EvalError(`the ${name} evaluation is not part of this installation`);
+  if (!url) throw new UserError(`unknown evaluation "${name}"; known: ${KIND_NAMES.join(', ')}`);
+  if (!existsSync(fileURLToPath(url))) throw new UserError(`the ${name} evaluation is not part of this installation`);
   const { kind } = await import(url.href);
   if (kind?.name !== name) throw new Error(`${fileURLToPath(url)} exports no kind named ${name}`);
   return checkKind(kind);

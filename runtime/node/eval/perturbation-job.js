@@ -1,51 +1,15 @@
-// Node-only: the perturbation evaluation of a folder of photos, as `vit-relevance eval
-// perturbation` and the benchmark run it: settings, the per-photo step (decode,
-// preprocess, runtime/eval/perturbation-protocol.js) and where the time went.
-import { decodeImage } from '../image.js';
+// Node-only: the perturbation evaluation of a folder of labelled photos as a job for
+// cli/eval-command.js (and the benchmark): its items, settings, the per-photo step
+// (decode, preprocess, runtime/eval/perturbation-protocol.js) and where the time went.
+import { decodePhoto, preprocessPhoto } from './photo.js';
+import { labelledItems } from './dataset.js';
 import { modelSettings } from './model-settings.js';
 import { runEvaluation } from './run.js';
-import { EvalError } from './errors.js';
 import { kind } from '../../eval/perturbation.js';
 import { perturbPhoto, FRACTIONS } from '../../eval/perturbation-protocol.js';
 
-export function newTimings() {
+function newTimings() {
   return { decodeMs: 0, preprocessMs: 0, explainMs: 0, mapsMs: 0, perturbMs: 0, forwardMs: 0, forwards: 0, photos: 0, wallMs: 0 };
-}
-
-// Everything that must match for records to be combined (resume, merge).
-export async function perturbationSettings({ explainer, modelFile, methods, startLayer }) {
-  return {
-    ...await modelSettings({ explainer, modelFile, methods, startLayer }),
-    fractions: FRACTIONS,
-    preprocess: explainer.metadata.preprocess,
-  };
-}
-
-// → runEvaluation's result plus { timings } of the photos processed in this call.
-export async function runPerturbation({ explainer, core, modelFile, methods, startLayer, items, shard, limit, outDir, progress }) {
-  const { metadata } = explainer;
-  const settings = await perturbationSettings({ explainer, modelFile, methods, startLayer });
-  const timings = newTimings();
-  const processItem = async (item) => {
-    let t0 = performance.now();
-    let photo;
-    try {
-      photo = await decodeImage(item.file);
-    } catch (err) {
-      throw new EvalError(`${item.name}: ${err.message} (remove it from the folder and rerun to resume)`);
-    }
-    timings.decodeMs += performance.now() - t0;
-    t0 = performance.now();
-    const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
-    timings.preprocessMs += performance.now() - t0;
-    const record = await perturbPhoto({ explainer, core, pre, label: item.label, options: { methods, startLayer }, timings });
-    timings.photos++;
-    return record;
-  };
-  const started = performance.now();
-  const result = await runEvaluation({ kind, items, settings, outDir, processItem, shard, limit, progress });
-  timings.wallMs = performance.now() - started;
-  return { ...result, timings };
 }
 
 // One line: throughput, and the share of the run beyond the forward passes.
@@ -57,4 +21,54 @@ export function describeTimings(t) {
     + `${t.forwards} forward passes ${s(t.forwardMs)} (${share(t.forwardMs)}, ${(t.forwardMs / Math.max(1, t.forwards)).toFixed(1)} ms each), `
     + `explainer ${s(t.explainMs)}, decode+preprocess ${s(t.decodeMs + t.preprocessMs)}, maps ${s(t.mapsMs)}, `
     + `perturbation ${s(t.perturbMs)}; overhead beyond the forward passes ${share(t.wallMs - t.forwardMs)}`;
+}
+
+export const perturbationJob = {
+  kind,
+  unit: 'photo',
+  requireForward: true,
+
+  items: ({ opts, metadata }) => labelledItems(opts, metadata),
+
+  // Everything that must match for records to be combined (resume, merge), the step per
+  // photo, and the line saying where this call's time went.
+  async prepare({ explainer, core, modelFile, methods, startLayer }) {
+    const { metadata } = explainer;
+    const settings = {
+      ...await modelSettings({ explainer, modelFile, methods, startLayer }),
+      fractions: FRACTIONS,
+      preprocess: metadata.preprocess,
+    };
+    const timings = newTimings();
+    const started = performance.now();
+    const processItem = async (item) => {
+      let t0 = performance.now();
+      const photo = await decodePhoto(item.file, item.name);
+      timings.decodeMs += performance.now() - t0;
+      t0 = performance.now();
+      const pre = preprocessPhoto(core, photo, metadata, item.name);
+      timings.preprocessMs += performance.now() - t0;
+      const record = await perturbPhoto({ explainer, core, pre, label: item.label, options: { methods, startLayer }, timings });
+      timings.photos++;
+      return record;
+    };
+    const describe = () => describeTimings({ ...timings, wallMs: performance.now() - started });
+    return { settings, processItem, timings, describe };
+  },
+
+  summaryLines(s, methods) {
+    return [
+      `top-1 ${(s.top1 * 100).toFixed(2)} %; AUC (pos ↓ / neg ↑, predicted class):`,
+      ...methods.map((m) => `  ${m.padEnd(26)} ${s.auc[`${m}/pos/predicted`].toFixed(2).padStart(6)} / ${s.auc[`${m}/neg/predicted`].toFixed(2).padStart(6)}`),
+    ];
+  },
+};
+
+// The benchmark's entry: runEvaluation's result plus { timings } of the photos processed.
+export async function runPerturbation({ explainer, core, modelFile, methods, startLayer, items, shard, limit, outDir, progress }) {
+  const { settings, processItem, timings } = await perturbationJob.prepare({ explainer, core, modelFile, methods, startLayer });
+  const started = performance.now();
+  const result = await runEvaluation({ kind, items, settings, outDir, processItem, shard, limit, progress });
+  timings.wallMs = performance.now() - started;
+  return { ...result, timings };
 }

@@ -1,0 +1,68 @@
+// The one flow of every `vit-relevance eval <kind>` (perturbation, pointing-game,
+// segmentation), given the kind's job (runtime/node/eval/<kind>-job.js):
+//   options → shard → methods → the items and their data identity, checked against an
+//   existing --out folder (all before the model loads, so a wrong folder is reported in
+//   a second) → the model → runEvaluation
+//   (resumable, --on-unreadable) → the lines saying what was done and written.
+// A job is { kind, unit, requireForward?, items({ opts, metadata }) → { items, data, notes },
+// prepare({ explainer, core, modelFile, methods, startLayer, opts, items }) →
+// { settings, processItem, describe?() }, summaryLines(summary, methods) }.
+import { parseOptions } from './args.js';
+import { evalMethods, evalOnUnreadable, evalShard, openEvalModel } from './eval-options.js';
+import { UserError } from '../runtime/errors.js';
+import { loadCore } from '../runtime/core.js';
+import { metadataPathFor, readMetadata } from '../runtime/node/open-explainer.js';
+import { runEvaluation, SKIPPED_FILE } from '../runtime/node/eval/run.js';
+import { formatShard } from '../runtime/node/eval/shard.js';
+import { checkRunFolder } from '../runtime/node/eval/records.js';
+
+async function userStep(fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    throw err instanceof UserError ? err : new UserError(err.message);
+  }
+}
+
+function processedLine(result, unit, seconds) {
+  return `${result.processed} ${unit}(s) in ${seconds.toFixed(1)} s (${(seconds / result.processed).toFixed(2)} s each)${result.resumed ? `, ${result.resumed} resumed` : ''}`;
+}
+
+export async function runEvalCommand(argv, { name, options, usage, job }) {
+  const opts = parseOptions(argv, options, `eval ${name}`);
+  if (opts.help) {
+    console.log(usage());
+    return 0;
+  }
+  const { shard, source } = evalShard(opts);
+  const onUnreadable = evalOnUnreadable(opts);
+  if (source) console.log(`shard ${formatShard(shard)} (${source})`);
+  const core = await loadCore();
+  const methods = evalMethods(opts, core.methodIds);
+  const { items, data, notes } = await userStep(async () => job.items({ opts, metadata: await readMetadata(metadataPathFor(opts.model), opts.model) }));
+  for (const line of notes) console.log(line);
+  await checkRunFolder(opts.out, { kind: job.kind.name, data, shard });
+  const explainer = await openEvalModel(opts, { requireForward: job.requireForward });
+  try {
+    const { settings, processItem, describe } = await job.prepare({
+      explainer, core, modelFile: opts.model, methods, startLayer: opts.startLayer, opts, items,
+    });
+    const started = performance.now();
+    const result = await runEvaluation({
+      kind: job.kind, items, settings, data, outDir: opts.out, processItem, shard, limit: opts.limit, onUnreadable, progress: { quiet: opts.quiet },
+    });
+    if (describe) console.log(describe());
+    else if (result.processed) console.log(processedLine(result, job.unit, (performance.now() - started) / 1000));
+    const { summary: s } = result;
+    if (!s) {
+      console.log(`no ${job.unit} in shard ${formatShard(shard)} (${items.length} in all); nothing written but ${opts.out}/run.json`);
+      return 0;
+    }
+    const skipped = s.skipped ? `, ${s.skipped} skipped as unreadable (${SKIPPED_FILE})` : '';
+    console.log(`${s.n} ${job.unit}(s) in ${opts.out}${skipped}: ${job.summaryLines(s, methods).join('\n')}`);
+    console.log(`wrote ${result.files.join(', ')}`);
+    return 0;
+  } finally {
+    await explainer.release();
+  }
+}

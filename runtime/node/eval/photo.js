@@ -1,0 +1,32 @@
+// How evaluations decode and preprocess their photos and masks. DECODE goes into every evaluation's
+// settings (./model-settings.js), so runs decoded differently are never mixed; an EXIF
+// option of the decoder (PIL parity = orientation ignored, the evaluations' default)
+// belongs here as one more field.
+import path from 'node:path';
+import { decodeImage } from '../image.js';
+import { UnreadableError } from './run.js';
+
+export const DECODE = { exif: 'apply' };
+
+// → decodeImage's { rgba, width, height }; a file that cannot be read or decoded is an
+// UnreadableError naming it by `name` (paths stay out of the records: they differ
+// between machines, the names do not).
+export async function decodePhoto(file, name = path.basename(file)) {
+  try {
+    return await decodeImage(file);
+  } catch (err) {
+    throw new UnreadableError(err.message.replaceAll(file, name));
+  }
+}
+
+// The model's input of a decoded photo (core.preprocess). A photo the core refuses to
+// preprocess (a 1×5000 strip resizes past the core's limits) is as unusable as one that
+// does not decode; the core marks such inputs with err.name 'InputError' (runtime/core.js).
+export function preprocessPhoto(core, photo, metadata, name) {
+  try {
+    return core.preprocess(photo.rgba, photo.width, photo.height, metadata);
+  } catch (err) {
+    if (err?.name !== 'InputError') throw err;
+    throw new UnreadableError(`${name}: ${err.message}`);
+  }
+}
