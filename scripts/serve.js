@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Tiny static file server for dist/site. Sends COOP/COEP so the page is cross-origin
-// isolated (SharedArrayBuffer → WASM threads). No directory listing, no traversal.
-//   node scripts/serve.js [root] [port]     (PORT env also honoured)
-import { createServer } from 'node:http';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// Static file server for dist/site, with the headers of scripts/site-headers.js (COOP/COEP
+// for WebAssembly threads, the Content-Security-Policy). No directory listing; nothing
+// outside the root, through `..` or through symbolic links. Every request gets an answer
+// and none can stop the server (tests/node/server-*.test.js fuzz it).
+//   node scripts/serve.js [root] [port]     (PORT env also honoured; port 0 = any free one)
+import { createServer, maxHeaderSize } from 'node:http';
+import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_DOCUMENT_POLICY, headersFor } from './site-headers.js';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -24,64 +27,179 @@ const MIME = {
   '.svg': 'image/svg+xml',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
 
-const ISOLATION = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
-
-// Maps a URL path to a file inside root, or null if it escapes root.
-export function resolveInside(root, urlPath) {
-  let decoded;
-  try { decoded = decodeURIComponent(urlPath.split('?')[0].split('#')[0]); } catch { return null; }
-  if (decoded.includes('\0')) return null;
-  const file = path.resolve(root, '.' + path.posix.normalize('/' + decoded));
-  return file === root || file.startsWith(root + path.sep) ? file : null;
+// A refusal: status code and the one-line text sent as the body.
+export class Refusal extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
 }
 
-export function createStaticServer(rootDir, { isolate = true } = {}) {
+// The error texts, one home each (tests compare bodies against these).
+export const REFUSALS = {
+  method: new Refusal(405, 'method not allowed: this server answers GET and HEAD only'),
+  target: new Refusal(400, 'bad request: the request target is not a path'),
+  encoding: new Refusal(400, 'bad request: the path has malformed percent-encoding'),
+  nul: new Refusal(400, 'bad request: the path contains a NUL byte'),
+  host: new Refusal(400, 'bad request: an HTTP/1.1 request needs a Host header'),
+  outside: new Refusal(403, 'forbidden: the path leads outside the site folder'),
+  unreadable: new Refusal(403, 'forbidden: the file is not readable'),
+  notFound: new Refusal(404, 'not found'),
+  internal: new Refusal(500, 'internal error'),
+};
+// What the HTTP parser refuses before a request exists (see clientError below).
+export const PARSER_REFUSALS = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', `request header fields too large (${maxHeaderSize} bytes at most)`],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request timeout: the request did not arrive in time'],
+  default: [400, 'Bad Request', 'bad request: malformed HTTP'],
+};
+
+// The URL path of a request target: origin-form (/a/b?q) or absolute-form
+// (http://host/a/b); anything else, or a target URL cannot parse, is refused.
+export function targetPath(target) {
+  if (typeof target !== 'string') throw REFUSALS.target;
+  if (target.startsWith('/')) return target.replace(/[?#].*$/s, '');
+  let url;
+  try { url = new URL(target); } catch { throw REFUSALS.target; }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw REFUSALS.target;
+  return url.pathname;
+}
+
+// The file a URL path names inside root (lexically: `..` cannot climb out), and the
+// decoded, normalised URL path the header rules are matched against.
+export function resolveInside(root, urlPath) {
+  let decoded;
+  try { decoded = decodeURIComponent(urlPath); } catch { throw REFUSALS.encoding; }
+  if (decoded.includes('\0')) throw REFUSALS.nul;
+  const sitePath = path.posix.normalize('/' + decoded);
+  const file = path.join(root, sitePath);
+  if (file !== root && !file.startsWith(root + path.sep)) throw REFUSALS.outside;
+  return { file, sitePath };
+}
+
+const isInside = (root, file) => file === root || file.startsWith(root + path.sep);
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
+const refusalOf = (err) => (MISSING.has(err.code) ? REFUSALS.notFound : err.code === 'EACCES' ? REFUSALS.unreadable : err);
+
+// Opens the file a URL path names, with links resolved: a link that leads outside the
+// (resolved) root is refused like `..`. A directory serves its index.html.
+async function openInside(root, urlPath) {
+  let { file, sitePath } = resolveInside(root, urlPath);
+  const realRoot = await realpath(root).catch(() => { throw REFUSALS.notFound; });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let real;
+    try { real = await realpath(file); } catch (err) { throw refusalOf(err); }
+    if (!isInside(realRoot, real)) throw REFUSALS.outside;
+    const handle = await open(real, 'r').catch((err) => { throw refusalOf(err); });
+    let info;
+    try { info = await handle.stat(); } catch (err) { await handle.close(); throw err; }
+    if (info.isFile()) return { handle, info, sitePath };
+    await handle.close();
+    if (!info.isDirectory() || attempt > 0) break;
+    file = path.join(file, 'index.html');
+    sitePath = path.posix.join(sitePath, 'index.html');
+  }
+  throw REFUSALS.notFound;
+}
+
+// Headers for a site path; an HTML file no rule gives a policy gets the document policy.
+function siteHeaders(sitePath, options) {
+  const headers = headersFor(sitePath, options);
+  if (sitePath.endsWith('.html')) headers['Content-Security-Policy'] ??= DEFAULT_DOCUMENT_POLICY;
+  if (options.cspReportUri && headers['Content-Security-Policy']) {
+    headers['Content-Security-Policy'] += `; report-uri ${options.cspReportUri}`;
+  }
+  return headers;
+}
+
+// options: isolate (COOP/COEP/CORP, default true); cspReportUri (appended to every policy
+// as report-uri, for tests that collect violation reports).
+export function createStaticServer(rootDir, options = {}) {
   const root = path.resolve(rootDir);
-  return createServer(async (req, res) => {
-    const headers = isolate ? { ...ISOLATION } : {};
-    const send = (code, text) => {
-      res.writeHead(code, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(text);
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
-    let file = resolveInside(root, new URL(req.url, 'http://x').pathname);
-    if (!file) return send(403, 'forbidden');
-    try {
-      let info = await stat(file);
-      if (info.isDirectory()) {
-        file = path.join(file, 'index.html');
-        info = await stat(file);
-      }
-      if (!info.isFile()) return send(404, 'not found');
-      // no-cache with a validator: the browser asks every time and gets 304 for an
-      // unchanged file, so a second visit does not download onnxruntime's 14 MB of
-      // WebAssembly again (measured: the model was ready 1.3 s sooner).
-      const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-      const cache = { ETag: etag, 'Last-Modified': info.mtime.toUTCString(), 'Cache-Control': 'no-cache' };
-      if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, { ...headers, ...cache });
-        return res.end();
-      }
-      res.writeHead(200, {
-        ...headers,
-        ...cache,
-        'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-        'Content-Length': info.size,
-        'X-Content-Type-Options': 'nosniff',
+  const opts = { isolate: true, ...options };
+  // The Host check is ours (below), so that its answer says what is wrong.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    // A client that goes away mid-request must not raise an unhandled 'error'.
+    req.on('error', () => {});
+    res.on('error', () => {});
+    answer(root, opts, req, res).catch((err) => {
+      const refusal = err instanceof Refusal ? err : REFUSALS.internal;
+      if (!(err instanceof Refusal)) console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${err.stack ?? err}`);
+      if (res.headersSent) return res.destroy();
+      res.writeHead(refusal.status, {
+        ...headersFor('/*', opts),
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': Buffer.byteLength(refusal.message + '\n'),
+        ...(refusal === REFUSALS.method ? { Allow: 'GET, HEAD' } : {}),
       });
-      if (req.method === 'HEAD') return res.end();
-      createReadStream(file).on('error', () => res.destroy()).pipe(res);
-    } catch {
-      send(404, 'not found');
-    }
+      res.end(req.method === 'HEAD' ? undefined : refusal.message + '\n');
+    });
   });
+  // Requests the HTTP parser rejects (bad syntax, huge headers) never reach the handler:
+  // answer them here and close, as Node would, with the parser's reason.
+  server.on('clientError', (err, socket) => {
+    // Node's own default does the same check: never write into a response under way.
+    if (!socket.writable || err.code === 'ECONNRESET' || socket._httpMessage?.headersSent) return socket.destroy();
+    const [status, reason, text] = PARSER_REFUSALS[err.code] ?? PARSER_REFUSALS.default;
+    socket.end(rawResponse(status, reason, text));
+  });
+  // CONNECT (a proxy tunnel) never reaches the request handler; without a listener Node
+  // would just drop the connection.
+  server.on('connect', (req, socket) => {
+    socket.on('error', () => {});
+    const { status, message } = REFUSALS.method;
+    socket.end(rawResponse(status, 'Method Not Allowed', message, 'Allow: GET, HEAD\r\n'));
+  });
+  return server;
+}
+
+// A whole response written straight to a socket (no request object exists there).
+function rawResponse(status, reason, text, extraHeaders = '') {
+  const body = `${text}\n`;
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n${extraHeaders}Connection: close\r\n\r\n${body}`;
+}
+
+async function answer(root, opts, req, res) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw REFUSALS.method;
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) throw REFUSALS.host;
+  const { handle, info, sitePath } = await openInside(root, targetPath(req.url));
+  // From here the handle is ours: every path below closes it exactly once (the stream
+  // closes it when it ends, fails or is destroyed by pipeline on a client abort).
+  let stream = null;
+  try {
+    // no-cache with a validator: the browser asks every time and gets 304 for an unchanged
+    // file, so a second visit does not download onnxruntime's 14 MB of WebAssembly again
+    // (measured: the model was ready 1.3 s sooner).
+    const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const headers = {
+      ...siteHeaders(sitePath, opts),
+      ETag: etag,
+      'Last-Modified': info.mtime.toUTCString(),
+      'Cache-Control': 'no-cache',
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers);
+      return res.end();
+    }
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': MIME[path.extname(sitePath).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': info.size,
+    });
+    if (req.method === 'HEAD' || info.size === 0) return res.end();
+    // never more than the Content-Length announced, should the file grow meanwhile
+    stream = handle.createReadStream({ start: 0, end: info.size - 1 });
+  } finally {
+    if (!stream) await handle.close();
+  }
+  // pipeline destroys both ends when either fails or the client goes away; a client that
+  // aborts is not an error of ours.
+  await pipeline(stream, res).catch(() => {});
 }
 
 // Listens on `port` (0 = any free port); resolves with the bound port.

@@ -1,0 +1,53 @@
+// Every hostile case of server-cases.js against `node scripts/serve.js` (as `npm start`
+// runs it): the exact status and body, and afterwards the server is alive, holds no more
+// descriptors than before and still serves the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { SERVER_CASES } from './server-cases.js';
+import { makeSite, startServer, rawRequest, openDescriptors, settle } from './server-support.js';
+
+const site = makeSite();
+let server;
+before(async () => { server = await startServer(site.root); });
+after(() => server?.stop());
+
+const expectBody = (actual, expected, name) =>
+  (expected instanceof RegExp ? assert.match(actual, expected, name) : assert.equal(actual, expected, name));
+
+test('each hostile request gets its status and message, and the server stays up', async () => {
+  const baseline = openDescriptors(server.pid);
+  for (const c of SERVER_CASES) {
+    const r = await rawRequest(server.port, c.request);
+    assert.equal(r.status, c.status, `${c.name}: status`);
+    expectBody(r.body, c.body, c.name);
+    assert.ok(server.alive(), `${c.name}: the server is still running`);
+  }
+  assert.ok(await settle(() => openDescriptors(server.pid) <= baseline), 'descriptors back to where they were');
+  const page = await rawRequest(server.port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.equal(page.status, 200);
+  assert.equal(server.stderr(), '', 'no internal error was logged');
+});
+
+test('refusals carry the security headers and a plain-text type', async () => {
+  const r = await rawRequest(server.port, 'GET /passwd HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.equal(r.status, 403);
+  assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
+  assert.equal(r.headers['x-content-type-options'], 'nosniff');
+  assert.equal(r.headers['cross-origin-resource-policy'], 'same-origin');
+  const post = await rawRequest(server.port, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+  assert.equal(post.headers.allow, 'GET, HEAD');
+});
+
+test('a root reached through a symbolic link serves its files and refuses links out', async () => {
+  const linkedRoot = path.join(site.base, 'site-link');
+  symlinkSync(site.root, linkedRoot);
+  const linked = await startServer(linkedRoot);
+  try {
+    assert.equal((await rawRequest(linked.port, 'GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n')).status, 200);
+    assert.equal((await rawRequest(linked.port, 'GET /passwd HTTP/1.1\r\nHost: x\r\n\r\n')).status, 403);
+  } finally {
+    await linked.stop();
+  }
+});
