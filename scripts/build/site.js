@@ -5,6 +5,7 @@
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { headersFile } from '../site-headers.js';
 
 // onnxruntime-web: the plain WebAssembly build, plus the WebGPU build (JSEP) for browsers
 // that offer WebGPU. Each .mjs loads the matching ort-wasm-*.{mjs,wasm} pair.
@@ -99,6 +100,8 @@ export async function buildSite(paths) {
 
   await copyModels(paths.models, path.join(out, 'models'), warn);
   await copySamples(paths.sampleImages, path.join(out, 'samples'), warn);
+  // Netlify and Cloudflare Pages read the response headers from here (docs/hosting.md).
+  await writeFile(path.join(out, '_headers'), headersFile());
   await writeFile(path.join(out, 'build-info.json'),
     JSON.stringify({ built: new Date().toISOString(), warnings }, null, 1) + '\n');
   return { out, warnings };

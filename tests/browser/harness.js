@@ -39,12 +39,27 @@ export function firstModel() {
   return index.models[0];
 }
 
+const CSP_REPORT_PATH = '/__csp-report';
+
 // Serves dist/site; `overrides` maps URL paths to { body, type } answered instead.
-export async function startSite({ overrides = {}, isolate = true } = {}) {
+// `cspReports`: an array collecting the Content-Security-Policy violation reports the
+// browser posts (every policy then names this server as its report-uri).
+export async function startSite({ overrides = {}, isolate = true, cspReports = null } = {}) {
   await buildSite(paths);
-  const files = createStaticServer(paths.site, { isolate });
+  const files = createStaticServer(paths.site, { isolate, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
   const server = createServer((req, res) => {
-    const o = overrides[new URL(req.url, 'http://x').pathname];
+    const pathname = new URL(req.url, 'http://x').pathname;
+    if (cspReports && pathname === CSP_REPORT_PATH && req.method === 'POST') {
+      let body = '';
+      req.on('data', (d) => { body += d; });
+      req.on('end', () => {
+        try { cspReports.push(JSON.parse(body)['csp-report'] ?? JSON.parse(body)); } catch { cspReports.push({ unparsed: body }); }
+        res.writeHead(204);
+        res.end();
+      });
+      return;
+    }
+    const o = overrides[pathname];
     if (!o) return files.emit('request', req, res);
     res.writeHead(o.status ?? 200, {
       'Content-Type': o.type ?? 'application/octet-stream',
@@ -61,10 +76,12 @@ export async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 }
 
-// A page that records console errors and every request leaving `origin`.
-export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }) {
+// A page that records console errors and every request leaving `origin`. `beforeLoad`
+// (context, page) runs before the page is opened (e.g. to add init scripts).
+export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }, { beforeLoad } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
+  await beforeLoad?.(context, page);
   const offOrigin = [];
   const errors = [];
   const origin = new URL(url).origin;
