@@ -69,6 +69,8 @@ export function targetPath(target) {
   return url.pathname;
 }
 
+const isInside = (root, file) => file === root || file.startsWith(root + path.sep);
+
 // The file a URL path names inside root (lexically: `..` cannot climb out), and the
 // decoded, normalised URL path the header rules are matched against.
 export function resolveInside(root, urlPath) {
@@ -77,32 +79,39 @@ export function resolveInside(root, urlPath) {
   if (decoded.includes('\0')) throw REFUSALS.nul;
   const sitePath = path.posix.normalize('/' + decoded);
   const file = path.join(root, sitePath);
-  if (file !== root && !file.startsWith(root + path.sep)) throw REFUSALS.outside;
+  if (!isInside(root, file)) throw REFUSALS.outside;
   return { file, sitePath };
 }
 
-const isInside = (root, file) => file === root || file.startsWith(root + path.sep);
 const MISSING = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
 const refusalOf = (err) => (MISSING.has(err.code) ? REFUSALS.notFound : err.code === 'EACCES' ? REFUSALS.unreadable : err);
 
-// Opens the file a URL path names, with links resolved: a link that leads outside the
-// (resolved) root is refused like `..`. A directory serves its index.html.
-async function openInside(root, urlPath) {
-  let { file, sitePath } = resolveInside(root, urlPath);
-  const realRoot = await realpath(root).catch(() => { throw REFUSALS.notFound; });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let real;
-    try { real = await realpath(file); } catch (err) { throw refusalOf(err); }
-    if (!isInside(realRoot, real)) throw REFUSALS.outside;
-    const handle = await open(real, 'r').catch((err) => { throw refusalOf(err); });
-    let info;
-    try { info = await handle.stat(); } catch (err) { await handle.close(); throw err; }
-    if (info.isFile()) return { handle, info, sitePath };
+// Opens `file` with its links resolved, if it stays inside realRoot: { handle, info }.
+async function openResolved(realRoot, file) {
+  let real;
+  try { real = await realpath(file); } catch (err) { throw refusalOf(err); }
+  if (!isInside(realRoot, real)) throw REFUSALS.outside;
+  const handle = await open(real, 'r').catch((err) => { throw refusalOf(err); });
+  try {
+    return { handle, info: await handle.stat() };
+  } catch (err) {
     await handle.close();
-    if (!info.isDirectory() || attempt > 0) break;
-    file = path.join(file, 'index.html');
-    sitePath = path.posix.join(sitePath, 'index.html');
+    throw err;
   }
+}
+
+// Opens the file a URL path names; a link that leads outside the (resolved) root is
+// refused like `..`. A folder serves its index.html. → { handle, info, sitePath }
+async function openInside(root, urlPath) {
+  const { file, sitePath } = resolveInside(root, urlPath);
+  const realRoot = await realpath(root).catch(() => { throw REFUSALS.notFound; });
+  const named = await openResolved(realRoot, file);
+  if (named.info.isFile()) return { ...named, sitePath };
+  await named.handle.close();
+  if (!named.info.isDirectory()) throw REFUSALS.notFound;
+  const index = await openResolved(realRoot, path.join(file, 'index.html'));
+  if (index.info.isFile()) return { ...index, sitePath: path.posix.join(sitePath, 'index.html') };
+  await index.handle.close();
   throw REFUSALS.notFound;
 }
 
@@ -131,7 +140,7 @@ export function createStaticServer(rootDir, options = {}) {
       if (!(err instanceof Refusal)) console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${err.stack ?? err}`);
       if (res.headersSent) return res.destroy();
       res.writeHead(refusal.status, {
-        ...headersFor('/*', opts),
+        ...headersFor('/*', opts), // the headers every path gets
         'Content-Type': 'text/plain; charset=utf-8',
         'Content-Length': Buffer.byteLength(refusal.message + '\n'),
         ...(refusal === REFUSALS.method ? { Allow: 'GET, HEAD' } : {}),

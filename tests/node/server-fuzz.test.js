@@ -5,6 +5,7 @@
 // end with as many open descriptors as it started with, and still serve the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mulberry32 } from '../../runtime/eval/mosaic.js';
 import { makeSite, startServer, rawRequest, openDescriptors, settle } from './server-support.js';
 
 const SEED = Number(process.env.VITREL_FUZZ_SEED ?? 20261122);
@@ -16,18 +17,6 @@ const DESCRIPTOR_SLACK = 4;
 const ALLOWED = new Set([200, 304, 400, 403, 404, 405, 408, 431]);
 // What the site's links outside the root lead to (makeSite, /etc/passwd).
 const LEAKS = /secret beside|secret in a folder|root:x?:0:/;
-
-// mulberry32: small, seedable, good enough to pick grammar branches.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generator(rnd) {
   const int = (n) => Math.floor(rnd() * n);
@@ -94,7 +83,7 @@ test(`${REQUESTS} fuzzed requests (seed ${SEED}): answered or closed, nothing le
   const page = () => rawRequest(server.port, 'GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n');
   assert.equal((await page()).status, 200);
   const before = openDescriptors(server.pid);
-  const next = generator(random(SEED));
+  const next = generator(mulberry32(SEED));
   const requests = Array.from({ length: REQUESTS }, next);
   const statuses = new Map();
   let cursor = 0;
