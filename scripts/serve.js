@@ -211,18 +211,35 @@ async function answer(root, opts, req, res) {
   await pipeline(stream, res).catch(() => {});
 }
 
-// Listens on `port` (0 = any free port); resolves with the bound port.
+// Listens on `port` (0 = any free port); resolves with the bound port. A port that is taken
+// is refused with a message naming it.
 export function listen(server, port, host = '127.0.0.1') {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err) => reject(err.code === 'EADDRINUSE'
+      ? new Error(`port ${port} on ${host} is in use: stop what uses it, or choose another with PORT=…`)
+      : err));
     server.listen(port, host, () => resolve(server.address().port));
   });
+}
+
+// The port to serve on: `text` (the command line's or PORT), 8080 if none.
+export function portSetting(text = process.env.PORT) {
+  if (text === undefined || text === '') return 8080;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
+    throw new Error(`the port must be a whole number from 0 to 65535, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { projectPaths } = await import('./paths.js');
   const root = process.argv[2] ?? projectPaths().site;
-  const port = Number(process.argv[3] ?? process.env.PORT ?? 8080);
-  const bound = await listen(createStaticServer(root), port, process.env.HOST ?? '127.0.0.1');
-  console.log(`serving ${root} on http://localhost:${bound}`);
+  try {
+    const port = portSetting(process.argv[3] ?? process.env.PORT);
+    const bound = await listen(createStaticServer(root), port, process.env.HOST ?? '127.0.0.1');
+    console.log(`serving ${root} on http://localhost:${bound}`);
+  } catch (err) {
+    console.error(`serve: ${err.message}`);
+    process.exit(1);
+  }
 }

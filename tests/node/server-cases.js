@@ -65,3 +65,12 @@ export const SERVER_CASES = [
   { name: 'If-None-Match that matches nothing', request: get('/index.html', 'Host: x\r\nIf-None-Match: "\u00ff"\r\n'), status: 200, body: INDEX },
   { name: 'empty file', request: get('/empty.txt'), status: 200, body: '' },
 ];
+
+// Starting the server with a bad port: `node scripts/serve.js ROOT PORT` exits with 1 and
+// this message (`npm start` says the same with PORT=…, prefixed "start:").
+export const SERVER_START_CASES = ['abc', '70000', '-1', '1.5', '0x50'].map((port) => ({
+  name: `port ${JSON.stringify(port)}`,
+  port,
+  exitCode: 1,
+  stderr: `serve: the port must be a whole number from 0 to 65535, not ${JSON.stringify(port)}\n`,
+}));

@@ -3,9 +3,10 @@
 // descriptors than before and still serves the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { SERVER_CASES } from './server-cases.js';
+import { SERVER_CASES, SERVER_START_CASES } from './server-cases.js';
 import { makeSite, startServer, rawRequest, openDescriptors, settle } from './server-support.js';
 
 const site = makeSite();
@@ -50,4 +51,21 @@ test('a root reached through a symbolic link serves its files and refuses links 
   } finally {
     await linked.stop();
   }
+});
+
+const serve = (...args) => spawnSync(process.execPath, ['scripts/serve.js', ...args],
+  { cwd: new URL('../..', import.meta.url), encoding: 'utf8', env: { ...process.env, HOST: '127.0.0.1' }, timeout: 10_000 });
+
+test('a bad port stops the server at once, with a message naming it', () => {
+  for (const c of SERVER_START_CASES) {
+    const r = serve(site.root, c.port);
+    assert.equal(r.status, c.exitCode, c.name);
+    assert.equal(r.stderr, c.stderr, c.name);
+  }
+});
+
+test('a port already taken is named, and the server exits', () => {
+  const r = serve(site.root, String(server.port));
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, `serve: port ${server.port} on 127.0.0.1 is in use: stop what uses it, or choose another with PORT=…\n`);
 });
