@@ -49,35 +49,54 @@ def run_variant(env_extra, slow, seeds, log):
     return done.returncode, done.stdout.strip().splitlines()[-1:]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=24, help="seeds for the seed-swept tests")
-    ap.add_argument("--quick", action="store_true", help="two kernel families instead of six")
-    args = ap.parse_args()
+def measure(args, logs: Path):
+    for i, (extra, slow) in enumerate(variants(args.quick)):
+        name = " ".join(f"{k}={v}" for k, v in extra.items())
+        log = logs / f"{i:02d}.jsonl"
+        log.write_text(json.dumps({"variant": name}) + "\n")
+        code, tail = run_variant(extra, slow, args.seeds, log)
+        print(f"[{i + 1}] {name}: pytest exit {code} {' '.join(tail)}", flush=True)
+
+
+def report(logs: Path) -> int:
     worst = collections.defaultdict(lambda: (0.0, ""))
-    with tempfile.TemporaryDirectory() as tmp:
-        for i, (extra, slow) in enumerate(variants(args.quick)):
-            log = Path(tmp) / f"{i}.jsonl"
-            code, tail = run_variant(extra, slow, args.seeds, log)
-            name = " ".join(f"{k}={v}" for k, v in extra.items())
-            print(f"[{i + 1}] {name}: pytest exit {code} {' '.join(tail)}", flush=True)
-            for line in log.read_text().splitlines() if log.exists() else []:
-                r = json.loads(line)
-                if r["err"] >= worst[r["key"]][0]:
-                    worst[r["key"]] = (r["err"], f"{name} {r['where']}".strip())
-    print(f"\n| key | bound | worst measured | bound / worst | where |\n|---|---:|---:|---:|---|")
+    for log in sorted(logs.glob("*.jsonl")):
+        lines = [json.loads(line) for line in log.read_text().splitlines()]
+        name = lines[0].get("variant", log.stem) if lines else log.stem
+        for r in lines[1:]:
+            if r["err"] >= worst[r["key"]][0]:
+                worst[r["key"]] = (r["err"], f"{name} {r['where']}".strip())
+    print("\n| key | bound | worst measured | bound / worst | where |\n|---|---:|---:|---:|---|")
     short = []
     for key, bound in BOUND.items():
         err, where = worst.get(key, (None, "not measured"))
         ratio = bound / err if err else float("inf")
         if err is not None and ratio < MARGIN:
             short.append(key)
-        print(f"| `{key}` | {bound:.0e} | {err if err is None else format(err, '.1e')} | "
-              f"{'—' if err is None else ('∞' if ratio == float('inf') else format(ratio, '.0f'))} | {where} |")
+        shown_ratio = "—" if err is None else ("∞" if ratio == float("inf") else f"{ratio:.0f}")
+        print(f"| `{key}` | {bound:.0e} | {'—' if err is None else format(err, '.1e')} | {shown_ratio} | {where} |")
     if short:
         print(f"\nbelow the margin of {MARGIN}×: {', '.join(short)}")
         return 1
     return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=24, help="seeds for the seed-swept tests")
+    ap.add_argument("--quick", action="store_true", help="two kernel families instead of six")
+    ap.add_argument("--logs", type=Path, help="keep the measurements in this folder (default: a temporary one)")
+    ap.add_argument("--report", action="store_true", help="only print the table from the --logs folder")
+    args = ap.parse_args()
+    if args.report:
+        if not args.logs or not args.logs.is_dir():
+            ap.error("--report needs --logs DIR with earlier measurements")
+        return report(args.logs)
+    with tempfile.TemporaryDirectory() as tmp:
+        logs = args.logs or Path(tmp)
+        logs.mkdir(parents=True, exist_ok=True)
+        measure(args, logs)
+        return report(logs)
 
 
 if __name__ == "__main__":
