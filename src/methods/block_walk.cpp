@@ -8,14 +8,10 @@ namespace vitrel {
 
 namespace {
 
-TensorView whole_tensor(const BlockStack& s) {
-  return TensorView{s.data, {s.blocks, s.heads, s.tokens, s.tokens}};
-}
-
 // Reports as a whole-tensor check would: the first tensor (in argument order) with a
 // bad value, at its first flat index.
 [[noreturn]] void report_non_finite(const CheckedInputs& in) {
-  for (const BlockStack& t : in.unscanned) require_finite(whole_tensor(t), t.name);
+  require_unscanned_finite(in);
   throw InputError("internal: non-finite value not found again");  // unreachable
 }
 
@@ -54,7 +50,7 @@ std::vector<std::vector<float>> walk_blocks(const std::vector<Method>& rollouts,
         if (!rows_are_finite(in, b, k, i, end)) report_non_finite(in);
         for (RowRollout* r : active) r->add_head_rows(b, k, i, end);
       }
-    for (RowRollout* r : active) r->end_block();
+    for (RowRollout* r : active) r->end_block(b);
   }
 
   std::vector<std::vector<float>> out;

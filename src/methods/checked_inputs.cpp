@@ -1,6 +1,8 @@
 #include "methods/checked_inputs.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace vitrel {
@@ -125,6 +127,54 @@ bool has_inputs_for(Method m, const RelevanceInputs& in) {
          !(n.attention_rel && in.attention_rel.empty()) &&
          !(n.rel_classic_last && in.rel_classic_last.empty()) &&
          !(n.input_rel_classic && in.input_rel_classic.empty());
+}
+
+namespace {
+
+std::string magnitude_text(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", static_cast<double>(v));
+  return text;
+}
+
+float largest_magnitude(const float* data, int64_t n) {
+  float largest = 0.f;
+  for (int64_t i = 0; i < n; ++i) largest = std::max(largest, std::fabs(data[i]));
+  return largest;
+}
+
+}  // namespace
+
+void require_unscanned_finite(const CheckedInputs& in) {
+  for (const BlockStack& t : in.unscanned)
+    require_finite(TensorView{t.data, {t.blocks, t.heads, t.tokens, t.tokens}}, t.name);
+}
+
+void report_overflow(Method m, const CheckedInputs& in, const std::string& what) {
+  require_unscanned_finite(in);
+  const Needs n = needs_of(m);
+  std::string sizes;
+  auto add = [&](bool needed, const BlockStack& t) {
+    if (!needed || t.empty()) return;
+    sizes += (sizes.empty() ? "" : ", ") + std::string("|") + t.name + "| up to " +
+             magnitude_text(largest_magnitude(t.data, t.blocks * t.block_numel()));
+  };
+  add(n.attention, in.attention);
+  add(n.attention_grad, in.attention_grad);
+  add(n.attention_rel, in.attention_rel);
+  add(n.rel_classic_last, in.rel_classic_last);
+  throw InputError(std::string(method_id(m)) + ": " + what +
+                   " overflows float32: the inputs are finite but too large for this method (" +
+                   sizes + ")");
+}
+
+void require_finite_result(Method m, const CheckedInputs& in, const float* values, int64_t n,
+                           const std::string& what) {
+  const int64_t bad = first_non_finite(values, n);
+  if (bad < 0) return;
+  const float v = values[bad];
+  report_overflow(m, in, what + " (" + (v != v ? "NaN" : v > 0 ? "+inf" : "-inf") + " at index " +
+                             std::to_string(bad) + ")");
 }
 
 bool is_rollout_method(Method m) {

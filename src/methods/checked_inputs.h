@@ -5,6 +5,8 @@
 // finiteness is checked by walk_blocks (block_walk.h) block by block, right before the
 // rollouts read each block, so that every tensor is read from memory only once.
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "methods/block_stack.h"
@@ -32,6 +34,22 @@ struct CheckedInputs {
 // input_rel_classic. Per-block tensors are left for walk_blocks to scan.
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
                            const TokenLayout& layout, const MethodOptions& options);
+
+// The whole-tensor finiteness check of in.unscanned, in argument order: throws
+// require_finite's InputError for the first NaN or infinity.
+void require_unscanned_finite(const CheckedInputs& in);
+
+// Throws InputError for a method whose arithmetic left float32 range (e.g. a rollout of
+// attention values near 3e38): the input error if some input is not finite after all
+// (require_unscanned_finite), else one naming the method, `what` overflowed and the
+// largest magnitude of each tensor the method reads. So a result is never silently made
+// of zeros, infinities or NaNs.
+[[noreturn]] void report_overflow(Method m, const CheckedInputs& in, const std::string& what);
+
+// Throws report_overflow's error, naming the first non-finite value of values[0..n) with
+// `what` (e.g. "the row after block 3"), unless all are finite.
+void require_finite_result(Method m, const CheckedInputs& in, const float* values, int64_t n,
+                           const std::string& what);
 
 // True for the methods whose row mixes tokens across blocks (the rollouts).
 bool is_rollout_method(Method m);

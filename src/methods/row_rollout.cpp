@@ -1,6 +1,8 @@
 #include "methods/row_rollout.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "methods/row_kernels.h"
 
@@ -8,6 +10,7 @@ namespace vitrel {
 
 RowRollout::RowRollout(Method m, const CheckedInputs& in)
     : method_(m),
+      in_(in),
       first_(nullptr),
       second_(nullptr),
       inv_heads_(0.f),
@@ -53,8 +56,12 @@ void RowRollout::begin_block(int b) {
     for (int k = 0; k < a.heads; ++k) head_sum += kernels::sum(a.row(b, k, i), a.tokens);
     const float row_sum = head_sum * inv_heads_ + 1.f;
     // Softmax rows make row_sum 2; an all-cancelling row (sum 0) has no defined
-    // normalisation and contributes nothing rather than infinities.
+    // normalisation and contributes nothing rather than infinities. A sum past float
+    // range would silently zero the row (x / inf).
     if (row_sum == 0.f) continue;
+    if (!std::isfinite(row_sum))
+      report_overflow(method_, in_, "the sum of row " + std::to_string(i) + " of block " +
+                                        std::to_string(b) + "'s head-mean attention");
     next_[i] = row_[i] / row_sum;
     weight_[i] = next_[i] * inv_heads_;
   }
@@ -98,6 +105,11 @@ void RowRollout::accumulate(int b, int k, int i_begin, int i_end) {
   }
 }
 
-void RowRollout::end_block() { row_.swap(next_); }
+void RowRollout::end_block(int b) {
+  // Every row that fed it was finite (scanned), so a non-finite value is an overflow.
+  require_finite_result(method_, in_, next_.data(), static_cast<int64_t>(next_.size()),
+                        "the rollout's row after block " + std::to_string(b));
+  row_.swap(next_);
+}
 
 }  // namespace vitrel

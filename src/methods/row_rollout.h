@@ -17,7 +17,9 @@
 //
 // One step, for b = B-1 down to 0 and only if uses_block(b):
 //   begin_block(b); add_head_rows(b, k, i, i + n) over every head k and all rows i
-//   (in any order and grouping); end_block().
+//   (in any order and grouping); end_block(b).
+// A step whose float32 arithmetic overflows on finite inputs throws InputError
+// (report_overflow), never a silently zeroed or non-finite row.
 // so a caller can feed several rollouts the same rows while they are in L1 cache
 // (block_walk.h).
 
@@ -36,7 +38,7 @@ class RowRollout {
   void begin_block(int b);
   // Adds rows [i_begin, i_end) of head k of block b.
   void add_head_rows(int b, int k, int i_begin, int i_end);
-  void end_block();
+  void end_block(int b);
 
   const std::vector<float>& row() const { return row_; }
 
@@ -45,6 +47,7 @@ class RowRollout {
   void accumulate(int b, int k, int i_begin, int i_end);
 
   Method method_;
+  const CheckedInputs& in_;
   const BlockStack* first_;   // the two tensors of the block rule (second may be null)
   const BlockStack* second_;
   float inv_heads_;

@@ -37,7 +37,9 @@ bool is_single_block_row_method(Method m) {
          m == Method::AblationLastBlock || m == Method::AblationSecondBlock;
 }
 
-std::vector<float> single_block_row(Method m, const CheckedInputs& in) {
+namespace {
+
+std::vector<float> row_of(Method m, const CheckedInputs& in) {
   const int q = in.options.query_token;
   const int last = in.blocks - 1;
   switch (m) {
@@ -52,6 +54,14 @@ std::vector<float> single_block_row(Method m, const CheckedInputs& in) {
     default:
       return {};  // ruled out by the contract
   }
+}
+
+}  // namespace
+
+std::vector<float> single_block_row(Method m, const CheckedInputs& in) {
+  std::vector<float> row = row_of(m, in);
+  require_finite_result(m, in, row.data(), static_cast<int64_t>(row.size()), "the head mean");
+  return row;
 }
 
 std::vector<float> gradcam_patches(const CheckedInputs& in) {
@@ -69,6 +79,8 @@ std::vector<float> gradcam_patches(const CheckedInputs& in) {
     const float weight = kernels::sum(grad, patches) / static_cast<float>(patches);
     kernels::add_scaled(map.data(), A.row(last, k, q) + first_patch, weight * inv_heads, patches);
   }
+  // Checked before the clamp, which would turn a NaN into a silent 0.
+  require_finite_result(Method::GradCam, in, map.data(), patches, "the weighted head mean");
   for (float& v : map) v = kernels::positive(v);
 
   const auto [lo, hi] = std::minmax_element(map.begin(), map.end());
