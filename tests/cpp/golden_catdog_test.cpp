@@ -9,8 +9,8 @@
 #include <memory>
 
 #include "methods/relevance.h"
+#include "npy_reader.h"
 #include "support/mini_json.h"
-#include "support/npy_reader.h"
 #include "support/shared_data.h"
 #include "support/test_tensors.h"
 

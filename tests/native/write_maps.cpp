@@ -18,6 +18,8 @@
 #include "npy_reader.h"
 
 using namespace vitrel;
+using test::NpyArray;
+using test::read_npy;
 
 int main(int argc, char** argv) {
   std::map<std::string, NpyArray> arrays;
