@@ -77,6 +77,7 @@ std::vector<float> perturbed_inputs(const std::uint8_t* rgba, int width, int hei
                        std::to_string(c) + "] = " + std::to_string(mean[c]) + ", std[" +
                        std::to_string(c) + "] = " + std::to_string(std[c]));
     }
+    require_finite_normalisation(mean[c], std[c], c, "perturbed_inputs");
   }
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   const std::vector<std::uint32_t> ranking = removal_ranking(map, pixels, order);

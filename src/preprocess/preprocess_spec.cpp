@@ -67,6 +67,8 @@ void require_valid_spec(const PreprocessSpec& spec) {
   if (spec.center_crop) require_image_size(spec.crop_width, spec.crop_height, "preprocess spec: crop");
   require_channel_values(spec.mean, "mean", false);
   require_channel_values(spec.stddev, "std", true);
+  for (int c = 0; c < 3; ++c)
+    require_finite_normalisation(spec.mean[c], spec.stddev[c], c, "preprocess spec");
 }
 
 PreprocessPlan plan_preprocess(int width, int height, const PreprocessSpec& spec) {

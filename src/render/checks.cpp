@@ -1,11 +1,18 @@
 #include "render/checks.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace vitrel {
 
 namespace {
+
+std::string number(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(v));
+  return text;
+}
 
 std::string dims(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
@@ -55,6 +62,19 @@ void require_map(const std::vector<float>& map, int rows, int cols, const char* 
                      " values, expected rows*cols = " + std::to_string(int64_t{rows} * cols));
   }
   require_finite_values(map, what);
+}
+
+void require_finite_normalisation(float mean, float stddev, int c, const char* what) {
+  // The formula is monotonic in x, so its ends are the extremes.
+  for (const float x : {0.0f, 1.0f}) {
+    const float v = (x - mean) / stddev;
+    if (!std::isfinite(v)) {
+      throw InputError(std::string(what) + ": mean[" + std::to_string(c) + "] = " +
+                       number(mean) + " and std[" + std::to_string(c) + "] = " + number(stddev) +
+                       " normalise pixel value " + number(x) + " to " + number(v) +
+                       ", outside float32 range");
+    }
+  }
 }
 
 void require_finite_values(const std::vector<float>& values, const char* what) {

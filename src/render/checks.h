@@ -26,6 +26,11 @@ void require_image_size(int width, int height, const char* what);
 // Every value of `values` is finite (names the first bad index otherwise).
 void require_finite_values(const std::vector<float>& values, const char* what);
 
+// Normalising a pixel value x in [0,1] as (x - mean) / stddev (ToTensor + Normalize, in
+// float32) gives finite values: throws InputError naming `what` and channel c otherwise
+// (e.g. a std of 1e-45 or a mean of 3e38, finite themselves, send pixels to infinity).
+void require_finite_normalisation(float mean, float stddev, int c, const char* what);
+
 // `map` holds rows*cols finite values.
 void require_map(const std::vector<float>& map, int rows, int cols, const char* what);
 
