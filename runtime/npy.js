@@ -26,7 +26,11 @@ function parseHeader(text, name) {
   if (!fortran || !shape) throw new UserError(`${name}: malformed .npy header: ${text.trim()}`);
   const dims = shape[1].split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (!dims.every((d) => /^\d+L?$/.test(d))) throw new UserError(`${name}: malformed shape in .npy header: (${shape[1]})`);
-  return { descr: descr[2], fortranOrder: fortran[1] === 'True', shape: dims.map((d) => parseInt(d, 10)) };
+  const sizes = dims.map((d) => parseInt(d, 10));
+  // A dim past 2^53 is not even an exact number here (a zero dim elsewhere would let it through).
+  const huge = sizes.find((d) => !Number.isSafeInteger(d));
+  if (huge !== undefined) throw new UserError(`${name}: shape dimension ${dims[sizes.indexOf(huge)]} is too large`);
+  return { descr: descr[2], fortranOrder: fortran[1] === 'True', shape: sizes };
 }
 
 // bytes: Uint8Array (or Buffer) of a whole .npy file; name: used in messages.
