@@ -1,5 +1,5 @@
-// Adds up the pass/fail/skip counts that ctest, pytest and node:test print, so `npm test`
-// ends with one plain line: "tests: N passed, N failed, N skipped".
+// Adds up the pass/fail/skip counts that ctest, pytest, node:test and scripts/fuzz.js
+// print, so `npm test` ends with one plain line: "tests: N passed, N failed, N skipped".
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -9,6 +9,8 @@ const lastNumber = (text, re) => {
 };
 
 function countsOf(text) {
+  const fuzz = text.match(/^fuzz targets: (\d+) passed, (\d+) failed/m);  // scripts/fuzz.js
+  if (fuzz) return { passed: Number(fuzz[1]), failed: Number(fuzz[2]), skipped: 0 };
   const ctest = text.match(/tests passed, (\d+) tests? failed out of (\d+)/);
   if (ctest) {
     const failed = Number(ctest[1]);

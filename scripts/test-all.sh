@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: every suite, in order of speed: C++ (ctest), exporter (pytest), Node
-# (node:test), browser (headless Chromium). Assumes `npm run build` has run
+# `npm test`: every suite, in order of speed: C++ (ctest, then again under ASan + UBSan),
+# the fuzz targets (libFuzzer), exporter (pytest), Node (node:test), browser (headless
+# Chromium). Assumes `npm run build` has run
 # (scripts/setup.sh does both). Ends with one line adding up every runner's counts.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,16 @@ run_suite cpp bash -c '
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DVITREL_SHARED_DIR="$VITREL_SHARED_DIR" >/dev/null &&
   cmake --build build/native -j2 >/dev/null &&
   ctest --test-dir build/native --output-on-failure -j2'
+# The same GoogleTests and native tools under ASan + UBSan in their own build folder: any
+# report fails the suite. The reference data comes from the cpp suite's build above.
+run_suite cpp-asan bash -c '
+  cmake -S . -B build/native-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVITREL_SANITIZE=ON -DVITREL_SHARED_DIR="$VITREL_SHARED_DIR" >/dev/null &&
+  cmake --build build/native-asan -j2 >/dev/null &&
+  VITREL_REFERENCE_DIR="$PWD/build/native/tests/cpp/reference" \
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build/native-asan --output-on-failure -j2 -E "^reference_data$" -FS vitrel_reference_data'
+# Every libFuzzer target of tests/fuzz for a bounded time (about 1.5 million executions in all).
+run_suite fuzz node scripts/fuzz.js --seconds "${VITREL_FUZZ_SECONDS:-30}"
 run_suite exporter /usr/bin/python3 -m pytest -q tests/models
 run_suite node node --test --test-concurrency=1 tests/node/
 run_suite browser node --test --test-concurrency=1 tests/browser/

@@ -1,0 +1,103 @@
+// Every relevance method (src/methods) on fuzzed layouts, shapes, options and values:
+// maps of the layout's size holding only finite values (gradcam in [0,1]), or InputError.
+
+#include <algorithm>
+
+#include "fuzz_support.h"
+#include "methods/relevance.h"
+
+using namespace vitrel;
+
+namespace {
+
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+  bool present = false;
+  TensorView view() const { return present ? TensorView{data.data(), shape} : TensorView{}; }
+};
+
+// Mostly the shape the layout asks for, sometimes one dim or the rank changed. The data
+// always holds as many values as the shape claims (a caller lying about that is not
+// something the core can detect).
+Tensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
+  Tensor t;
+  t.present = in.ConsumeIntegralInRange(0, 7) != 0;
+  if (!t.present) return t;
+  switch (in.ConsumeIntegralInRange(0, 9)) {
+    case 0:
+      shape[in.ConsumeIntegralInRange<size_t>(0, shape.size() - 1)] = in.ConsumeIntegralInRange(-1, 7);
+      break;
+    case 1:
+      shape.pop_back();
+      break;
+    case 2:
+      shape.push_back(in.ConsumeIntegralInRange(1, 2));
+      break;
+    default:
+      break;
+  }
+  int64_t n = 1;
+  for (int64_t d : shape) n *= std::max<int64_t>(d, 0);
+  t.shape = shape;
+  t.data = fuzz::fuzz_floats(in, static_cast<size_t>(n));
+  return t;
+}
+
+bool has_token_row(Method m) { return m != Method::GradCam && m != Method::LrpFull; }
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  TokenLayout layout;
+  layout.grid_rows = fuzz::fuzz_size(in, 3);
+  layout.grid_cols = fuzz::fuzz_size(in, 3);
+  layout.special_tokens = in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegral<int>()
+                                                               : in.ConsumeIntegralInRange(0, 2);
+  const int64_t layout_tokens = int64_t{layout.special_tokens} + int64_t{layout.grid_rows} * layout.grid_cols;
+  const int64_t S = layout_tokens >= 1 && layout_tokens <= 12 ? layout_tokens : in.ConsumeIntegralInRange(1, 6);
+  const int64_t B = in.ConsumeIntegralInRange(1, 4), h = in.ConsumeIntegralInRange(1, 3);
+
+  std::vector<Method> methods(in.ConsumeIntegralInRange(1, 4));
+  for (Method& m : methods)
+    m = in.ConsumeIntegralInRange(0, 31) == 0
+            ? static_cast<Method>(in.ConsumeIntegralInRange(-2, 20))
+            : all_methods()[in.ConsumeIntegralInRange<size_t>(0, all_methods().size() - 1)];
+  MethodOptions options;
+  options.start_layer = in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegral<int>()
+                                                             : in.ConsumeIntegralInRange(0, int(B) - 1);
+  options.query_token = in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegral<int>()
+                                                             : in.ConsumeIntegralInRange(0, int(S) - 1);
+
+  const Tensor a = fuzz_tensor(in, {B, h, S, S}), g = fuzz_tensor(in, {B, h, S, S}),
+               r = fuzz_tensor(in, {B, h, S, S}), rc = fuzz_tensor(in, {h, S, S}),
+               x = fuzz_tensor(in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)});
+  const RelevanceInputs inputs{a.view(), g.view(), r.view(), rc.view(), x.view()};
+
+  try {
+    const std::vector<RelevanceMap> maps = compute_relevance_maps(methods, inputs, layout, options);
+    FUZZ_CHECK(maps.size() == methods.size());
+    for (size_t k = 0; k < maps.size(); ++k) {
+      const RelevanceMap& map = maps[k];
+      FUZZ_CHECK(map.data.size() == size_t(map.rows) * size_t(map.cols));
+      FUZZ_CHECK(fuzz::all_finite(map.data));
+      if (methods[k] == Method::LrpFull) {
+        FUZZ_CHECK(map.data == x.data);
+      } else {
+        FUZZ_CHECK(map.rows == layout.grid_rows && map.cols == layout.grid_cols);
+      }
+      if (methods[k] == Method::GradCam)
+        for (float v : map.data) FUZZ_CHECK(v >= 0.f && v <= 1.f);
+    }
+  } catch (const InputError&) {
+  }
+  try {
+    const std::vector<float> row = relevance_row(methods[0], inputs, layout, options);
+    FUZZ_CHECK(has_token_row(methods[0]));
+    FUZZ_CHECK(int64_t(row.size()) == layout_tokens);
+    FUZZ_CHECK(fuzz::all_finite(row));
+  } catch (const InputError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,108 @@
+// Rendering (src/render and the photo overlay) on fuzzed maps, sizes and options:
+// finite outputs of the promised size and range, or InputError.
+
+#include <algorithm>
+
+#include "fuzz_support.h"
+#include "preprocess/photo_overlay.h"
+#include "render/colormap.h"
+#include "render/composite.h"
+#include "render/normalize.h"
+#include "render/threshold.h"
+#include "render/upsample.h"
+#include "tensor/tensor_view.h"
+
+using namespace vitrel;
+
+namespace {
+
+template <class T>
+T pick(FuzzedDataProvider& in, const std::vector<T>& all) {
+  return all[in.ConsumeIntegralInRange<size_t>(0, all.size() - 1)];
+}
+
+std::vector<uint8_t> photo_bytes(FuzzedDataProvider& in, size_t n) {
+  std::vector<uint8_t> photo(n);
+  const std::vector<uint8_t> bytes = in.ConsumeBytes<uint8_t>(n);
+  std::copy(bytes.begin(), bytes.end(), photo.begin());
+  return photo;
+}
+
+void check_map01(const std::vector<float>& map01) {
+  for (float v : map01) FUZZ_CHECK(v >= 0.f && v <= 1.f);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  const int rows = fuzz::fuzz_size(in, 6), cols = fuzz::fuzz_size(in, 6);
+  // The map's length is usually rows * cols, sometimes not.
+  const size_t cells = rows > 0 && cols > 0 && int64_t{rows} * cols <= 36 ? size_t(rows) * cols : 4;
+  const size_t n = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegralInRange<size_t>(0, 40) : cells;
+  const std::vector<float> map = fuzz::fuzz_floats(in, n);
+  const int out_rows = fuzz::fuzz_size(in, 24), out_cols = fuzz::fuzz_size(in, 24);
+  const int action = in.ConsumeIntegralInRange(0, 4);
+
+  try {
+    switch (action) {
+      case 0: {
+        const std::vector<float> up = upsample_bilinear(map, rows, cols, out_rows, out_cols);
+        FUZZ_CHECK(up.size() == size_t(out_rows) * out_cols);
+        FUZZ_CHECK(fuzz::all_finite(up));
+        break;
+      }
+      case 1: {
+        const std::vector<float> map01 = normalize_min_max(map);
+        FUZZ_CHECK(map01.size() == map.size());
+        check_map01(map01);
+        const std::vector<float> mask = binarize(map01, pick(in, all_thresholds()));
+        for (float v : mask) FUZZ_CHECK(v == 0.f || v == 1.f);
+        const int level = otsu_level(map01);
+        FUZZ_CHECK(level >= 0 && level <= 255);
+        break;
+      }
+      case 2: {
+        // Colormaps and thresholds clamp values outside [0,1] and reject non-finite ones.
+        const Colormap c = pick(in, all_colormaps());
+        FUZZ_CHECK(apply_colormap(map, c).size() == 4 * map.size());
+        FUZZ_CHECK(binarize(map, pick(in, all_thresholds())).size() == map.size());
+        break;
+      }
+      case 3: {
+        CompositeOptions options;
+        options.colormap = pick(in, all_colormaps());
+        options.mode = pick(in, all_blend_modes());
+        options.opacity = in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+        // The photo is rows x cols here, so the map matches it when n == cells.
+        const size_t bytes = rows > 0 && cols > 0 ? size_t(rows) * cols * 4 : 0;
+        const std::vector<uint8_t> photo = photo_bytes(in, bytes <= 36 * 4 ? bytes : 0);
+        const std::vector<uint8_t> out =
+            composite_heatmap(photo.data(), photo.size(), cols, rows, map, options);
+        FUZZ_CHECK(out.size() == photo.size());
+        for (size_t i = 3; i < out.size(); i += 4) FUZZ_CHECK(out[i] == photo[i]);
+        break;
+      }
+      default: {
+        OverlayOptions options;
+        options.colormap = pick(in, all_colormaps());
+        options.sampling = pick(in, all_map_samplings());
+        options.opacity = in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+        options.outside_dim = in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+        InputRegion region;
+        double* fields[] = {&region.x, &region.y, &region.width, &region.height};
+        for (double* f : fields)
+          *f = in.ConsumeBool() ? double(fuzz::edge_float(in)) : in.ConsumeFloatingPointInRange(-30.0, 30.0);
+        const bool valid_photo = out_rows > 0 && out_cols > 0 && int64_t{out_rows} * out_cols <= 24 * 24;
+        const std::vector<uint8_t> photo = photo_bytes(in, valid_photo ? size_t(out_rows) * out_cols * 4 : 16);
+        const std::vector<uint8_t> out = overlay_map_on_photo(photo.data(), photo.size(), out_cols,
+                                                              out_rows, map, rows, cols, region, options);
+        FUZZ_CHECK(out.size() == photo.size());
+        for (size_t i = 3; i < out.size(); i += 4) FUZZ_CHECK(out[i] == photo[i]);
+        break;
+      }
+    }
+  } catch (const InputError&) {
+  }
+  return 0;
+}
