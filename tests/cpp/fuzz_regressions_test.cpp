@@ -70,30 +70,36 @@ std::string npy_error(const std::vector<uint8_t>& bytes) {
 // with std::regex (recursion deep enough to overflow the stack on long headers).
 TEST(FuzzRegressions, NpyReaderRejectsHeadersItCannotRepresent) {
   const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': ";
-  EXPECT_EQ(npy_error(npy_bytes(f4 + "(4294967296, 4294967296), }", 0)),
-            "x.npy: shape has too many elements in .npy header " + f4 + "(4294967296, 4294967296), }");
-  EXPECT_NE(npy_error(npy_bytes(f4 + "(0, 99999999999999999999), }", 0)).find("shape dimension too large"),
+  EXPECT_EQ(
+      npy_error(npy_bytes(f4 + "(4294967296, 4294967296), }", 0)),
+      "x.npy: shape has too many elements in .npy header " + f4 + "(4294967296, 4294967296), }");
+  EXPECT_NE(npy_error(npy_bytes(f4 + "(0, 99999999999999999999), }", 0))
+                .find("shape dimension too large"),
             std::string::npos);
   EXPECT_NE(npy_error(npy_bytes(f4 + "(2, 3), }", 20)).find("20 data bytes, the shape needs 24"),
             std::string::npos);
   EXPECT_NE(npy_error(npy_bytes(f4 + "(2, -3), }", 24)).find("malformed shape"), std::string::npos);
   const std::string long_header = f4 + "(1,), " + std::string(60000, ' ') + "}";
-  EXPECT_EQ(test::parse_npy(npy_bytes(long_header, 4).data(), npy_bytes(long_header, 4).size(), "x.npy").shape,
-            (std::vector<int64_t>{1}));
+  EXPECT_EQ(
+      test::parse_npy(npy_bytes(long_header, 4).data(), npy_bytes(long_header, 4).size(), "x.npy")
+          .shape,
+      (std::vector<int64_t>{1}));
   std::vector<uint8_t> cut = npy_bytes(f4 + "(1,), }", 4);
   cut[8] = 0xff;  // header length past the end of the file
   EXPECT_EQ(npy_error(cut), "x.npy: truncated .npy header");
 }
 
 TEST(FuzzRegressions, NpyReaderReadsWhatItAccepts) {
-  std::vector<uint8_t> bytes = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 0);
+  std::vector<uint8_t> bytes =
+      npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 0);
   const float values[2] = {1.5f, -3e38f};
   const auto* raw = reinterpret_cast<const uint8_t*>(values);
   bytes.insert(bytes.end(), raw, raw + sizeof values);
   const test::NpyArray a = test::parse_npy(bytes.data(), bytes.size(), "x.npy");
   EXPECT_EQ(a.shape, (std::vector<int64_t>{2}));
   EXPECT_EQ(a.data, (std::vector<float>{1.5f, -3e38f}));
-  const std::vector<uint8_t> scalar = npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", 4);
+  const std::vector<uint8_t> scalar =
+      npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", 4);
   EXPECT_TRUE(test::parse_npy(scalar.data(), scalar.size(), "x.npy").shape.empty());
   EXPECT_NE(npy_error(npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", 8))
                 .find("dtype '<f8' is not float32"),

@@ -17,7 +17,8 @@ namespace {
 
 std::vector<double> fuzz_doubles(FuzzedDataProvider& in, size_t n) {
   std::vector<double> v(n);
-  for (double& x : v) x = in.ConsumeBool() ? double(fuzz::edge_float(in)) : in.ConsumeProbability<double>();
+  for (double& x : v)
+    x = in.ConsumeBool() ? double(fuzz::edge_float(in)) : in.ConsumeProbability<double>();
   return v;
 }
 
@@ -41,8 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
   const int width = fuzz::fuzz_size(in, 8), height = fuzz::fuzz_size(in, 8);
   const bool fits = width > 0 && height > 0 && int64_t{width} * height <= 64;
-  const size_t n = fits && in.ConsumeIntegralInRange(0, 15) != 0 ? size_t(width) * height
-                                                                  : in.ConsumeIntegralInRange<size_t>(0, 64);
+  const size_t n = fits && in.ConsumeIntegralInRange(0, 15) != 0
+                       ? size_t(width) * height
+                       : in.ConsumeIntegralInRange<size_t>(0, 64);
   const std::vector<float> map = fuzz::fuzz_floats(in, n);
   const int action = in.ConsumeIntegralInRange(0, 4);
   try {
@@ -61,8 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const std::vector<double> fractions = fuzz_doubles(in, in.ConsumeIntegralInRange(0, 4));
         std::array<float, 3> mean{}, std{};
         const bool edge = in.ConsumeIntegralInRange(0, 3) == 0;
-        for (float& v : mean) v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
-        for (float& v : std) v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.01f, 1.f);
+        for (float& v : mean)
+          v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+        for (float& v : std)
+          v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.01f, 1.f);
         // map must hold width * height values: the API takes a pointer, so give it that.
         if (!fits || map.size() != size_t(width) * height) return 0;
         const std::vector<float> out = perturbed_inputs(
@@ -89,7 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       default: {
         std::vector<uint8_t> mask(n);
-        for (uint8_t& m : mask) m = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<uint8_t>() : in.ConsumeBool();
+        for (uint8_t& m : mask)
+          m = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<uint8_t>()
+                                                    : in.ConsumeBool();
         if (in.ConsumeBool()) {
           const double ap = average_precision(map.data(), mask.data(), n);
           FUZZ_CHECK(ap >= 0.0 && ap <= 1.0 + 1e-12);
@@ -97,7 +103,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         const SegmentationCounts c = segmentation_counts(map.data(), mask.data(), n);
         FUZZ_CHECK(c.labeled == n && c.correct <= n);
-        for (int k = 0; k < 2; ++k) FUZZ_CHECK(c.intersection[k] <= c.union_[k] && c.union_[k] <= n);
+        for (int k = 0; k < 2; ++k)
+          FUZZ_CHECK(c.intersection[k] <= c.union_[k] && c.union_[k] <= n);
         FUZZ_CHECK(c.average_precision >= 0.0 && c.average_precision <= 1.0 + 1e-12);
         // The mask of a region resampled into a model frame.
         if (!fits || n != size_t(width) * height) break;
@@ -105,7 +112,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                fuzz::fuzz_size(in, 8), fuzz::fuzz_size(in, 8)};
         const int ow = fuzz::fuzz_size(in, 16), oh = fuzz::fuzz_size(in, 16);
         if (int64_t{ow} * oh > 256) break;
-        const std::vector<uint8_t> framed = mask_in_model_frame(mask.data(), width, height, region, ow, oh);
+        const std::vector<uint8_t> framed =
+            mask_in_model_frame(mask.data(), width, height, region, ow, oh);
         FUZZ_CHECK(framed.size() == size_t(ow) * oh);
         break;
       }

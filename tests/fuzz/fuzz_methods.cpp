@@ -1,10 +1,13 @@
 // Every relevance method (src/methods) on fuzzed layouts, shapes, options and values:
 // maps of the layout's size holding only finite values (gradcam in [0,1]), or InputError.
+// The rollouts whose terms are non-negative must also agree with the naive full-matrix
+// products of METHODS.md (rollout_reference.h) wherever those stay finite.
 
 #include <algorithm>
 
 #include "fuzz_support.h"
 #include "methods/relevance.h"
+#include "methods/rollout_reference.h"
 
 using namespace vitrel;
 
@@ -26,7 +29,8 @@ Tensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
   if (!t.present) return t;
   switch (in.ConsumeIntegralInRange(0, 9)) {
     case 0:
-      shape[in.ConsumeIntegralInRange<size_t>(0, shape.size() - 1)] = in.ConsumeIntegralInRange(-1, 7);
+      shape[in.ConsumeIntegralInRange<size_t>(0, shape.size() - 1)] =
+          in.ConsumeIntegralInRange(-1, 7);
       break;
     case 1:
       shape.pop_back();
@@ -46,6 +50,30 @@ Tensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
 
 bool has_token_row(Method m) { return m != Method::GradCam && m != Method::LrpFull; }
 
+// Sums of non-negative terms in another order: within a relative 1e-4 (B*h*S <= 150
+// roundings of 6e-8 each), plus slack for products that underflow differently.
+void check_against_reference(Method m, const std::vector<float>& row, const RelevanceInputs& in,
+                             const MethodOptions& options) {
+  // The reference takes B and h from any tensor present: give it only the method's own.
+  RelevanceInputs own;
+  if (m == Method::TransformerAttribution) {
+    own.attention_grad = in.attention_grad;
+    own.attention_rel = in.attention_rel;
+  } else if (m == Method::AblationNoGrad) {
+    own.attention_rel = in.attention_rel;
+  } else if (m == Method::GenericAttention) {
+    own.attention = in.attention;
+    own.attention_grad = in.attention_grad;
+  } else {
+    return;
+  }
+  const std::vector<float> ref = reference::rollout_row(m, own, options);
+  if (!fuzz::all_finite(ref)) return;  // the full-matrix products may overflow where rows do not
+  FUZZ_CHECK(ref.size() == row.size());
+  for (size_t j = 0; j < row.size(); ++j)
+    FUZZ_CHECK(std::fabs(row[j] - ref[j]) <= 1e-4f * std::fabs(ref[j]) + 1e-30f);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -55,8 +83,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   layout.grid_cols = fuzz::fuzz_size(in, 3);
   layout.special_tokens = in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegral<int>()
                                                                : in.ConsumeIntegralInRange(0, 2);
-  const int64_t layout_tokens = int64_t{layout.special_tokens} + int64_t{layout.grid_rows} * layout.grid_cols;
-  const int64_t S = layout_tokens >= 1 && layout_tokens <= 12 ? layout_tokens : in.ConsumeIntegralInRange(1, 6);
+  const int64_t layout_tokens =
+      int64_t{layout.special_tokens} + int64_t{layout.grid_rows} * layout.grid_cols;
+  const int64_t S =
+      layout_tokens >= 1 && layout_tokens <= 12 ? layout_tokens : in.ConsumeIntegralInRange(1, 6);
   const int64_t B = in.ConsumeIntegralInRange(1, 4), h = in.ConsumeIntegralInRange(1, 3);
 
   std::vector<Method> methods(in.ConsumeIntegralInRange(1, 4));
@@ -65,14 +95,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             ? static_cast<Method>(in.ConsumeIntegralInRange(-2, 20))
             : all_methods()[in.ConsumeIntegralInRange<size_t>(0, all_methods().size() - 1)];
   MethodOptions options;
-  options.start_layer = in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegral<int>()
-                                                             : in.ConsumeIntegralInRange(0, int(B) - 1);
-  options.query_token = in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegral<int>()
-                                                             : in.ConsumeIntegralInRange(0, int(S) - 1);
+  options.start_layer = in.ConsumeIntegralInRange(0, 7) == 0
+                            ? in.ConsumeIntegral<int>()
+                            : in.ConsumeIntegralInRange(0, int(B) - 1);
+  options.query_token = in.ConsumeIntegralInRange(0, 7) == 0
+                            ? in.ConsumeIntegral<int>()
+                            : in.ConsumeIntegralInRange(0, int(S) - 1);
 
   const Tensor a = fuzz_tensor(in, {B, h, S, S}), g = fuzz_tensor(in, {B, h, S, S}),
                r = fuzz_tensor(in, {B, h, S, S}), rc = fuzz_tensor(in, {h, S, S}),
-               x = fuzz_tensor(in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)});
+               x = fuzz_tensor(in,
+                               {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)});
   const RelevanceInputs inputs{a.view(), g.view(), r.view(), rc.view(), x.view()};
 
   try {
@@ -97,6 +130,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(has_token_row(methods[0]));
     FUZZ_CHECK(int64_t(row.size()) == layout_tokens);
     FUZZ_CHECK(fuzz::all_finite(row));
+    check_against_reference(methods[0], row, inputs, options);
   } catch (const InputError&) {
   }
   return 0;

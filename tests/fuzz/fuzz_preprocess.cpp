@@ -23,9 +23,12 @@ PreprocessSpec fuzz_spec(FuzzedDataProvider& in) {
   spec.interpolation = all_interpolations()[in.ConsumeIntegralInRange<size_t>(0, 1)];
   const bool edge = in.ConsumeIntegralInRange(0, 3) == 0;
   spec.mean.assign(in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegralInRange(0, 4) : 3, 0.f);
-  spec.stddev.assign(in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegralInRange(0, 4) : 3, 0.f);
-  for (float& v : spec.mean) v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
-  for (float& v : spec.stddev) v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.01f, 1.f);
+  spec.stddev.assign(in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegralInRange(0, 4) : 3,
+                     0.f);
+  for (float& v : spec.mean)
+    v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+  for (float& v : spec.stddev)
+    v = edge ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.01f, 1.f);
   spec.exact_size_passthrough = in.ConsumeBool();
   return spec;
 }
@@ -55,8 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
              std::isfinite(region.height));
 
   // Whole preprocessing only where it stays cheap.
-  if (int64_t{width} * height > 40 * 40 || int64_t{plan.input_width} * plan.input_height > 48 * 48 ||
-      plan.resized_width > 4096 || plan.resized_height > 4096)
+  if (int64_t{width} * height > 40 * 40 ||
+      int64_t{plan.input_width} * plan.input_height > 48 * 48 || plan.resized_width > 4096 ||
+      plan.resized_height > 4096)
     return 0;
   std::vector<uint8_t> photo(size_t(width) * height * 4);
   const std::vector<uint8_t> bytes = in.ConsumeBytes<uint8_t>(photo.size());

@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int rows = fuzz::fuzz_size(in, 6), cols = fuzz::fuzz_size(in, 6);
   // The map's length is usually rows * cols, sometimes not.
   const size_t cells = rows > 0 && cols > 0 && int64_t{rows} * cols <= 36 ? size_t(rows) * cols : 4;
-  const size_t n = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegralInRange<size_t>(0, 40) : cells;
+  const size_t n =
+      in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegralInRange<size_t>(0, 40) : cells;
   const std::vector<float> map = fuzz::fuzz_floats(in, n);
   const int out_rows = fuzz::fuzz_size(in, 24), out_cols = fuzz::fuzz_size(in, 24);
   const int action = in.ConsumeIntegralInRange(0, 4);
@@ -73,7 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         CompositeOptions options;
         options.colormap = pick(in, all_colormaps());
         options.mode = pick(in, all_blend_modes());
-        options.opacity = in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+        options.opacity =
+            in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
         // The photo is rows x cols here, so the map matches it when n == cells.
         const size_t bytes = rows > 0 && cols > 0 ? size_t(rows) * cols * 4 : 0;
         const std::vector<uint8_t> photo = photo_bytes(in, bytes <= 36 * 4 ? bytes : 0);
@@ -87,16 +89,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         OverlayOptions options;
         options.colormap = pick(in, all_colormaps());
         options.sampling = pick(in, all_map_samplings());
-        options.opacity = in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
-        options.outside_dim = in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+        options.opacity =
+            in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
+        options.outside_dim =
+            in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
         InputRegion region;
         double* fields[] = {&region.x, &region.y, &region.width, &region.height};
         for (double* f : fields)
-          *f = in.ConsumeBool() ? double(fuzz::edge_float(in)) : in.ConsumeFloatingPointInRange(-30.0, 30.0);
-        const bool valid_photo = out_rows > 0 && out_cols > 0 && int64_t{out_rows} * out_cols <= 24 * 24;
-        const std::vector<uint8_t> photo = photo_bytes(in, valid_photo ? size_t(out_rows) * out_cols * 4 : 16);
-        const std::vector<uint8_t> out = overlay_map_on_photo(photo.data(), photo.size(), out_cols,
-                                                              out_rows, map, rows, cols, region, options);
+          *f = in.ConsumeBool() ? double(fuzz::edge_float(in))
+                                : in.ConsumeFloatingPointInRange(-30.0, 30.0);
+        const bool valid_photo =
+            out_rows > 0 && out_cols > 0 && int64_t{out_rows} * out_cols <= 24 * 24;
+        const std::vector<uint8_t> photo =
+            photo_bytes(in, valid_photo ? size_t(out_rows) * out_cols * 4 : 16);
+        const std::vector<uint8_t> out = overlay_map_on_photo(
+            photo.data(), photo.size(), out_cols, out_rows, map, rows, cols, region, options);
         FUZZ_CHECK(out.size() == photo.size());
         for (size_t i = 3; i < out.size(); i += 4) FUZZ_CHECK(out[i] == photo[i]);
         break;

@@ -18,16 +18,14 @@ namespace vitrel::fuzz {
 
 // Non-finite values, the float range's edges and the magnitudes that overflow products.
 inline float edge_float(FuzzedDataProvider& in) {
-  static const float kEdges[] = {0.f, -0.f, 1.f, -1.f, 0.5f, 2.f, 1e-45f, -1e-45f, 1e-38f,
-                                 1e19f, 1e30f, -1e30f, 3e38f, -3e38f,
-                                 std::numeric_limits<float>::max(),
-                                 std::numeric_limits<float>::lowest(),
-                                 std::numeric_limits<float>::quiet_NaN(),
-                                 std::numeric_limits<float>::infinity(),
-                                 -std::numeric_limits<float>::infinity()};
+  constexpr float kMax = std::numeric_limits<float>::max();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float edges[] = {0.f,   -0.f,   1.f,   -1.f,   0.5f, 2.f,   1e-45f, -1e-45f, 1e-38f, 1e19f,
+                         1e30f, -1e30f, 3e38f, -3e38f, kMax, -kMax, nan,    kInf,    -kInf};
   switch (in.ConsumeIntegralInRange(0, 3)) {
     case 0:
-      return kEdges[in.ConsumeIntegralInRange<size_t>(0, sizeof kEdges / sizeof kEdges[0] - 1)];
+      return edges[in.ConsumeIntegralInRange<size_t>(0, sizeof edges / sizeof edges[0] - 1)];
     case 1: {
       const uint32_t bits = in.ConsumeIntegral<uint32_t>();
       float v;
@@ -41,7 +39,8 @@ inline float edge_float(FuzzedDataProvider& in) {
 
 // Mostly well-formed values (so the computation is reached), sometimes edge ones.
 inline float fuzz_float(FuzzedDataProvider& in) {
-  return in.ConsumeIntegralInRange(0, 7) == 0 ? edge_float(in) : in.ConsumeFloatingPointInRange(-1.f, 1.f);
+  return in.ConsumeIntegralInRange(0, 7) == 0 ? edge_float(in)
+                                              : in.ConsumeFloatingPointInRange(-1.f, 1.f);
 }
 
 inline std::vector<float> fuzz_floats(FuzzedDataProvider& in, size_t n) {
@@ -69,7 +68,7 @@ inline bool all_finite(const std::vector<float>& v) {
 
 }  // namespace vitrel::fuzz
 
-#define FUZZ_CHECK(cond) \
-  do {                   \
+#define FUZZ_CHECK(cond)                                            \
+  do {                                                              \
     if (!(cond)) ::vitrel::fuzz::broken(#cond, __FILE__, __LINE__); \
   } while (0)

@@ -28,7 +28,8 @@ class HeaderText {
       if (at == std::string::npos) continue;
       pos_ = at + std::strlen(key) + 2;
       skip_spaces();
-      if (pos_ >= text_.size() || text_[pos_] != ':') fail(std::string("no ':' after '") + key + "'");
+      if (pos_ >= text_.size() || text_[pos_] != ':')
+        fail(std::string("no ':' after '") + key + "'");
       ++pos_;
       skip_spaces();
       return;
@@ -36,10 +37,13 @@ class HeaderText {
     fail(std::string("no '") + key + "' key");
   }
 
-  bool starts_with(const char* word) const { return text_.compare(pos_, std::strlen(word), word) == 0; }
+  bool starts_with(const char* word) const {
+    return text_.compare(pos_, std::strlen(word), word) == 0;
+  }
 
   std::string quoted() {
-    if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"')) fail("descr is not a string");
+    if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"'))
+      fail("descr is not a string");
     const size_t end = text_.find(text_[pos_], pos_ + 1);
     if (end == std::string::npos) fail("unterminated descr string");
     std::string s = text_.substr(pos_ + 1, end - pos_ - 1);
@@ -64,8 +68,10 @@ class HeaderText {
       if (pos_ == start) fail("malformed shape");
       dims.push_back(static_cast<int64_t>(d));
       skip_spaces();
-      if (pos_ < text_.size() && text_[pos_] == ',') ++pos_;
-      else if (pos_ >= text_.size() || text_[pos_] != ')') fail("malformed shape");
+      if (pos_ < text_.size() && text_[pos_] == ',')
+        ++pos_;
+      else if (pos_ >= text_.size() || text_[pos_] != ')')
+        fail("malformed shape");
     }
   }
 
@@ -116,10 +122,11 @@ NpyArray parse_npy(const uint8_t* bytes, size_t size, const std::string& name) {
     count *= factor;
   }
   if (size - data_start != count * sizeof(float))
-    throw NpyError(name + ": " + std::to_string(size - data_start) + " data bytes, the shape needs " +
-                   std::to_string(count * sizeof(float)));
+    throw NpyError(name + ": " + std::to_string(size - data_start) +
+                   " data bytes, the shape needs " + std::to_string(count * sizeof(float)));
   out.data.resize(static_cast<size_t>(count));
-  if (count) std::memcpy(out.data.data(), bytes + data_start, static_cast<size_t>(count) * sizeof(float));
+  if (count)
+    std::memcpy(out.data.data(), bytes + data_start, static_cast<size_t>(count) * sizeof(float));
   return out;
 }
 
