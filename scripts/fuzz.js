@@ -7,7 +7,8 @@
 // exit status non-zero.
 //   --seconds N     per target (default 60)
 //   --targets a,b   a subset (default: every tests/fuzz/fuzz_*.cpp)
-//   --jobs N        targets run side by side (default 2)
+//   --jobs N        targets run side by side (default: all at once, so no core idles
+//                   while the last ones finish; each still runs N seconds)
 //   --seed N        libFuzzer's seed (default 1, so CI runs are repeatable)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, cpSync } from 'node:fs';
@@ -19,7 +20,7 @@ const fuzzSources = path.join(root, 'tests', 'fuzz');
 const buildDir = path.join(build, 'fuzz');
 
 function options(argv) {
-  const out = { seconds: 60, targets: null, jobs: 2, seed: 1 };
+  const out = { seconds: 60, targets: null, jobs: Infinity, seed: 1 };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, '');
     const value = argv[++i];
