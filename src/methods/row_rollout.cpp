@@ -107,8 +107,10 @@ void RowRollout::accumulate(int b, int k, int i_begin, int i_end) {
 
 void RowRollout::end_block(int b) {
   // Every row that fed it was finite (scanned), so a non-finite value is an overflow.
-  require_finite_result(method_, in_, next_.data(), static_cast<int64_t>(next_.size()),
-                        "the rollout's row after block " + std::to_string(b));
+  const int64_t n = static_cast<int64_t>(next_.size());
+  if (first_non_finite(next_.data(), n) >= 0)
+    require_finite_result(method_, in_, next_.data(), n,
+                          "the rollout's row after block " + std::to_string(b));
   row_.swap(next_);
 }
 

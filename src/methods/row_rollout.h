@@ -18,10 +18,9 @@
 // One step, for b = B-1 down to 0 and only if uses_block(b):
 //   begin_block(b); add_head_rows(b, k, i, i + n) over every head k and all rows i
 //   (in any order and grouping); end_block(b).
-// A step whose float32 arithmetic overflows on finite inputs throws InputError
-// (report_overflow), never a silently zeroed or non-finite row.
 // so a caller can feed several rollouts the same rows while they are in L1 cache
-// (block_walk.h).
+// (block_walk.h). A step whose float32 arithmetic overflows on finite inputs throws
+// InputError (report_overflow), never a silently zeroed or non-finite row.
 
 #include <vector>
 
