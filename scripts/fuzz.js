@@ -10,6 +10,8 @@
 //   --jobs N        targets run side by side (default: all at once, so no core idles
 //                   while the last ones finish; each still runs N seconds)
 //   --seed N        libFuzzer's seed (default 1, so CI runs are repeatable)
+//   --min-executions N   if the round's total falls short (a busy machine), up to two
+//                   more rounds (default 0: none)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, cpSync } from 'node:fs';
 import path from 'node:path';
@@ -20,13 +22,13 @@ const fuzzSources = path.join(root, 'tests', 'fuzz');
 const buildDir = path.join(build, 'fuzz');
 
 function options(argv) {
-  const out = { seconds: 60, targets: null, jobs: Infinity, seed: 1 };
+  const out = { seconds: 60, targets: null, jobs: Infinity, seed: 1, 'min-executions': 0 };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, '');
     const value = argv[++i];
     if (!(key in out) || value === undefined) throw new Error(`fuzz: unknown option or missing value: ${argv[i - 1]}`);
     if (key === 'targets') out.targets = value.split(',');
-    else if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`fuzz: --${key} must be a positive integer, got ${value}`);
+    else if (!/^\d+$/.test(value) || (Number(value) < 1 && key !== 'min-executions')) throw new Error(`fuzz: --${key} must be a positive integer, got ${value}`);
     else out[key] = Number(value);
   }
   return out;
@@ -81,19 +83,33 @@ async function main() {
   if (unknown.length) throw new Error(`fuzz: unknown target(s) ${unknown.join(', ')} (have ${all.join(', ')})`);
   buildTargets(targets);
 
-  const queue = [...targets];
-  const results = [];
-  const worker = async () => {
-    while (queue.length) {
-      const r = await fuzzTarget(queue.shift(), opts);
-      console.log(`fuzz: ${r.name}: ${r.executions} executions in ${opts.seconds} s, ${r.crashed ? 'CRASHED' : 'no crash'}`);
-      if (r.crashed) {
-        console.log(r.log.split('\n').filter((l) => !/^#\d+\s/.test(l)).slice(-60).join('\n'));
+  // One round: every target for `seconds`, `jobs` at a time.
+  const round = async () => {
+    const queue = [...targets];
+    const done = [];
+    const worker = async () => {
+      while (queue.length) {
+        const r = await fuzzTarget(queue.shift(), opts);
+        console.log(`fuzz: ${r.name}: ${r.executions} executions in ${opts.seconds} s, ${r.crashed ? 'CRASHED' : 'no crash'}`);
+        if (r.crashed) console.log(r.log.split('\n').filter((l) => !/^#\d+\s/.test(l)).slice(-60).join('\n'));
+        done.push(r);
       }
-      results.push(r);
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.jobs, targets.length) }, worker));
+    return done;
   };
-  await Promise.all(Array.from({ length: Math.min(opts.jobs, targets.length) }, worker));
+  // A busy machine may fall short of --min-executions: up to two more rounds, which go on
+  // from the corpus the first one grew.
+  let results = await round();
+  const total = () => results.reduce((n, r) => n + r.executions, 0);
+  for (let extra = 0; extra < 2 && total() < opts['min-executions'] && !results.some((r) => r.crashed); extra++) {
+    console.log(`fuzz: ${total()} executions, below --min-executions ${opts['min-executions']}: another round`);
+    const more = await round();
+    results = results.map((r) => {
+      const m = more.find((x) => x.name === r.name);
+      return { ...m, executions: r.executions + m.executions };
+    });
+  }
 
   const executions = results.reduce((n, r) => n + r.executions, 0);
   const crashed = results.filter((r) => r.crashed);
