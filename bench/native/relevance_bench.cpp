@@ -8,9 +8,9 @@
 //   below; step: x ^= x << 13; x ^= x >> 17; x ^= x << 5; value u = (x >> 8) / 2^24,
 //   uniform in [0,1)), in C order:
 //     attention          [B,h,S,S]  seed 1, u, then each row divided by its sum
-//     attention_grad     [B,h,S,S]  seed 2, 2u - 1
-//     attention_rel      [B,h,S,S]  seed 3, 2u - 1
-//     rel_classic_last   [h,S,S]    seed 4, 2u - 1
+//     attn_grad     [B,h,S,S]  seed 2, 2u - 1
+//     attn_rel      [B,h,S,S]  seed 3, 2u - 1
+//     attn_rel_classic_last   [h,S,S]    seed 4, 2u - 1
 //     input_rel_classic  [224,224]  seed 5, 2u - 1
 //   options: start_layer 0, query_token 0.
 // Timed: each method alone (compute_relevance), all ten in one compute_relevance_maps
@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "methods/relevance.h"
-#include "methods/rollout_reference.h"
+#include "support/rollout_reference.h"
 
 namespace {
 
@@ -53,7 +53,7 @@ std::vector<float> uniform(size_t n, uint32_t seed, float scale, float offset) {
 
 struct Workload {
   int blocks, heads, tokens;
-  std::vector<float> attention, grad, rel, rel_classic_last, input_rel;
+  std::vector<float> attention, grad, rel, attn_rel_classic_last, input_rel;
 
   Workload(int B, int h, int S) : blocks(B), heads(h), tokens(S) {
     const size_t block_numel = size_t(B) * h * S * S;
@@ -65,7 +65,7 @@ struct Workload {
     }
     grad = uniform(block_numel, 2, 2.f, -1.f);
     rel = uniform(block_numel, 3, 2.f, -1.f);
-    rel_classic_last = uniform(size_t(h) * S * S, 4, 2.f, -1.f);
+    attn_rel_classic_last = uniform(size_t(h) * S * S, 4, 2.f, -1.f);
     input_rel = uniform(224 * 224, 5, 2.f, -1.f);
   }
 
@@ -74,7 +74,7 @@ struct Workload {
     return RelevanceInputs{{attention.data(), bhss},
                            {grad.data(), bhss},
                            {rel.data(), bhss},
-                           {rel_classic_last.data(), {heads, tokens, tokens}},
+                           {attn_rel_classic_last.data(), {heads, tokens, tokens}},
                            {input_rel.data(), {224, 224}}};
   }
 };
@@ -110,18 +110,18 @@ std::string bench_config(int B, int h, int runs) {
   std::printf("  %-28s %10s\n", "method", "ms");
   std::string methods_json;
   double sum_single = 0;
-  for (Method m : all_methods()) {
+  for (Method m : all_values<Method>()) {
     const double ms = median_ms(runs, [&] { g_sink = g_sink + compute_relevance(m, in, layout).data[0]; });
     sum_single += ms;
-    std::printf("  %-28s %10.3f\n", method_id(m), ms);
-    methods_json += std::string(methods_json.empty() ? "" : ",") + "\"" + method_id(m) +
+    std::printf("  %-28s %10.3f\n", to_id(m), ms);
+    methods_json += std::string(methods_json.empty() ? "" : ",") + "\"" + to_id(m) +
                     "\":" + fixed(ms);
   }
   const double batch = median_ms(runs, [&] {
-    g_sink = g_sink + compute_relevance_maps(all_methods(), in, layout)[0].data[0];
+    g_sink = g_sink + compute_relevance_maps(all_values<Method>(), in, layout)[0].data[0];
   });
   const double validate = median_ms(runs, [&] {
-    for (const TensorView* t : {&in.attention, &in.attention_grad, &in.attention_rel})
+    for (const TensorView* t : {&in.attn, &in.attn_grad, &in.attn_rel})
       g_sink = g_sink + static_cast<float>(first_non_finite(t->data, t->numel()));
   });
   const double row = median_ms(runs, [&] {
@@ -150,7 +150,7 @@ std::string bench_config(int B, int h, int runs) {
   });
 
   std::printf("  %-28s %10.3f\n", "sum of the above", sum_single);
-  std::printf("  %-28s %10.3f   <- compute_relevance_maps(all_methods())\n", "all methods, one batch", batch);
+  std::printf("  %-28s %10.3f   <- compute_relevance_maps(all_values<Method>())\n", "all methods, one batch", batch);
   std::printf("  %-28s %10.3f   (finiteness scan of A, G, R)\n", "validation only", validate);
   std::printf("  transformer_attribution rollout: row vector %.3f ms, full-matrix product %.3f ms"
               " (median of %d), speed-up x%.1f\n",

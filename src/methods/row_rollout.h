@@ -29,7 +29,7 @@ namespace vitrel {
 
 class RowRollout {
  public:
-  // `m` must be a rollout method (is_rollout_method) whose inputs `in` has checked.
+  // `m` must be a rollout method (MethodForm::Rollout) whose inputs `in` has checked.
   RowRollout(Method m, const CheckedInputs& in);
 
   bool uses_block(int b) const { return b >= first_block_; }
