@@ -9,11 +9,19 @@
  *     `locateFile(name, prefix)` or `wasmBinary` (ArrayBuffer/Uint8Array) is given.
  *     `moduleUrl` overrides where the .mjs lives (default ../build/wasm/ from this file).
  *
- * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under these keys:
- *   attn [B,h,S,S], attnGrad [B,h,S,S], attnRel [B,h,S,S], relClassicLast [h,S,S],
- *   inputRelClassic [H,W]  (docs/architecture.md; any may be missing).
+ * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under the explainer
+ * graph's output names: attn [B,h,S,S], attn_grad [B,h,S,S], attn_rel [B,h,S,S],
+ * attn_rel_classic_last [h,S,S], input_rel_classic [H,W] (docs/architecture.md; any may be
+ * missing; per target, i.e. without the graph's K axis).
  *
- *   core.methodIds                      the 10 method ids, in the core's order
+ * The method registry (src/methods/registry.h), read once when the core loads:
+ *   core.methods     [{ id, name, shortName, description, paper, tensors: [tensor ids],
+ *                      startLayer: bool, tokenRow: bool }] in the registry's order
+ *   core.methodIds   their ids;  core.method(id) → the entry (Error for an unknown id)
+ *   core.tensors     [{ id, description }];  core.tensorIds their ids
+ *   core.outputsFor(methodIds) → the tensor ids (= graph outputs) those methods read, in
+ *                      registry order: what an explanation needs to fetch
+ *
  *   core.uploadTensors(tensors)         → CoreTensors: copies into the WebAssembly heap
  *                                         once; pass it wherever `tensors` is expected to
  *                                         reuse it; call .free() when done
@@ -26,11 +34,6 @@
  *       inputs are missing throws. lrp_full's map is the H x W pixel map.
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
  *       queryToken's relevance over all tokens (token explorer).
- *   core.rolloutFullMatrix(method, tensors, options) → the same row as relevanceRow for
- *       a rollout method, by full S x S matrix products (reference/benchmark only).
- *   core.rolloutChain(blocks, { query, fullMatrices }) → row `query` of X[B-1]···X[0] for
- *       given block matrices [B,S,S]: the product stage alone (benchmark only);
- *       core.uploadBlocks(blocks) puts them in the heap once (.delete() when done).
  *
  * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
  * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
@@ -81,7 +84,7 @@
  * Errors: every bad input throws an Error whose message says what is wrong; inputs the
  * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.
  */
-import { CoreTensors, TENSOR_KEYS, toHeap } from './core-tensors.js';
+import { CoreTensors } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { evalApi } from './core-eval.js';
@@ -119,13 +122,30 @@ export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
   return createCore(M);
 }
 
+const deepFreeze = (list) => Object.freeze(list.map((e) => Object.freeze({ ...e, ...(e.tensors && { tensors: Object.freeze([...e.tensors]) }) })));
+
 function createCore(M) {
-  const methodIds = Object.freeze([...M.methodIds()]);
+  const methodRegistry = deepFreeze([...M.methodRegistry()]);
+  const methodIds = Object.freeze(methodRegistry.map((m) => m.id));
+  const tensorRegistry = deepFreeze([...M.tensorRegistry()]);
+  const tensorIds = Object.freeze(tensorRegistry.map((t) => t.id));
+  const byId = new Map(methodRegistry.map((m) => [m.id, m]));
+
+  function methodInfo(id) {
+    const entry = byId.get(id);
+    if (!entry) throw new Error(`unknown method "${id}"; known: ${methodIds.join(', ')}`);
+    return entry;
+  }
+
+  function outputsFor(ids) {
+    const needed = new Set(ids.flatMap((id) => methodInfo(id).tensors));
+    return tensorIds.filter((t) => needed.has(t));
+  }
 
   // Runs fn on heap tensors: uploads plain tensors for this call only.
   function withTensors(tensors, fn) {
     if (tensors instanceof CoreTensors) return fn(tensors);
-    const uploaded = new CoreTensors(M, tensors);
+    const uploaded = new CoreTensors(M, tensorIds, tensors);
     try {
       return fn(uploaded);
     } finally {
@@ -142,7 +162,7 @@ function createCore(M) {
       const ids = availableOn(t);
       if (!ids.length) {
         throw new Error('no method can be computed: give at least one of ' +
-          Object.keys(TENSOR_KEYS).join(', '));
+          tensorIds.join(', '));
       }
       return ids;
     }
@@ -197,31 +217,17 @@ function createCore(M) {
     return withTensors(tensors, (t) => copyOut(M.relevanceRow(method, t.heap, coreOptions(options, t))).data);
   }
 
-  function rolloutFullMatrix(method, tensors, options = {}) {
-    return withTensors(tensors, (t) => copyOut(M.rolloutFullMatrix(method, t.heap, coreOptions(options, t))).data);
-  }
-
-  // The product stage alone: row `query` of X[B-1]...X[0] for blocks { data, shape: [B,S,S] }
-  // or blocks already in the heap (uploadBlocks), so repeated timings copy nothing.
-  function rolloutChain(blocks, { query = 0, fullMatrices = false } = {}) {
-    const onHeap = blocks instanceof M.Floats;
-    const heap = onHeap ? blocks : toHeap(M, 'blocks', blocks);
-    try {
-      return copyOut(M.rolloutChain(heap, query, fullMatrices)).data;
-    } finally {
-      if (!onHeap) heap.delete();
-    }
-  }
-
   return {
+    methods: methodRegistry,
     methodIds,
-    uploadTensors: (tensors) => new CoreTensors(M, tensors),
-    availableMethods: (tensors) => withTensors(tensors, availableOn),
+    method: methodInfo,
+    tensors: tensorRegistry,
+    tensorIds,
+    outputsFor,
+    uploadTensors: (given) => new CoreTensors(M, tensorIds, given),
+    availableMethods: (given) => withTensors(given, availableOn),
     computeMaps,
     relevanceRow,
-    rolloutChain,
-    uploadBlocks: (blocks) => toHeap(M, 'blocks', blocks), // caller calls .delete()
-    rolloutFullMatrix,
     ...renderApi(M),
     ...evalApi(M),
   };

@@ -1,5 +1,6 @@
-// Native benchmark of the relevance methods, the reference workload for the WebAssembly
-// bench (bench/core.js runs the same one through the bindings).
+// The native half of `npm run bench -- core` (bench/core.js, the one harness: it builds and
+// runs this, then prints these figures beside the WebAssembly ones of the same workload).
+// The full-matrix rollout reference is timed here only: it is not in the shipped module.
 //
 // Usage: relevance_bench [runs]   (default 25; each figure is the median of `runs`)
 //
@@ -16,8 +17,8 @@
 // Timed: each method alone (compute_relevance), all ten in one compute_relevance_maps
 // batch, the finiteness scan alone, and transformer_attribution's row as a row vector
 // (relevance_row, its validation included) vs the naive full-matrix product of
-// rollout_reference.h (no validation).
-// Output: a human table, then one line `JSON: {...}` with every figure in milliseconds.
+// rollout_reference.h (no validation), and the product stage alone both ways.
+// Output: one line `JSON: {...}` with every figure in milliseconds.
 
 #include <algorithm>
 #include <chrono>
@@ -100,20 +101,17 @@ std::string fixed(double v) {
   return buf;
 }
 
-// Times one configuration; prints its table and returns its JSON object.
+// Times one configuration; returns its JSON object.
 std::string bench_config(int B, int h, int runs) {
   const TokenLayout layout{14, 14, 1};
   const Workload w(B, h, layout.tokens());
   const RelevanceInputs in = w.inputs();
 
-  std::printf("\nB=%d h=%d S=%d (median of %d runs)\n", B, h, layout.tokens(), runs);
-  std::printf("  %-28s %10s\n", "method", "ms");
   std::string methods_json;
   double sum_single = 0;
   for (Method m : all_values<Method>()) {
     const double ms = median_ms(runs, [&] { g_sink = g_sink + compute_relevance(m, in, layout).data[0]; });
     sum_single += ms;
-    std::printf("  %-28s %10.3f\n", to_id(m), ms);
     methods_json += std::string(methods_json.empty() ? "" : ",") + "\"" + to_id(m) +
                     "\":" + fixed(ms);
   }
@@ -149,16 +147,6 @@ std::string bench_config(int B, int h, int runs) {
     g_sink = g_sink + reference::chain_full_matrices(block_matrices.data(), B, S, 0)[1];
   });
 
-  std::printf("  %-28s %10.3f\n", "sum of the above", sum_single);
-  std::printf("  %-28s %10.3f   <- compute_relevance_maps(all_values<Method>())\n", "all methods, one batch", batch);
-  std::printf("  %-28s %10.3f   (finiteness scan of A, G, R)\n", "validation only", validate);
-  std::printf("  transformer_attribution rollout: row vector %.3f ms, full-matrix product %.3f ms"
-              " (median of %d), speed-up x%.1f\n",
-              row, full, matrix_runs, full / row);
-  std::printf("  product stage alone (precomputed block matrices): row vector %.3f ms,"
-              " full-matrix %.3f ms, speed-up x%.1f\n",
-              product_row, product_full, product_full / product_row);
-
   return "{\"blocks\":" + std::to_string(B) + ",\"heads\":" + std::to_string(h) +
          ",\"tokens\":" + std::to_string(layout.tokens()) + ",\"methods_ms\":{" + methods_json +
          "},\"sum_single_ms\":" + fixed(sum_single) + ",\"all_methods_batch_ms\":" + fixed(batch) +
@@ -173,10 +161,9 @@ std::string bench_config(int B, int h, int runs) {
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 25;
-  std::printf("relevance_bench: every method of METHODS.md (except attattr) on random tensors\n");
   const std::string small = bench_config(12, 3, runs);
   const std::string large = bench_config(12, 12, runs);
-  std::printf("\nJSON: {\"bench\":\"relevance_native\",\"runs\":%d,\"configs\":[%s,%s]}\n", runs,
+  std::printf("JSON: {\"bench\":\"relevance_native\",\"runs\":%d,\"configs\":[%s,%s]}\n", runs,
               small.c_str(), large.c_str());
   return 0;
 }

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { goldenArgs, haveGolden, maxRelativeDiff, readMaps, root, runCli, tempDir } from './maps-support.js';
+import { TENSOR_FLAGS } from '../../cli/commands/maps.js';
 
 const nativeBuild = path.join(root, 'build', 'native');
 const writeMaps = path.join(nativeBuild, 'tests', 'native', 'write_maps');
@@ -23,7 +24,9 @@ function ensureWriteMaps() {
   assert.ok(existsSync(writeMaps), `${writeMaps} was not built`);
 }
 
-function nativeMaps(args) {
+// write_maps takes tensors by id (--attn_grad FILE), the CLI by its flags (--grad FILE).
+function nativeMaps(cliArgs) {
+  const args = cliArgs.map((a) => (a.startsWith('--') && TENSOR_FLAGS[a.slice(2)] ? `--${TENSOR_FLAGS[a.slice(2)]}` : a));
   const r = spawnSync(writeMaps, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout);
