@@ -111,7 +111,7 @@ async function main() {
   if (forward) {
     const skip = med['explainer, logits-only fetch'] / plain;
     console.log(`logits-only fetch of the explainer / plain forward = ${skip.toFixed(2)} `
-      + `(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)`);
+      + '(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)');
     printProductWork(med, { imageSize: [H, W], classes: C, threads });
   }
   await explainer.release();

@@ -100,7 +100,6 @@ export function renderApi(M) {
     // 256 x 1 RGBA, value 0 on the left.
     legend: (colormap = 'jet') => bytesOut(M.colormapLegend(colormap)),
     composite,
-    overlay: composite,
     preprocess,
     preprocessSpec,
     inputRegion: (width, height, spec) => M.inputRegion(width, height, preprocessSpec(spec)),

@@ -23,7 +23,7 @@ function checkTensor(key, t) {
 }
 
 // Copies one { data, shape } into a new heap Floats; the caller deletes it.
-export function toHeap(M, key, tensor) {
+function toHeap(M, key, tensor) {
   checkTensor(key, tensor);
   const floats = new M.Floats(tensor.shape);
   // Fill at once: the view dies when the heap grows (the next allocation may grow it).

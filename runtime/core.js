@@ -47,7 +47,7 @@
  *   core.otsuLevel(map01)                         → 0..255
  *   core.legend(colormap)                         → 256 x 1 RGBA, value 0 on the left
  *   core.composite(rgba, width, height, map01, { colormap, mode, opacity }) → RGBA
- *       (heatmap over an image of the map's size; core.overlay is the same function)
+ *       (heatmap over an image of the map's size)
  *   core.preprocess(rgba, width, height, spec)   → { data: Float32Array [1,3,H,W] flat,
  *       shape, pixels: { data, shape }, width, height, rgba (input before normalisation),
  *       region: { x, y, width, height } of the photo the model saw, passthrough }
@@ -187,7 +187,7 @@ function createCore(M) {
         const inferred = inferSquareGrid(S, specialTokens);
         if (!inferred) {
           throw new Error(`cannot infer the patch grid: ${S} tokens minus ${specialTokens} special ` +
-            `token(s) is not a square number; give options.grid = [rows, cols]`);
+            'token(s) is not a square number; give options.grid = [rows, cols]');
         }
         [rows, cols] = inferred;
       }

@@ -52,7 +52,8 @@ val tensor_registry() {
 }
 
 bool has_inputs(const std::string& id, const val& tensors) {
-  return call_or_throw_js([&] { return has_inputs_for(from_id<Method>(id), relevance_inputs(tensors)); });
+  return call_or_throw_js(
+      [&] { return has_inputs_for(from_id<Method>(id), relevance_inputs(tensors)); });
 }
 
 // ids: JS array of method ids. Returns { [id]: Floats [rows, cols] } in the order given.
@@ -67,7 +68,8 @@ val compute_maps(const val& ids, const val& tensors, const val& options) {
         methods, relevance_inputs(tensors), token_layout(options), method_options(options));
     val out = val::object();
     for (size_t i = 0; i < maps.size(); ++i) {
-      out.set(to_id(methods[i]), val(Floats(std::move(maps[i].data), {maps[i].rows, maps[i].cols})));
+      out.set(to_id(methods[i]),
+              val(Floats(std::move(maps[i].data), {maps[i].rows, maps[i].cols})));
     }
     return out;
   });

@@ -110,10 +110,11 @@ std::string bench_config(int B, int h, int runs) {
   std::string methods_json;
   double sum_single = 0;
   for (Method m : all_values<Method>()) {
-    const double ms = median_ms(runs, [&] { g_sink = g_sink + compute_relevance(m, in, layout).data[0]; });
+    const double ms =
+        median_ms(runs, [&] { g_sink = g_sink + compute_relevance(m, in, layout).data[0]; });
     sum_single += ms;
-    methods_json += std::string(methods_json.empty() ? "" : ",") + "\"" + to_id(m) +
-                    "\":" + fixed(ms);
+    methods_json +=
+        std::string(methods_json.empty() ? "" : ",") + "\"" + to_id(m) + "\":" + fixed(ms);
   }
   const double batch = median_ms(runs, [&] {
     g_sink = g_sink + compute_relevance_maps(all_values<Method>(), in, layout)[0].data[0];
@@ -138,7 +139,8 @@ std::string bench_config(int B, int h, int runs) {
   std::vector<float> block_matrices(size_t(B) * S * S);
   for (int b = 0; b < B; ++b) {
     Eigen::Map<reference::Matrix>(block_matrices.data() + size_t(b) * S * S, S, S) =
-        reference::head_mean(Method::TransformerAttribution, in, b) + reference::Matrix::Identity(S, S);
+        reference::head_mean(Method::TransformerAttribution, in, b) +
+        reference::Matrix::Identity(S, S);
   }
   const double product_row = median_ms(runs, [&] {
     g_sink = g_sink + reference::chain_row_vector(block_matrices.data(), B, S, 0)[1];
@@ -152,9 +154,9 @@ std::string bench_config(int B, int h, int runs) {
          "},\"sum_single_ms\":" + fixed(sum_single) + ",\"all_methods_batch_ms\":" + fixed(batch) +
          ",\"validation_ms\":" + fixed(validate) + ",\"rollout_row_ms\":" + fixed(row) +
          ",\"rollout_full_matrix_ms\":" + fixed(full) +
-         ",\"rollout_speedup\":" + fixed(full / row) +
-         ",\"product_row_ms\":" + fixed(product_row) + ",\"product_full_matrix_ms\":" +
-         fixed(product_full) + ",\"product_speedup\":" + fixed(product_full / product_row) + "}";
+         ",\"rollout_speedup\":" + fixed(full / row) + ",\"product_row_ms\":" + fixed(product_row) +
+         ",\"product_full_matrix_ms\":" + fixed(product_full) +
+         ",\"product_speedup\":" + fixed(product_full / product_row) + "}";
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 import { inputSizeMap, mapOptions } from './input-size-maps.js';
 import { mosaicInput } from './pointing-game-tiles.js';
 
-
 // Index of the first maximum, or -1 when no value is positive.
 export function hottestPixel(map) {
   let best = 0;

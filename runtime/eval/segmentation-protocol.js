@@ -6,7 +6,6 @@
 // Environment-neutral: the caller decodes the photo and mask and owns the explainer and core.
 import { inputSizeMap, mapOptions } from './input-size-maps.js';
 
-
 // pre: core.preprocess(...) of the photo; mask: Uint8Array H·W of 0/1 in the model's frame
 // (segmentation-mask.js); options: { methods, startLayer }.
 // → { predicted, counts: { method: { correct, labeled, intersection: [bg, fg], union: [bg, fg], averagePrecision } } }

@@ -5,7 +5,8 @@
 //   enum class Threshold { Mean, Otsu };
 //   inline constexpr IdName<Threshold> kThresholdNames[] = {{Threshold::Mean, "mean"},
 //                                                           {Threshold::Otsu, "otsu"}};
-//   constexpr IdTable<IdName<Threshold>> id_table(Threshold) { return {"threshold", kThresholdNames}; }
+//   constexpr IdTable<IdName<Threshold>> id_table(Threshold) { return {"threshold",
+//   kThresholdNames}; }
 //
 //   to_id(Threshold::Otsu) == "otsu";  from_id<Threshold>("mean") == Threshold::Mean;
 //   all_values<Threshold>() == {Mean, Otsu} (table order; the JS lists keep it).

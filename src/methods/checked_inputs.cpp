@@ -41,8 +41,8 @@ void check_layout(const TokenLayout& layout) {
 
 std::string layout_string(const TokenLayout& layout) {
   return std::to_string(layout.tokens()) + " tokens = " + std::to_string(layout.special_tokens) +
-         " special + " + std::to_string(layout.grid_rows) + "x" +
-         std::to_string(layout.grid_cols) + " grid";
+         " special + " + std::to_string(layout.grid_rows) + "x" + std::to_string(layout.grid_cols) +
+         " grid";
 }
 
 BlockStack as_stack(const TensorView& t, const char* name, int blocks, int heads, int tokens) {

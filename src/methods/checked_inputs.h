@@ -13,15 +13,15 @@
 namespace vitrel {
 
 struct CheckedInputs {
-  BlockStack attn;                   // [B,h,S,S]
-  BlockStack attn_grad;              // [B,h,S,S]
-  BlockStack attn_rel;               // [B,h,S,S]
-  BlockStack attn_rel_classic_last;  // [h,S,S] as a stack of one block
+  BlockStack attn;                           // [B,h,S,S]
+  BlockStack attn_grad;                      // [B,h,S,S]
+  BlockStack attn_rel;                       // [B,h,S,S]
+  BlockStack attn_rel_classic_last;          // [h,S,S] as a stack of one block
   const float* input_rel_classic = nullptr;  // [rows, cols]
   int input_rows = 0;
   int input_cols = 0;
 
-  int blocks = 0;  // 0 when no per-block tensor was needed
+  int blocks = 0;                     // 0 when no per-block tensor was needed
   std::vector<BlockStack> unscanned;  // the per-block tensors walk_blocks must scan
   TokenLayout layout;
   MethodOptions options;

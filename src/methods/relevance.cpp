@@ -40,12 +40,8 @@ std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& meth
       case MethodForm::Rollout:
         maps.push_back(patch_map(rollout_results[next_rollout++], layout));
         break;
-      case MethodForm::Row:
-        maps.push_back(patch_map(info.row(in), layout));
-        break;
-      case MethodForm::Map:
-        maps.push_back(info.map(in));
-        break;
+      case MethodForm::Row: maps.push_back(patch_map(info.row(in), layout)); break;
+      case MethodForm::Map: maps.push_back(info.map(in)); break;
     }
   }
   return maps;
@@ -56,8 +52,8 @@ RelevanceMap compute_relevance(Method m, const RelevanceInputs& in, const TokenL
   return std::move(compute_relevance_maps({m}, in, layout, options).front());
 }
 
-std::vector<float> relevance_row(Method m, const RelevanceInputs& inputs,
-                                 const TokenLayout& layout, const MethodOptions& options) {
+std::vector<float> relevance_row(Method m, const RelevanceInputs& inputs, const TokenLayout& layout,
+                                 const MethodOptions& options) {
   const MethodInfo& info = method_info(m);
   if (info.form == MethodForm::Map)
     throw InputError(std::string("relevance_row: ") + info.id +

@@ -26,8 +26,8 @@ struct RelevanceInputs {
   TensorView attn;                   // A  [B,h,S,S] post-softmax attention of every block
   TensorView attn_grad;              // G  [B,h,S,S] d(target . logits)/dA
   TensorView attn_rel;               // R  [B,h,S,S] LRP relevance at A, proposed rules
-  TensorView attn_rel_classic_last;  // Rc [h,S,S]   LRP relevance at A of the last block, classic rules
-  TensorView input_rel_classic;      // X  [H,W]     classic LRP relevance at the pixels, summed over RGB
+  TensorView attn_rel_classic_last;  // Rc [h,S,S]   at the last block's A, classic rules
+  TensorView input_rel_classic;      // X  [H,W]     classic LRP at the pixels, RGB summed
 
   TensorView& operator[](Tensor t);
   const TensorView& operator[](Tensor t) const;

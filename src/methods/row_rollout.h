@@ -45,7 +45,7 @@ class RowRollout {
   void accumulate(int b, int k, int i_begin, int i_end);
 
   Method method_;
-  const BlockStack* first_;   // the two tensors of the block rule (second may be null)
+  const BlockStack* first_;  // the two tensors of the block rule (second may be null)
   const BlockStack* second_;
   float inv_heads_;
   int first_block_;

@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
     for (size_t k = 0; k < maps.size(); ++k) {
       std::printf("%s\n\"%s\": {\"shape\": [%d, %d], \"data\": [", k ? "," : "", to_id(methods[k]),
                   maps[k].rows, maps[k].cols);
-      for (size_t j = 0; j < maps[k].data.size(); ++j) std::printf("%s%.9g", j ? "," : "", maps[k].data[j]);
+      for (size_t j = 0; j < maps[k].data.size(); ++j)
+        std::printf("%s%.9g", j ? "," : "", maps[k].data[j]);
       std::printf("]}");
     }
     std::printf("\n}\n");

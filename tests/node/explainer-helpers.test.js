@@ -52,4 +52,3 @@ test('targetMatrix builds one-hot rows and copies weight vectors', () => {
   assert.throws(() => targetMatrix([4], 4), /not a class id in 0\.\.3/);
   assert.throws(() => targetMatrix([new Float32Array(3)], 4), /has 3 entries, the model has 4 classes/);
 });
-

@@ -38,19 +38,13 @@ inline Matrix head_mean(Method m, const RelevanceInputs& in, int b) {
                     .cwiseProduct(head_matrix(in.attn_rel, b, k))
                     .cwiseMax(0.f);
         break;
-      case Method::AblationNoGrad:
-        mean += head_matrix(in.attn_rel, b, k).cwiseMax(0.f);
-        break;
-      case Method::AttentionRollout:
-        mean += head_matrix(in.attn, b, k);
-        break;
+      case Method::AblationNoGrad: mean += head_matrix(in.attn_rel, b, k).cwiseMax(0.f); break;
+      case Method::AttentionRollout: mean += head_matrix(in.attn, b, k); break;
       case Method::GenericAttention:
-        mean += head_matrix(in.attn_grad, b, k)
-                    .cwiseProduct(head_matrix(in.attn, b, k))
-                    .cwiseMax(0.f);
+        mean +=
+            head_matrix(in.attn_grad, b, k).cwiseProduct(head_matrix(in.attn, b, k)).cwiseMax(0.f);
         break;
-      default:
-        break;
+      default: break;
     }
   }
   return mean / static_cast<float>(heads);
