@@ -233,7 +233,6 @@ TEST(InputErrors, MethodValueOutsideTheEnum) {
 }
 
 TEST(MethodIds, RoundTripInDeclarationOrder) {
-  ASSERT_EQ(all_values<Method>().size(), 10u);
   EXPECT_EQ(all_values<Method>().front(), Method::TransformerAttribution);
   for (Method m : all_values<Method>()) EXPECT_EQ(from_id<Method>(to_id(m)), m);
   EXPECT_STREQ(to_id(Method::AblationSecondBlock), "ablation_second_block");
