@@ -220,10 +220,11 @@ TEST(InputErrors, RelevanceRowOfMethodsWithoutATokenRow) {
 }
 
 TEST(InputErrors, UnknownMethodIdListsTheValidOnes) {
+  std::string valid;
+  for (Method m : all_values<Method>()) valid += (valid.empty() ? "" : ", ") + std::string(to_id(m));
   EXPECT_EQ(error_of([] { from_id<Method>("rollout"); }),
-            "method: unknown id \"rollout\" (valid: transformer_attribution, "
-            "attention_rollout, raw_attention, gradcam, partial_lrp, lrp_full, "
-            "generic_attention, ablation_no_grad, ablation_last_block, ablation_second_block)");
+            "method: unknown id \"rollout\" (valid: " + valid + ")");
+  EXPECT_EQ(valid.rfind("transformer_attribution, attention_rollout, raw_attention, ", 0), 0u);
 }
 
 TEST(InputErrors, MethodValueOutsideTheEnum) {
