@@ -1,3 +1,4 @@
+// @ts-check
 // Rendering and preprocessing wrappers of runtime/core.js over src/render and
 // src/preprocess. Maps are row-major Float32Arrays with rows x cols given alongside;
 // images are RGBA bytes (canvas ImageData layout). Every check happens in the C++ core

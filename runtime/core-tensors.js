@@ -7,6 +7,7 @@
 // The tensors whose last dim is the token count S (all but the pixel map).
 export const TOKEN_TENSORS = ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last'];
 
+/** @param {string} key @param {any} t */
 function checkTensor(key, t) {
   if (!t || typeof t !== 'object') throw new TypeError(`${key}: expected { data, shape }`);
   const { data, shape } = t;
@@ -17,8 +18,9 @@ function checkTensor(key, t) {
     throw new TypeError(`${key}: data must be a Float32Array`);
   }
   const count = shape.reduce((a, b) => a * b, 1);
-  if (data.length !== count) {
-    throw new RangeError(`${key}: data has ${data.length} values but shape [${shape.join(',')}] needs ${count}`);
+  const { length } = /** @type {ArrayLike<number>} */ (data);
+  if (length !== count) {
+    throw new RangeError(`${key}: data has ${length} values but shape [${shape.join(',')}] needs ${count}`);
   }
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * runtime/core.js — the JavaScript API of the C++ core (src/), compiled to WebAssembly
  * (build/wasm/vit_relevance_core.mjs + .wasm). The page, its Worker and every CLI command
@@ -105,6 +106,10 @@ async function readWasmInNode(moduleUrl) {
   }
 }
 
+/**
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, moduleUrl?: string | URL,
+ *           locateFile?: (name: string, prefix: string) => string }} [options]
+ */
 export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
   const url = new URL(moduleUrl ?? `../build/wasm/${MODULE_FILE}`, import.meta.url);
   const moduleOptions = {};

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs an explainer graph (docs/architecture.md, "The explainer graph contract") with
 // onnxruntime-web and hands back per-target tensors ready for core.computeMaps.
 // Environment-neutral: the caller passes the `ort` module (onnxruntime-web's Node build in
@@ -161,6 +162,7 @@ export async function openExplainer({
   // Per-target views ({ data, shape } without the K axis) of the fetched outputs, under
   // their graph names; attn is one object shared by all targets.
   function perTargetTensors(result, fetches, K) {
+    /** @type {Record<string, { data: any, shape: number[] }>[]} */
     const perTarget = Array.from({ length: K }, () => ({}));
     const expected = shapes(K);
     for (const name of fetches) {

@@ -3,6 +3,7 @@
 // rules; `npm run format` (this with --fix) rewrites what the tools can fix.
 //   C++         clang-format (.clang-format)          src/ wasm/ tests/ bench/
 //   JavaScript  ESLint (eslint.config.js)             everything but build outputs
+//               tsc (tsconfig.json)                   the `// @ts-check` runtime modules' JSDoc types
 //   Python      flake8 (.flake8); --fix: autopep8     models/ tests/
 // Prints one line per tool and node:test-style counts (scripts/count-tests.js adds them
 // up in `npm test`); exits 1 when a check fails.
@@ -33,6 +34,7 @@ const apt = (pkg) => `apt-get install ${pkg}, or bash scripts/setup.sh`;
 const checks = [
   ['C++ (clang-format)', () => run('clang-format', [...(fix ? ['-i'] : ['--dry-run', '--Werror']), ...cppFiles], apt('clang-format'))],
   ['JavaScript (ESLint)', () => run(process.execPath, [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), ...(fix ? ['--fix'] : []), '.'], 'npm ci')],
+  ['JavaScript types (tsc)', () => run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], 'npm ci')],
   ['Python (flake8)', () => {
     if (fix) {
       const fixed = run('/usr/bin/python3', ['-m', 'autopep8', '--in-place', '--global-config', '.flake8', ...pyFiles], apt('python3-autopep8'));
