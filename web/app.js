@@ -200,7 +200,6 @@ async function analyze(photo) {
     state.classB = msg.top5[1]?.id ?? null;
     searchA.show(state.classA);
     searchB.show(state.classB);
-    timeline.prediction = performance.now();
     renderTop5();
   };
   timeline.analyzeSent = performance.now();
