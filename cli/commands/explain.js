@@ -4,7 +4,7 @@
 // overlay per target and method at the photo's own resolution.
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { parseOptions, parseMethods, formatOptions, UsageError } from '../args.js';
+import { parseOptions, parseMethods, formatOptions, formatMethods, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
@@ -12,7 +12,6 @@ import { writeMapsJson } from '../../runtime/node/maps-file.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
-import { outputsForMethods } from '../../runtime/explainer.js';
 import { resolveTarget } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
 
@@ -30,7 +29,7 @@ const OPTIONS = {
 
 export const summary = 'explain a photo or .npy tensor with an explainer graph → DIR/maps.json + PNG overlays';
 
-export function usage() {
+export function usage(core) {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
                              [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
                              [--colormap jet] [--opacity 0.5] --out DIR
@@ -42,7 +41,10 @@ preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,
 drawn over the region of the photo the model saw, at the photo's resolution.
 
 options:
-${formatOptions(OPTIONS)}`;
+${formatOptions(OPTIONS)}
+
+methods:
+${formatMethods(core)}`;
 }
 
 // cli/args.js takes no positionals and no repeated options: pull out the input path and
@@ -118,7 +120,7 @@ export async function run(argv) {
   const { rest, positionals, targets: targetSpecs } = splitArgv(argv);
   const opts = parseOptions(rest, OPTIONS, 'explain');
   if (opts.help) {
-    console.log(usage());
+    console.log(usage(await loadCore()));
     return 0;
   }
   if (positionals.length !== 1) {
@@ -159,7 +161,7 @@ export async function run(argv) {
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
     timings.preprocessMs = ms(t0);
 
-    const out = await explainer.explain(input.pixels, targetIds, { outputs: outputsForMethods(methods) });
+    const out = await explainer.explain(input.pixels, targetIds, { outputs: core.outputsFor(methods) });
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const top5 = topK(out.logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
     printTop5(top5, inputFile);

@@ -1,6 +1,6 @@
-// .npy files on disk for the CLI: runtime/npy.js plus file errors worded for users.
-import { readFile, writeFile } from 'node:fs/promises';
-import { parseNpy, formatNpy } from '../npy.js';
+// .npy files read from disk for the CLI: runtime/npy.js plus file errors worded for users.
+import { readFile } from 'node:fs/promises';
+import { parseNpy } from '../npy.js';
 import { UserError } from '../errors.js';
 
 export async function readNpyFile(file) {
@@ -13,8 +13,4 @@ export async function readNpyFile(file) {
     throw new UserError(`${file}: cannot read: ${err.message}`);
   }
   return parseNpy(bytes, file);
-}
-
-export async function writeNpyFile(file, tensor) {
-  await writeFile(file, formatNpy(tensor));
 }

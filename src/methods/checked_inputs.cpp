@@ -9,70 +9,18 @@ namespace vitrel {
 
 namespace {
 
-// Which exported tensors a method reads (only what its formula in METHODS.md uses).
-struct Needs {
-  bool attention = false;
-  bool attention_grad = false;
-  bool attention_rel = false;
-  bool rel_classic_last = false;
-  bool input_rel_classic = false;
-};
-
-Needs needs_of(Method m) {
-  Needs n;
-  switch (m) {
-    case Method::TransformerAttribution:
-    case Method::AblationLastBlock:
-    case Method::AblationSecondBlock:
-      n.attention_grad = n.attention_rel = true;
-      break;
-    case Method::AttentionRollout:
-    case Method::RawAttention:
-      n.attention = true;
-      break;
-    case Method::GradCam:
-    case Method::GenericAttention:
-      n.attention = n.attention_grad = true;
-      break;
-    case Method::PartialLrp:
-      n.rel_classic_last = true;
-      break;
-    case Method::LrpFull:
-      n.input_rel_classic = true;
-      break;
-    case Method::AblationNoGrad:
-      n.attention_rel = true;
-      break;
-  }
-  return n;
-}
-
-Needs merge(const std::vector<Method>& methods) {
-  Needs all;
-  for (Method m : methods) {
-    const Needs n = needs_of(m);
-    all.attention |= n.attention;
-    all.attention_grad |= n.attention_grad;
-    all.attention_rel |= n.attention_rel;
-    all.rel_classic_last |= n.rel_classic_last;
-    all.input_rel_classic |= n.input_rel_classic;
-  }
+TensorSet needs_of(const std::vector<Method>& methods) {
+  TensorSet all;
+  for (Method m : methods) all |= method_info(m).needs;
   return all;
 }
 
 // Names the first method that needs a tensor which is missing.
 void require_present(const std::vector<Method>& methods, const RelevanceInputs& in) {
-  for (Method m : methods) {
-    const Needs n = needs_of(m);
-    const char* missing = nullptr;
-    if (n.attention && in.attention.empty()) missing = "attention";
-    else if (n.attention_grad && in.attention_grad.empty()) missing = "attention_grad";
-    else if (n.attention_rel && in.attention_rel.empty()) missing = "attention_rel";
-    else if (n.rel_classic_last && in.rel_classic_last.empty()) missing = "rel_classic_last";
-    else if (n.input_rel_classic && in.input_rel_classic.empty()) missing = "input_rel_classic";
-    if (missing)
-      throw InputError(std::string(method_id(m)) + ": needs " + missing + ", which is missing");
-  }
+  for (Method m : methods)
+    for (const TensorInfo& t : id_table(Tensor{}))
+      if (method_info(m).needs.contains(t.value) && in[t.value].empty())
+        throw InputError(std::string(to_id(m)) + ": needs " + t.id + ", which is missing");
 }
 
 // Upper bound on S, B and h: keeps every index the kernels compute in int (one row) or
@@ -95,8 +43,8 @@ void check_layout(const TokenLayout& layout) {
 
 std::string layout_string(const TokenLayout& layout) {
   return std::to_string(layout.tokens()) + " tokens = " + std::to_string(layout.special_tokens) +
-         " special + " + std::to_string(layout.grid_rows) + "x" +
-         std::to_string(layout.grid_cols) + " grid";
+         " special + " + std::to_string(layout.grid_rows) + "x" + std::to_string(layout.grid_cols) +
+         " grid";
 }
 
 BlockStack as_stack(const TensorView& t, const char* name, int blocks, int heads, int tokens) {
@@ -120,13 +68,25 @@ void check_first_block_tensor(const TensorView& t, const char* name, const Token
 
 }  // namespace
 
+TensorView& RelevanceInputs::operator[](Tensor t) {
+  return const_cast<TensorView&>(static_cast<const RelevanceInputs&>(*this)[t]);
+}
+
+const TensorView& RelevanceInputs::operator[](Tensor t) const {
+  switch (t) {
+    case Tensor::Attn: return attn;
+    case Tensor::AttnGrad: return attn_grad;
+    case Tensor::AttnRel: return attn_rel;
+    case Tensor::AttnRelClassicLast: return attn_rel_classic_last;
+    case Tensor::InputRelClassic: return input_rel_classic;
+  }
+  throw InputError("tensor: unknown value");  // unreachable for a Tensor of the table
+}
+
 bool has_inputs_for(Method m, const RelevanceInputs& in) {
-  const Needs n = needs_of(m);
-  return !(n.attention && in.attention.empty()) &&
-         !(n.attention_grad && in.attention_grad.empty()) &&
-         !(n.attention_rel && in.attention_rel.empty()) &&
-         !(n.rel_classic_last && in.rel_classic_last.empty()) &&
-         !(n.input_rel_classic && in.input_rel_classic.empty());
+  for (const TensorInfo& t : id_table(Tensor{}))
+    if (method_info(m).needs.contains(t.value) && in[t.value].empty()) return false;
+  return true;
 }
 
 namespace {
@@ -143,6 +103,18 @@ float largest_magnitude(const float* data, int64_t n) {
   return largest;
 }
 
+// The checked per-block tensor `t` (input_rel_classic, which no step can overflow, has none).
+const BlockStack* stack_of(const CheckedInputs& in, Tensor t) {
+  switch (t) {
+    case Tensor::Attn: return &in.attn;
+    case Tensor::AttnGrad: return &in.attn_grad;
+    case Tensor::AttnRel: return &in.attn_rel;
+    case Tensor::AttnRelClassicLast: return &in.attn_rel_classic_last;
+    case Tensor::InputRelClassic: return nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void require_unscanned_finite(const CheckedInputs& in) {
@@ -152,18 +124,15 @@ void require_unscanned_finite(const CheckedInputs& in) {
 
 void report_overflow(Method m, const CheckedInputs& in, const std::string& what) {
   require_unscanned_finite(in);
-  const Needs n = needs_of(m);
+  const MethodInfo& info = method_info(m);
   std::string sizes;
-  auto add = [&](bool needed, const BlockStack& t) {
-    if (!needed || t.empty()) return;
-    sizes += (sizes.empty() ? "" : ", ") + std::string("|") + t.name + "| up to " +
-             magnitude_text(largest_magnitude(t.data, t.blocks * t.block_numel()));
-  };
-  add(n.attention, in.attention);
-  add(n.attention_grad, in.attention_grad);
-  add(n.attention_rel, in.attention_rel);
-  add(n.rel_classic_last, in.rel_classic_last);
-  throw InputError(std::string(method_id(m)) + ": " + what +
+  for (const TensorInfo& t : id_table(Tensor{})) {
+    const BlockStack* stack = stack_of(in, t.value);
+    if (!info.needs.contains(t.value) || !stack || stack->empty()) continue;
+    sizes += (sizes.empty() ? "" : ", ") + std::string("|") + stack->name + "| up to " +
+             magnitude_text(largest_magnitude(stack->data, stack->blocks * stack->block_numel()));
+  }
+  throw InputError(std::string(info.id) + ": " + what +
                    " overflows float32: the inputs are finite but too large for this method (" +
                    sizes + ")");
 }
@@ -177,25 +146,14 @@ void require_finite_result(Method m, const CheckedInputs& in, const float* value
                              std::to_string(bad) + ")");
 }
 
-bool is_rollout_method(Method m) {
-  return m == Method::TransformerAttribution || m == Method::AttentionRollout ||
-         m == Method::AblationNoGrad || m == Method::GenericAttention;
-}
-
-bool uses_start_layer(Method m) {
-  return m == Method::TransformerAttribution || m == Method::AttentionRollout ||
-         m == Method::AblationNoGrad;
-}
-
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
                            const TokenLayout& layout, const MethodOptions& options) {
-  for (Method m : methods)  // e.g. an integer cast from a binding
-    if (std::find(all_methods().begin(), all_methods().end(), m) == all_methods().end())
-      throw InputError("method: unknown method value " + std::to_string(static_cast<int>(m)));
+  for (Method m : methods) method_info(m);  // rejects e.g. an integer cast from a binding
   require_present(methods, in);
-  const Needs needs = merge(methods);
-  const bool needs_tokens =
-      needs.attention || needs.attention_grad || needs.attention_rel || needs.rel_classic_last;
+  const TensorSet needs = needs_of(methods);
+  const bool needs_tokens = needs.contains(Tensor::Attn) || needs.contains(Tensor::AttnGrad) ||
+                            needs.contains(Tensor::AttnRel) ||
+                            needs.contains(Tensor::AttnRelClassicLast);
 
   CheckedInputs out;
   out.layout = layout;
@@ -216,9 +174,9 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
       const char* name;
       BlockStack& stack;
     };
-    Slot slots[] = {{needs.attention, in.attention, "attention", out.attention},
-                    {needs.attention_grad, in.attention_grad, "attention_grad", out.attention_grad},
-                    {needs.attention_rel, in.attention_rel, "attention_rel", out.attention_rel}};
+    Slot slots[] = {{needs.contains(Tensor::Attn), in.attn, "attn", out.attn},
+                    {needs.contains(Tensor::AttnGrad), in.attn_grad, "attn_grad", out.attn_grad},
+                    {needs.contains(Tensor::AttnRel), in.attn_rel, "attn_rel", out.attn_rel}};
     const TensorView* first = nullptr;
     const char* first_name = nullptr;
     for (Slot& s : slots) {
@@ -242,23 +200,23 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
         }
     }
 
-    if (needs.rel_classic_last) {
-      const TensorView& t = in.rel_classic_last;
+    if (needs.contains(Tensor::AttnRelClassicLast)) {
+      const TensorView& t = in.attn_rel_classic_last;
       if (first) {
         const std::string like = std::string("the heads of ") + first_name;
-        require_shape(t, {heads, S, S}, "rel_classic_last", like.c_str());
+        require_shape(t, {heads, S, S}, "attn_rel_classic_last", like.c_str());
       } else {
-        require_shape(t, {-1, S, S}, "rel_classic_last", nullptr);
+        require_shape(t, {-1, S, S}, "attn_rel_classic_last", nullptr);
         if (t.shape[0] > kMaxDim)
-          throw InputError("rel_classic_last: shape " + t.shape_string() + " is too large");
+          throw InputError("attn_rel_classic_last: shape " + t.shape_string() + " is too large");
         heads = to_int(t.shape[0]);
       }
-      require_finite(t, "rel_classic_last");
-      out.rel_classic_last = as_stack(t, "rel_classic_last", 1, heads, S);
+      require_finite(t, "attn_rel_classic_last");
+      out.attn_rel_classic_last = as_stack(t, "attn_rel_classic_last", 1, heads, S);
     }
   }
 
-  if (needs.input_rel_classic) {
+  if (needs.contains(Tensor::InputRelClassic)) {
     const TensorView& t = in.input_rel_classic;
     require_shape(t, {-1, -1}, "input_rel_classic", nullptr);
     if (t.shape[0] > kMaxDim || t.shape[1] > kMaxDim)
@@ -270,12 +228,14 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
   }
 
   for (Method m : methods) {
-    if (uses_start_layer(m) && (options.start_layer < 0 || options.start_layer >= out.blocks))
+    const MethodInfo& info = method_info(m);
+    if (info.start_layer && (options.start_layer < 0 || options.start_layer >= out.blocks))
       throw InputError("options: start_layer " + std::to_string(options.start_layer) +
                        " is out of range [0," + std::to_string(out.blocks) + ") for " +
                        std::to_string(out.blocks) + " blocks");
-    if (m == Method::AblationSecondBlock && out.blocks < 2)
-      throw InputError("ablation_second_block: needs at least 2 blocks (it reads block 1), got " +
+    if (info.min_blocks > 1 && out.blocks < info.min_blocks)
+      throw InputError(std::string(info.id) + ": needs at least " +
+                       std::to_string(info.min_blocks) + " blocks, got " +
                        std::to_string(out.blocks));
   }
   return out;

@@ -30,7 +30,7 @@ namespace vitrel {
 
 class RowRollout {
  public:
-  // `m` must be a rollout method (is_rollout_method) whose inputs `in` has checked.
+  // `m` must be a rollout method (MethodForm::Rollout) whose inputs `in` has checked.
   RowRollout(Method m, const CheckedInputs& in);
 
   bool uses_block(int b) const { return b >= first_block_; }
@@ -47,7 +47,7 @@ class RowRollout {
 
   Method method_;
   const CheckedInputs& in_;
-  const BlockStack* first_;   // the two tensors of the block rule (second may be null)
+  const BlockStack* first_;  // the two tensors of the block rule (second may be null)
   const BlockStack* second_;
   float inv_heads_;
   int first_block_;

@@ -22,9 +22,9 @@ constexpr float kHuge = 3e38f;       // below FLT_MAX (3.4e38); any sum of two o
 
 RelevanceInputs inputs_of(const OwnedTensor& a, const OwnedTensor& g, const OwnedTensor& r) {
   RelevanceInputs in;
-  in.attention = a.view();
-  in.attention_grad = g.view();
-  in.attention_rel = r.view();
+  in.attn = a.view();
+  in.attn_grad = g.view();
+  in.attn_rel = r.view();
   return in;
 }
 
@@ -32,11 +32,11 @@ TEST(Overflow, RolloutOfHugeAttentionIsAnErrorNotAZeroMap) {
   // The hostile probe's case: every attention value 3e38 gave an all-zero rollout.
   const OwnedTensor a({3, 2, 5, 5}, kHuge);
   RelevanceInputs in;
-  in.attention = a.view();
+  in.attn = a.view();
   expect_input_error([&] { compute_relevance(Method::AttentionRollout, in, kLayout); },
                      "attention_rollout: the sum of row 0 of block 2's head-mean attention "
                      "overflows float32: the inputs are finite but too large for this method "
-                     "(|attention| up to 3e+38)");
+                     "(|attn| up to 3e+38)");
   expect_input_error([&] { relevance_row(Method::AttentionRollout, in, kLayout); },
                      "attention_rollout: the sum of row 0");
 }
@@ -45,7 +45,7 @@ TEST(Overflow, AHeadMeanThatFitsIsExact) {
   // E_h[A+] of 3e38 everywhere is 3e38: representable, so no error.
   const OwnedTensor a({3, 2, 5, 5}, kHuge);
   RelevanceInputs in;
-  in.attention = a.view();
+  in.attn = a.view();
   const RelevanceMap map = compute_relevance(Method::RawAttention, in, kLayout);
   for (float v : map.data) EXPECT_FLOAT_EQ(v, kHuge);
 }
@@ -58,7 +58,7 @@ TEST(Overflow, ProductsPastFloatRangeNameTheMethodAndMagnitudes) {
   // (inf, or NaN where an overflowed product met a zero weight)
   expect_input_error([&] { compute_relevance(Method::GenericAttention, in, kLayout); },
                      ") overflows float32: the inputs are finite but too large for this method "
-                     "(|attention| up to 3e+38, |attention_grad| up to 1e+30)");
+                     "(|attn| up to 3e+38, |attn_grad| up to 1e+30)");
   expect_input_error([&] { compute_relevance(Method::AblationLastBlock, in, kLayout); },
                      "ablation_last_block: the head mean (+inf at index 0) overflows float32");
   expect_input_error([&] { relevance_row(Method::AblationSecondBlock, in, kLayout); },
@@ -69,13 +69,13 @@ TEST(Overflow, GradCamOverflowIsNotClampedToAZeroMap) {
   // w_k = 1e30 times A = 3e38 is +inf; the old code's min-max of infinities gave zeros.
   const OwnedTensor a({3, 2, 5, 5}, kHuge), g({3, 2, 5, 5}, 1e30f);
   RelevanceInputs in;
-  in.attention = a.view();
-  in.attention_grad = g.view();
+  in.attn = a.view();
+  in.attn_grad = g.view();
   expect_input_error([&] { compute_relevance(Method::GradCam, in, kLayout); },
                      "gradcam: the weighted head mean (+inf at index 0) overflows float32");
   // A negative infinite weight makes -inf, which the clamp would have hidden as 0.
   const OwnedTensor negative({3, 2, 5, 5}, -1e30f);
-  in.attention_grad = negative.view();
+  in.attn_grad = negative.view();
   expect_input_error([&] { compute_relevance(Method::GradCam, in, kLayout); },
                      "gradcam: the weighted head mean (-inf at index 0)");
 }
@@ -98,9 +98,9 @@ TEST(Overflow, AnInputNaNIsReportedAsSuchEvenWhenAnOverflowComesFirst) {
   OwnedTensor a({3, 2, 5, 5}, kHuge);
   a.at(0, 1, 4, 4) = std::numeric_limits<float>::quiet_NaN();
   RelevanceInputs in;
-  in.attention = a.view();
+  in.attn = a.view();
   expect_input_error([&] { compute_relevance(Method::AttentionRollout, in, kLayout); },
-                     "attention: non-finite value NaN at flat index 49 of [3,2,5,5]");
+                     "attn: non-finite value NaN at flat index 49 of [3,2,5,5]");
 }
 
 }  // namespace

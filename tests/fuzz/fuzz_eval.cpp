@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     switch (action) {
       case 0: {
-        const RemovalOrder order = all_removal_orders()[in.ConsumeIntegralInRange<size_t>(0, 1)];
+        const RemovalOrder order = all_values<RemovalOrder>()[in.ConsumeIntegralInRange<size_t>(0, 1)];
         check_ranking(map, order);
         const double fraction = fuzz_doubles(in, 1)[0];
         FUZZ_CHECK(removed_pixel_count(n, fraction) <= n);
@@ -71,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!fits || map.size() != size_t(width) * height) return 0;
         const std::vector<float> out = perturbed_inputs(
             photo.empty() ? nullptr : photo.data(), width, height, map.data(), fractions,
-            all_removal_orders()[in.ConsumeIntegralInRange<size_t>(0, 1)], mean, std);
+            all_values<RemovalOrder>()[in.ConsumeIntegralInRange<size_t>(0, 1)], mean, std);
         FUZZ_CHECK(out.size() == fractions.size() * 3 * size_t(width) * height);
         FUZZ_CHECK(fuzz::all_finite(out));
         break;

@@ -7,13 +7,13 @@
 
 #include "fuzz_support.h"
 #include "methods/relevance.h"
-#include "methods/rollout_reference.h"
+#include "support/rollout_reference.h"
 
 using namespace vitrel;
 
 namespace {
 
-struct Tensor {
+struct FuzzedTensor {
   std::vector<int64_t> shape;
   std::vector<float> data;
   bool present = false;
@@ -23,8 +23,8 @@ struct Tensor {
 // Mostly the shape the layout asks for, sometimes one dim or the rank changed. The data
 // always holds as many values as the shape claims (a caller lying about that is not
 // something the core can detect).
-Tensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
-  Tensor t;
+FuzzedTensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
+  FuzzedTensor t;
   t.present = in.ConsumeIntegralInRange(0, 7) != 0;
   if (!t.present) return t;
   switch (in.ConsumeIntegralInRange(0, 9)) {
@@ -48,25 +48,19 @@ Tensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
   return t;
 }
 
-bool has_token_row(Method m) { return m != Method::GradCam && m != Method::LrpFull; }
+bool has_token_row(Method m) { return method_info(m).form != MethodForm::Map; }
 
 // Sums of non-negative terms in another order: within a relative 1e-4 (B*h*S <= 150
 // roundings of 6e-8 each), plus slack for products that underflow differently.
 void check_against_reference(Method m, const std::vector<float>& row, const RelevanceInputs& in,
                              const MethodOptions& options) {
+  if (m != Method::TransformerAttribution && m != Method::AblationNoGrad &&
+      m != Method::GenericAttention)
+    return;
   // The reference takes B and h from any tensor present: give it only the method's own.
   RelevanceInputs own;
-  if (m == Method::TransformerAttribution) {
-    own.attention_grad = in.attention_grad;
-    own.attention_rel = in.attention_rel;
-  } else if (m == Method::AblationNoGrad) {
-    own.attention_rel = in.attention_rel;
-  } else if (m == Method::GenericAttention) {
-    own.attention = in.attention;
-    own.attention_grad = in.attention_grad;
-  } else {
-    return;
-  }
+  for (Tensor t : all_values<Tensor>())
+    if (method_info(m).needs.contains(t)) own[t] = in[t];
   const std::vector<float> ref = reference::rollout_row(m, own, options);
   if (!fuzz::all_finite(ref)) return;  // the full-matrix products may overflow where rows do not
   FUZZ_CHECK(ref.size() == row.size());
@@ -93,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (Method& m : methods)
     m = in.ConsumeIntegralInRange(0, 31) == 0
             ? static_cast<Method>(in.ConsumeIntegralInRange(-2, 20))
-            : all_methods()[in.ConsumeIntegralInRange<size_t>(0, all_methods().size() - 1)];
+            : all_values<Method>()[in.ConsumeIntegralInRange<size_t>(0, all_values<Method>().size() - 1)];
   MethodOptions options;
   options.start_layer = in.ConsumeIntegralInRange(0, 7) == 0
                             ? in.ConsumeIntegral<int>()
@@ -102,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                             ? in.ConsumeIntegral<int>()
                             : in.ConsumeIntegralInRange(0, int(S) - 1);
 
-  const Tensor a = fuzz_tensor(in, {B, h, S, S}), g = fuzz_tensor(in, {B, h, S, S}),
+  const FuzzedTensor a = fuzz_tensor(in, {B, h, S, S}), g = fuzz_tensor(in, {B, h, S, S}),
                r = fuzz_tensor(in, {B, h, S, S}), rc = fuzz_tensor(in, {h, S, S}),
                x = fuzz_tensor(in,
                                {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)});

@@ -5,7 +5,7 @@
 #include "fuzz_support.h"
 #include "preprocess/preprocess.h"
 #include "preprocess/preprocess_spec.h"
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 using namespace vitrel;
 
@@ -13,14 +13,14 @@ namespace {
 
 PreprocessSpec fuzz_spec(FuzzedDataProvider& in) {
   PreprocessSpec spec;
-  spec.resize_mode = all_resize_modes()[in.ConsumeIntegralInRange<size_t>(0, 2)];
+  spec.resize_mode = all_values<ResizeMode>()[in.ConsumeIntegralInRange<size_t>(0, 2)];
   spec.resize_size = fuzz::fuzz_size(in, 48);
   spec.resize_width = fuzz::fuzz_size(in, 48);
   spec.resize_height = fuzz::fuzz_size(in, 48);
   spec.center_crop = in.ConsumeBool();
   spec.crop_width = fuzz::fuzz_size(in, 40);
   spec.crop_height = fuzz::fuzz_size(in, 40);
-  spec.interpolation = all_interpolations()[in.ConsumeIntegralInRange<size_t>(0, 1)];
+  spec.interpolation = all_values<Interpolation>()[in.ConsumeIntegralInRange<size_t>(0, 1)];
   const bool edge = in.ConsumeIntegralInRange(0, 3) == 0;
   spec.mean.assign(in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegralInRange(0, 4) : 3, 0.f);
   spec.stddev.assign(in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegralInRange(0, 4) : 3,

@@ -4,10 +4,10 @@
 #include <algorithm>
 
 #include "fuzz_support.h"
-#include "preprocess/photo_overlay.h"
 #include "render/colormap.h"
 #include "render/composite.h"
 #include "render/normalize.h"
+#include "render/photo_overlay.h"
 #include "render/threshold.h"
 #include "render/upsample.h"
 #include "tensor/tensor_view.h"
@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const std::vector<float> map01 = normalize_min_max(map);
         FUZZ_CHECK(map01.size() == map.size());
         check_map01(map01);
-        const std::vector<float> mask = binarize(map01, pick(in, all_thresholds()));
+        const std::vector<float> mask = binarize(map01, pick(in, all_values<Threshold>()));
         for (float v : mask) FUZZ_CHECK(v == 0.f || v == 1.f);
         const int level = otsu_level(map01);
         FUZZ_CHECK(level >= 0 && level <= 255);
@@ -65,15 +65,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       case 2: {
         // Colormaps and thresholds clamp values outside [0,1] and reject non-finite ones.
-        const Colormap c = pick(in, all_colormaps());
+        const Colormap c = pick(in, all_values<Colormap>());
         FUZZ_CHECK(apply_colormap(map, c).size() == 4 * map.size());
-        FUZZ_CHECK(binarize(map, pick(in, all_thresholds())).size() == map.size());
+        FUZZ_CHECK(binarize(map, pick(in, all_values<Threshold>())).size() == map.size());
         break;
       }
       case 3: {
         CompositeOptions options;
-        options.colormap = pick(in, all_colormaps());
-        options.mode = pick(in, all_blend_modes());
+        options.colormap = pick(in, all_values<Colormap>());
+        options.mode = pick(in, all_values<BlendMode>());
         options.opacity =
             in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
         // The photo is rows x cols here, so the map matches it when n == cells.
@@ -87,8 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       default: {
         OverlayOptions options;
-        options.colormap = pick(in, all_colormaps());
-        options.sampling = pick(in, all_map_samplings());
+        options.colormap = pick(in, all_values<Colormap>());
+        options.sampling = pick(in, all_values<MapSampling>());
         options.opacity =
             in.ConsumeBool() ? fuzz::edge_float(in) : in.ConsumeFloatingPointInRange(0.f, 1.f);
         options.outside_dim =

@@ -91,7 +91,9 @@ def test_transformer_attribution_map_is_robust(run, row):
     out, gold = run
     want = np.asarray(gold["targets"][str(TARGETS[row])]["transformer_attribution"]).ravel()
     got = transformer_attribution(out[2][row], out[3][row])
-    assert pearson(got, want) >= 0.995
+    # METHODS.md's agreement for a correct pipeline; measured 0.9940 at worst (target 282,
+    # PyTorch's portable kernels), 0.9987 with AVX2 (docs/tolerances.md)
+    assert pearson(got, want) >= 0.99
     assert got.argmax() == want.argmax()
 
 

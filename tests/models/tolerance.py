@@ -24,14 +24,14 @@ MARGIN = 4
 BOUND = {
     # float64 explainer vs the independent float64 reference: different formulas, same rules
     "f64_vs_f64.logits": 1e-10,                    # 1.7e-15
-    "f64_vs_f64.attn": 1e-10,                      # 3.4e-15
-    "f64_vs_f64.attn_grad": 1e-10,                 # 3.5e-14
-    "f64_vs_f64.attn_rel": 1e-8,                   # 4.2e-12 (block 0: the z-rule amplifies rounding)
+    "f64_vs_f64.attn": 1e-10,                      # 4.7e-15
+    "f64_vs_f64.attn_grad": 1e-10,                 # 3.4e-14
+    "f64_vs_f64.attn_rel": 1e-8,                   # 4.7e-12 (block 0: the z-rule amplifies rounding)
     "f64_vs_f64.attn_rel_classic_last": 1e-8,      # 1.4e-13
     "f64_vs_f64.input_rel_classic": 1e-8,          # 2.5e-12
-    "f64_vs_f64.linear_in_target": 1e-10,          # 2.0e-15
+    "f64_vs_f64.linear_in_target": 1e-10,          # 2.1e-15
     # float32 explainer vs the float64 reference (the last block; lower ones are chaotic)
-    "f32_vs_f64.attn_grad": 2e-4,                  # 4.0e-05
+    "f32_vs_f64.attn_grad": 5e-4,                  # 4.6e-05
     "f32_vs_f64.attn_rel_last": 2e-2,              # 3.0e-03
     "f32_vs_f64.attn_rel_classic_last": 5e-3,      # 9.3e-04
     # one float32 module, two formulas of the proposed denominators (pixel_relevance 0 vs 1,
@@ -39,20 +39,20 @@ BOUND = {
     "f32_vs_f32.attn_rel_denominators": 1e-5,      # 9.9e-07
     # onnxruntime-web vs the PyTorch module, both float32: at least the float32-vs-float64
     # bound of the same tensor, since on another CPU the tests' seeds may be the worst input
-    "ort_vs_torch.logits": 1e-4,                   # 2.0e-06
-    "ort_vs_torch.attn": 1e-4,                     # 4.0e-06
-    "ort_vs_torch.attn_grad": 2e-4,                # 9.4e-06
+    "ort_vs_torch.logits": 1e-4,                   # 3.3e-06
+    "ort_vs_torch.attn": 1e-4,                     # 7.0e-06
+    "ort_vs_torch.attn_grad": 2e-4,                # 2.2e-05
     "ort_vs_torch.attn_rel": 2e-2,                 # 7.9e-04
-    "ort_vs_torch.attn_rel_classic_last": 5e-3,    # 2.3e-05
+    "ort_vs_torch.attn_rel_classic_last": 5e-3,    # 3.6e-05
     "ort_vs_torch.input_rel_classic": 5e-2,        # 2.1e-03
     # onnxruntime-web, pixel_relevance 0 vs 1, on the outputs the switch must not change
-    "ort_switch.unchanged": 5e-6,                  # 7.5e-07
+    "ort_switch.unchanged": 1e-5,                  # 1.2e-06
     # the float32 module on DeiT-tiny vs the official implementation's tensors (golden data)
-    "golden.logits_abs": 1e-4,                     # 8.5e-06 (absolute)
+    "golden.logits_abs": 1e-4,                     # 9.4e-06 (absolute)
     "golden.attn_abs": 1e-4,                       # 1.3e-05 (absolute)
-    "golden.attn_grad": 1e-4,                      # 1.4e-05
-    "golden.attn_rel_last": 1e-4,                  # 1.4e-05
-    "golden.attn_rel_classic_last": 1e-4,          # 7.2e-06
+    "golden.attn_grad": 2e-4,                      # 2.7e-05
+    "golden.attn_rel_last": 5e-4,                  # 4.7e-05
+    "golden.attn_rel_classic_last": 1e-4,          # 1.8e-05
 }
 
 

@@ -31,13 +31,13 @@ function expectOverflow(args, pattern) {
 
 test('a rollout of attention values of 3e38 is an overflow error, not an all-zero map', () => {
   expectOverflow(['--attn', hugeAttn, '--method', 'attention_rollout'],
-    /attention_rollout: the sum of row 0 of block 1's head-mean attention overflows float32: .*\|attention\| up to 3e\+38/);
+    /attention_rollout: the sum of row 0 of block 1's head-mean attention overflows float32: .*\|attn\| up to 3e\+38/);
   expectOverflow(['--attn', hugeAttn], /attention_rollout: .*overflows float32/);
 });
 
 test('gradcam and generic_attention products past float range are errors, not zero or null maps', () => {
   expectOverflow(['--attn', hugeAttn, '--grad', hugeGrad, '--method', 'gradcam'],
-    /gradcam: the weighted head mean \(\+inf at index 0\) overflows float32: .*\|attention_grad\| up to 1e\+30/);
+    /gradcam: the weighted head mean \(\+inf at index 0\) overflows float32: .*\|attn_grad\| up to 1e\+30/);
   expectOverflow(['--attn', hugeAttn, '--grad', hugeGrad, '--method', 'generic_attention'],
     /generic_attention: the rollout's row after block 1 .* overflows float32/);
 });
