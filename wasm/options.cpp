@@ -75,6 +75,7 @@ RelevanceInputs relevance_inputs(const val& tensors) {
   in.attention_rel = tensor_field(tensors, "attentionRel");
   in.rel_classic_last = tensor_field(tensors, "relClassicLast");
   in.input_rel_classic = tensor_field(tensors, "inputRelClassic");
+  in.attribution = tensor_field(tensors, "attribution");
   return in;
 }
 

@@ -14,6 +14,7 @@ struct Needs {
   bool attention_rel = false;
   bool rel_classic_last = false;
   bool input_rel_classic = false;
+  bool attribution = false;
 };
 
 Needs needs_of(Method m) {
@@ -41,6 +42,9 @@ Needs needs_of(Method m) {
     case Method::AblationNoGrad:
       n.attention_rel = true;
       break;
+    case Method::AttAttr:
+      n.attribution = true;
+      break;
   }
   return n;
 }
@@ -54,6 +58,7 @@ Needs merge(const std::vector<Method>& methods) {
     all.attention_rel |= n.attention_rel;
     all.rel_classic_last |= n.rel_classic_last;
     all.input_rel_classic |= n.input_rel_classic;
+    all.attribution |= n.attribution;
   }
   return all;
 }
@@ -68,6 +73,7 @@ void require_present(const std::vector<Method>& methods, const RelevanceInputs& 
     else if (n.attention_rel && in.attention_rel.empty()) missing = "attention_rel";
     else if (n.rel_classic_last && in.rel_classic_last.empty()) missing = "rel_classic_last";
     else if (n.input_rel_classic && in.input_rel_classic.empty()) missing = "input_rel_classic";
+    else if (n.attribution && in.attribution.empty()) missing = "attribution";
     if (missing)
       throw InputError(std::string(method_id(m)) + ": needs " + missing + ", which is missing");
   }
@@ -124,17 +130,18 @@ bool has_inputs_for(Method m, const RelevanceInputs& in) {
          !(n.attention_grad && in.attention_grad.empty()) &&
          !(n.attention_rel && in.attention_rel.empty()) &&
          !(n.rel_classic_last && in.rel_classic_last.empty()) &&
-         !(n.input_rel_classic && in.input_rel_classic.empty());
+         !(n.input_rel_classic && in.input_rel_classic.empty()) &&
+         !(n.attribution && in.attribution.empty());
 }
 
 bool is_rollout_method(Method m) {
   return m == Method::TransformerAttribution || m == Method::AttentionRollout ||
-         m == Method::AblationNoGrad || m == Method::GenericAttention;
+         m == Method::AblationNoGrad || m == Method::GenericAttention || m == Method::AttAttr;
 }
 
 bool uses_start_layer(Method m) {
   return m == Method::TransformerAttribution || m == Method::AttentionRollout ||
-         m == Method::AblationNoGrad;
+         m == Method::AblationNoGrad || m == Method::AttAttr;
 }
 
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
@@ -144,8 +151,8 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
       throw InputError("method: unknown method value " + std::to_string(static_cast<int>(m)));
   require_present(methods, in);
   const Needs needs = merge(methods);
-  const bool needs_tokens =
-      needs.attention || needs.attention_grad || needs.attention_rel || needs.rel_classic_last;
+  const bool needs_tokens = needs.attention || needs.attention_grad || needs.attention_rel ||
+                            needs.rel_classic_last || needs.attribution;
 
   CheckedInputs out;
   out.layout = layout;
@@ -168,7 +175,8 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
     };
     Slot slots[] = {{needs.attention, in.attention, "attention", out.attention},
                     {needs.attention_grad, in.attention_grad, "attention_grad", out.attention_grad},
-                    {needs.attention_rel, in.attention_rel, "attention_rel", out.attention_rel}};
+                    {needs.attention_rel, in.attention_rel, "attention_rel", out.attention_rel},
+                    {needs.attribution, in.attribution, "attribution", out.attribution}};
     const TensorView* first = nullptr;
     const char* first_name = nullptr;
     for (Slot& s : slots) {

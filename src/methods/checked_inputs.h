@@ -16,6 +16,7 @@ struct CheckedInputs {
   BlockStack attention;         // [B,h,S,S]
   BlockStack attention_grad;    // [B,h,S,S]
   BlockStack attention_rel;     // [B,h,S,S]
+  BlockStack attribution;       // [B,h,S,S]
   BlockStack rel_classic_last;  // [h,S,S] as a stack of one block
   const float* input_rel_classic = nullptr;  // [rows, cols]
   int input_rows = 0;

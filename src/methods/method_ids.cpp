@@ -23,6 +23,7 @@ const MethodName kMethodNames[] = {
     {Method::AblationNoGrad, "ablation_no_grad"},
     {Method::AblationLastBlock, "ablation_last_block"},
     {Method::AblationSecondBlock, "ablation_second_block"},
+    {Method::AttAttr, "attattr"},
 };
 
 }  // namespace

@@ -22,6 +22,7 @@ enum class Method {
   AblationNoGrad,          // "ablation_no_grad"
   AblationLastBlock,       // "ablation_last_block"
   AblationSecondBlock,     // "ablation_second_block"
+  AttAttr,                 // "attattr"
 };
 
 const std::vector<Method>& all_methods();
@@ -45,6 +46,7 @@ struct RelevanceInputs {
   TensorView attention_rel;      // R  [B,h,S,S] LRP relevance at A, proposed rules
   TensorView rel_classic_last;   // Rc [h,S,S]   LRP relevance at A of the last block, classic rules
   TensorView input_rel_classic;  // X  [H,W]     classic LRP relevance at the pixels, summed over RGB
+  TensorView attribution;        // Attr [B,h,S,S] Self-Attention Attribution (METHODS.md)
 };
 
 struct MethodOptions {
@@ -77,7 +79,7 @@ std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& meth
                                                  const MethodOptions& options = {});
 
 // The token explorer: the full length-S relevance row of `options.query_token` for the
-// token-mixing methods (transformer_attribution, attention_rollout, ablation_no_grad,
+// token-mixing methods (transformer_attribution, attention_rollout, ablation_no_grad, attattr,
 // generic_attention), propagated as a row vector through the blocks in O(B*h*S^2).
 // Also answers for the single-block methods raw_attention, partial_lrp,
 // ablation_last_block and ablation_second_block (their row of one block). gradcam and

@@ -22,6 +22,7 @@ inline Eigen::Map<const Matrix> head_matrix(const TensorView& t, int b, int k) {
 // Any per-block tensor present: they all have the shape [B,h,S,S].
 inline const TensorView& any_block_tensor(const RelevanceInputs& in) {
   if (!in.attention.empty()) return in.attention;
+  if (!in.attribution.empty()) return in.attribution;
   return in.attention_grad.empty() ? in.attention_rel : in.attention_grad;
 }
 
@@ -40,6 +41,9 @@ inline Matrix head_mean(Method m, const RelevanceInputs& in, int b) {
         break;
       case Method::AblationNoGrad:
         mean += head_matrix(in.attention_rel, b, k).cwiseMax(0.f);
+        break;
+      case Method::AttAttr:
+        mean += head_matrix(in.attribution, b, k).cwiseMax(0.f);
         break;
       case Method::AttentionRollout:
         mean += head_matrix(in.attention, b, k);

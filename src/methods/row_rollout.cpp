@@ -25,6 +25,9 @@ RowRollout::RowRollout(Method m, const CheckedInputs& in)
     case Method::AblationNoGrad:
       first_ = &in.attention_rel;
       break;
+    case Method::AttAttr:
+      first_ = &in.attribution;
+      break;
     default:  // AttentionRollout; the contract rules out the others
       first_ = &in.attention;
       break;
@@ -66,6 +69,7 @@ void RowRollout::add_head_rows(int b, int k, int i_begin, int i_end) {
     case Method::GenericAttention:
       return accumulate<kernels::PositiveProductTerm>(b, k, i_begin, i_end);
     case Method::AblationNoGrad:
+    case Method::AttAttr:
       return accumulate<kernels::PositiveTerm>(b, k, i_begin, i_end);
     default:
       return accumulate<kernels::PlainTerm>(b, k, i_begin, i_end);

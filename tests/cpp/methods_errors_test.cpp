@@ -223,7 +223,7 @@ TEST(InputErrors, UnknownMethodIdListsTheValidOnes) {
   EXPECT_EQ(error_of([] { method_from_id("rollout"); }),
             "method: unknown id \"rollout\"; valid ids: transformer_attribution, "
             "attention_rollout, raw_attention, gradcam, partial_lrp, lrp_full, "
-            "generic_attention, ablation_no_grad, ablation_last_block, ablation_second_block");
+            "generic_attention, ablation_no_grad, ablation_last_block, ablation_second_block, attattr");
 }
 
 TEST(InputErrors, MethodValueOutsideTheEnum) {
@@ -233,7 +233,7 @@ TEST(InputErrors, MethodValueOutsideTheEnum) {
 }
 
 TEST(MethodIds, RoundTripInDeclarationOrder) {
-  ASSERT_EQ(all_methods().size(), 10u);
+  ASSERT_EQ(all_methods().size(), 11u);
   EXPECT_EQ(all_methods().front(), Method::TransformerAttribution);
   for (Method m : all_methods()) EXPECT_EQ(method_from_id(method_id(m)), m);
   EXPECT_STREQ(method_id(Method::AblationSecondBlock), "ablation_second_block");
