@@ -10,6 +10,7 @@ export const TENSOR_KEYS = {
   attnRel: { field: 'attentionRel', cppName: 'attention_rel' },
   relClassicLast: { field: 'relClassicLast', cppName: 'rel_classic_last' },
   inputRelClassic: { field: 'inputRelClassic', cppName: 'input_rel_classic' },
+  attr: { field: 'attribution', cppName: 'attribution' },
 };
 
 function checkTensor(key, t) {
@@ -65,7 +66,7 @@ export class CoreTensors {
 
   // S, from the first token tensor given (its last dim), or null.
   tokens() {
-    for (const key of ['attn', 'attnGrad', 'attnRel', 'relClassicLast']) {
+    for (const key of ['attn', 'attnGrad', 'attnRel', 'relClassicLast', 'attr']) {
       const s = this.shapes[key];
       if (s) return s[s.length - 1];
     }

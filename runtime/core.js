@@ -11,9 +11,10 @@
  *
  * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under these keys:
  *   attn [B,h,S,S], attnGrad [B,h,S,S], attnRel [B,h,S,S], relClassicLast [h,S,S],
- *   inputRelClassic [H,W]  (docs/architecture.md; any may be missing).
+ *   inputRelClassic [H,W], attr [B,h,S,S] (Self-Attention Attribution, the attribution
+ *   graphs' A ⊙ grad_sum / m)  (docs/architecture.md; any may be missing).
  *
- *   core.methodIds                      the 10 method ids, in the core's order
+ *   core.methodIds                      the 11 method ids, in the core's order
  *   core.uploadTensors(tensors)         → CoreTensors: copies into the WebAssembly heap
  *                                         once; pass it wherever `tensors` is expected to
  *                                         reuse it; call .free() when done
@@ -31,6 +32,10 @@
  *   core.rolloutChain(blocks, { query, fullMatrices }) → row `query` of X[B-1]···X[0] for
  *       given block matrices [B,S,S]: the product stage alone (benchmark only);
  *       core.uploadBlocks(blocks) puts them in the heap once (.delete() when done).
+ *
+ *   core.headImportance(attr)           → { shape: [B,h], data }: per head, max over (i,j) of Attr
+ *   core.attributionTree(attr, threshold = 0.4) → { top, nodes: [token], edges: [{ from, to,
+ *       block }] }: the official attribution_tree.py loop (METHODS.md)
  *
  * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
  * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
@@ -213,8 +218,20 @@ function createCore(M) {
     }
   }
 
+  // Self-Attention Attribution's summaries of attr { data, shape: [B,h,S,S] }.
+  function withAttr(attr, fn) {
+    const heap = toHeap(M, 'attr', attr);
+    try {
+      return fn(heap);
+    } finally {
+      heap.delete();
+    }
+  }
+
   return {
     methodIds,
+    headImportance: (attr) => withAttr(attr, (a) => copyOut(M.headImportance(a))),
+    attributionTree: (attr, threshold = 0.4) => withAttr(attr, (a) => M.attributionTree(a, threshold)),
     uploadTensors: (tensors) => new CoreTensors(M, tensors),
     availableMethods: (tensors) => withTensors(tensors, availableOn),
     computeMaps,

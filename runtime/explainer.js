@@ -19,7 +19,11 @@ export const METHOD_OUTPUTS = {
   ablation_no_grad: ['attn_rel'],
   ablation_last_block: ['attn_grad', 'attn_rel'],
   ablation_second_block: ['attn_grad', 'attn_rel'],
+  attattr: [], // Attr comes from the attribution graphs (runtime/attribution.js)
 };
+// Methods read from the attribution graphs: hundreds of forwards each, so never part of
+// 'all'; named explicitly they run them.
+export const ATTRIBUTION_METHODS = ['attattr'];
 export const METHOD_IDS = Object.keys(METHOD_OUTPUTS);
 
 export function outputsForMethods(methods) {

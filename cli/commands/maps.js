@@ -16,6 +16,7 @@ const TENSOR_OPTIONS = [
   { option: 'rel', key: 'attnRel', cppName: 'attention_rel', help: 'LRP relevance at A, proposed rules [B,h,S,S]' },
   { option: 'rel-classic-last', key: 'relClassicLast', cppName: 'rel_classic_last', help: 'last block LRP relevance, classic rules [h,S,S]' },
   { option: 'input-rel-classic', key: 'inputRelClassic', cppName: 'input_rel_classic', help: 'classic LRP relevance at the pixels [H,W]' },
+  { option: 'attr', key: 'attr', cppName: 'attribution', help: 'Self-Attention Attribution Attr [B,h,S,S] (vit-relevance attribute)' },
 ];
 
 const OPTIONS = {
@@ -33,7 +34,7 @@ export function usage() {
   return `usage: vit-relevance maps [--attn A.npy] [--grad G.npy] [--rel R.npy]
                           [--rel-classic-last Rc.npy] [--input-rel-classic X.npy]
                           [--method all|ID,ID...] [--start-layer N] [--grid RxC]
-                          [--special-tokens N] --out DIR
+                          [--attr Attr.npy] [--special-tokens N] --out DIR
 
 Computes relevance maps with the WebAssembly core (the same code the page runs) and writes
 DIR/maps.json: { "targets": [ { "id": null, "maps": { "<method>": { "shape", "data" } } } ] }.
@@ -48,7 +49,8 @@ methods and their inputs:
   gradcam, generic_attention                                            --attn --grad
   ablation_no_grad                                                      --rel
   partial_lrp                                                           --rel-classic-last
-  lrp_full                                                              --input-rel-classic`;
+  lrp_full                                                              --input-rel-classic
+  attattr                                                               --attr`;
 }
 
 // Which flag a C++ message is about, so users know which file to look at.
@@ -61,7 +63,7 @@ function withFileHint(message, given) {
 
 function chooseGrid(opts, tensors) {
   if (opts.grid) return opts.grid;
-  const first = ['attn', 'attnGrad', 'attnRel', 'relClassicLast'].map((k) => tensors[k]).find(Boolean);
+  const first = ['attn', 'attnGrad', 'attnRel', 'relClassicLast', 'attr'].map((k) => tensors[k]).find(Boolean);
   if (!first) return undefined; // lrp_full only: no token grid involved
   const S = first.shape[first.shape.length - 1];
   const grid = inferSquareGrid(S, opts.specialTokens);

@@ -27,12 +27,13 @@ const tensors = {
   attnRel: tensor([B, H, S, S], (i) => Math.cos(i * 0.7)),
   relClassicLast: tensor([H, S, S], (i) => Math.sin(i * 1.3)),
   inputRelClassic: tensor([8, 8], (i) => i - 20),
+  attr: tensor([B, H, S, S], (i) => Math.sin(i * 0.3)),
 };
 
 const IDS = ['transformer_attribution', 'attention_rollout', 'raw_attention', 'gradcam', 'partial_lrp',
-  'lrp_full', 'generic_attention', 'ablation_no_grad', 'ablation_last_block', 'ablation_second_block'];
+  'lrp_full', 'generic_attention', 'ablation_no_grad', 'ablation_last_block', 'ablation_second_block', 'attattr'];
 
-test('methodIds lists the 10 methods in order', () => {
+test('methodIds lists the 11 methods in order', () => {
   assert.deepEqual([...core.methodIds], IDS);
 });
 
@@ -91,7 +92,7 @@ test('a C++ InputError message arrives intact as a JS Error', () => {
   assert.throws(() => core.computeMaps(tensors, { startLayer: 7 }), (err) =>
     err.name === 'InputError' && /start_layer 7/.test(err.message));
   // The module keeps working after an error.
-  assert.equal(Object.keys(core.computeMaps(tensors)).length, 10);
+  assert.equal(Object.keys(core.computeMaps(tensors)).length, 11);
 });
 
 test('JS-side argument checks: data length, shape, grid, option types', () => {
