@@ -45,6 +45,7 @@ function workload(B, h) {
     attnRel: { data: uniform(n, 3, 2, -1), shape },
     relClassicLast: { data: uniform(h * S * S, 4, 2, -1), shape: [h, S, S] },
     inputRelClassic: { data: uniform(224 * 224, 5, 2, -1), shape: [224, 224] },
+    attr: { data: uniform(n, 6, 2, -1), shape },
   };
 }
 

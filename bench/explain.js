@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { openExplainerFile, forwardPathFor, ort } from '../runtime/node/open-explainer.js';
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { loadCore } from '../runtime/core.js';
-import { outputsForMethods } from '../runtime/explainer.js';
+import { METHOD_IDS, outputsForMethods } from '../runtime/explainer.js';
 import { profiledMatmulWork } from './matmul-work.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,7 +70,7 @@ async function main() {
     pixel_relevance: new ort.Tensor('float32', new Float32Array([0]), []),
   };
   const layout = { grid: arch.grid, specialTokens: arch.special_tokens ?? 1 };
-  const withoutLrpFull = core.methodIds.filter((m) => m !== 'lrp_full');
+  const withoutLrpFull = METHOD_IDS.filter((m) => m !== 'lrp_full');
 
   const variants = {
     'plain forward (.forward.onnx)': forward && (() => explainer.predict(pixels)),

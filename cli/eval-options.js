@@ -8,6 +8,7 @@ import { UserError } from '../runtime/errors.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { resolveShard } from '../runtime/node/eval/shard.js';
 import { ON_UNREADABLE } from '../runtime/node/eval/run.js';
+import { ATTRIBUTION_METHODS } from '../runtime/explainer.js';
 
 export const EVAL_OPTIONS = {
   images: { type: 'string', value: 'DIR', required: true, help: 'folder of photos (.png .jpg .jpeg .webp), evaluated in file-name order' },
@@ -28,7 +29,8 @@ export const EVAL_OPTIONS = {
 // --methods → method ids (all of `known` for "all").
 export function evalMethods(opts, known) {
   const parsed = parseMethods(opts.methods, known);
-  return parsed === 'all' ? [...known] : parsed;
+  // 'all': the methods an explainer run feeds (attattr runs the attribution graphs)
+  return parsed === 'all' ? known.filter((m) => !ATTRIBUTION_METHODS.includes(m)) : parsed;
 }
 
 // --shard → { shard: { index, count } | null, source: the job runner it came from | null }.

@@ -2,7 +2,7 @@
 // preprocesses photos and turns the graph's tensors into relevance maps (the C++ core in
 // WebAssembly). Keeps the page responsive; every reply carries the request id so the
 // page can drop stale ones, and queued requests that a newer one superseded are skipped.
-import { openExplainer, METHOD_IDS, outputsForMethods } from './runtime/explainer.js';
+import { openExplainer, ATTRIBUTION_METHODS, METHOD_IDS, outputsForMethods } from './runtime/explainer.js';
 import { topK } from './runtime/topk.js';
 import { contrastiveTarget } from './runtime/targets.js';
 import { loadCore } from './runtime/core.js';
@@ -115,7 +115,8 @@ async function init({ model, backend = 'wasm' }, reply) {
     bytes: done,
     split: explainer.canCachePhoto,
     sessionMs: now() - started,
-    methods: core.methodIds ?? METHOD_IDS,
+    // the Attribution methods run other graphs: not offered here (yet)
+    methods: (core.methodIds ?? METHOD_IDS).filter((m) => !ATTRIBUTION_METHODS.includes(m)),
   };
 }
 

@@ -12,7 +12,8 @@ import { writeMapsJson } from '../../runtime/node/maps-file.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
-import { outputsForMethods } from '../../runtime/explainer.js';
+import { ATTRIBUTION_METHODS, outputsForMethods } from '../../runtime/explainer.js';
+import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { resolveTarget } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
 
@@ -20,7 +21,8 @@ const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
   target: { type: 'string', value: 'ID|NAME', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
   method: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
-  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
+  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the four rollouts (the paper evaluates with 1)' },
+  steps: { type: 'int', min: 1, max: 10000, default: 20, help: 'Riemann steps m of attattr (named explicitly: not part of all)' },
   threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
   engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
   colormap: { type: 'string', default: 'jet', help: 'overlay colormap' },
@@ -138,7 +140,7 @@ export async function run(argv) {
   try {
     core = await loadCore();
     const parsed = parseMethods(opts.method, core.methodIds);
-    methods = parsed === 'all' ? [...core.methodIds] : parsed;
+    methods = parsed === 'all' ? core.methodIds.filter((m) => !ATTRIBUTION_METHODS.includes(m)) : parsed;
     if (!core.colormapIds.includes(opts.colormap)) {
       throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
     }
@@ -154,6 +156,9 @@ export async function run(argv) {
     // Without --target: null, the predicted class, which the graph resolves in the same run.
     const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
     if (!targetIds.length) targetIds.push(null);
+    if (methods.some((m) => ATTRIBUTION_METHODS.includes(m))) {
+      await userStep(() => checkAttributionFiles(opts.model, arch.blocks));
+    }
 
     t0 = performance.now();
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
@@ -163,6 +168,11 @@ export async function run(argv) {
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const top5 = topK(out.logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
     printTop5(top5, inputFile);
+    if (methods.some((m) => ATTRIBUTION_METHODS.includes(m))) {
+      t0 = performance.now();
+      await addAttribution(opts, metadata, input.pixels, out);
+      timings.attributionMs = ms(t0);
+    }
 
     t0 = performance.now();
     const targets = out.classes.map((id, k) => ({
@@ -194,6 +204,20 @@ export async function run(argv) {
     return 0;
   } finally {
     await explainer.release();
+  }
+}
+
+// Attr of every block for each explained class, as the tensor `attr` of its maps.
+async function addAttribution(opts, metadata, pixels, out) {
+  const attribution = await userStep(() => openAttributionFiles(opts.model, metadata, { threads: opts.threads }));
+  try {
+    const { hidden } = await attribution.hiddenStates(pixels);
+    const blocks = Array.from({ length: metadata.architecture.blocks }, (_, b) => b);
+    for (const [k, id] of out.classes.entries()) {
+      out.tensors[k].attr = (await attribution.attributeBlocks(hidden, blocks, id, { steps: opts.steps })).attr;
+    }
+  } finally {
+    await attribution.release();
   }
 }
 

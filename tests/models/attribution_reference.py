@@ -65,3 +65,43 @@ def reference_attr(cfg, sd, pixels, block, target, steps):
     """METHODS.md's Attr[b] with the left Riemann sum α_i = i/m, i = 0..m-1."""
     attn, total, _ = reference_gradient_sum(cfg, sd, pixels, block, [i / steps for i in range(steps)], target)
     return attn / steps * total
+
+
+def main(argv=None):
+    """CLI for the node acceptance test (tests/node/attribute.test.js): the reference Attr
+    of a real checkpoint, read through the exporter's own loaders, written as
+    OUT/ref-block<b>.npy [h,S,S] (float32 inputs and model: the engines' precision)."""
+    import argparse
+    from pathlib import Path
+
+    import numpy as np
+
+    from models.exporter.architectures import check_state_dict, known_model
+    from models.exporter.checkpoints import load_state_dict
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--model", required=True)
+    p.add_argument("--checkpoint", required=True)
+    p.add_argument("--input", required=True, help="normalised [1,3,H,W] .npy")
+    p.add_argument("--target", type=int, required=True)
+    p.add_argument("--blocks", required=True, help="i,j,...")
+    p.add_argument("--steps", type=int, default=20)
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    cfg = known_model(args.model).config
+    sd = load_state_dict(Path(args.checkpoint))
+    check_state_dict(cfg, sd)
+    pixels = torch.from_numpy(np.load(args.input)).float().reshape(1, 3, *cfg.image_size)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for b in (int(s) for s in args.blocks.split(",")):
+        attr = reference_attr(cfg, sd, pixels, b, args.target, args.steps)
+        np.save(out / f"ref-block{b}.npy", attr.detach().numpy().astype(np.float32))
+
+
+if __name__ == "__main__":
+    import sys
+    from pathlib import Path as _Path
+
+    sys.path.insert(0, str(_Path(__file__).resolve().parents[2]))
+    main()
