@@ -9,9 +9,10 @@ def _w(sd, key, dtype):
     return sd[key].to(dtype)
 
 
-def reference_forward(cfg, sd, pixels, override=None, head_mask=None):
+def reference_forward(cfg, sd, pixels, override=None, head_mask=None, head_output=None):
     """Logits [n, C] of pixels [n,3,H,W]. override = (b, fn): block b's post-softmax
     attention A is replaced by fn(A). head_mask [B, h] multiplies each head's attention.
+    head_output = (b, fn): block b's head outputs O = A·v [n,h,S,d] are replaced by fn(O).
     Returns (logits, [A of every block])."""
     dt = pixels.dtype
     D, h, d, S = cfg.embed_dim, cfg.heads, cfg.head_dim, cfg.tokens
@@ -31,7 +32,10 @@ def reference_forward(cfg, sd, pixels, override=None, head_mask=None):
             a = override[1](a)
         if head_mask is not None:
             a = a * head_mask[b].reshape(1, h, 1, 1)
-        x = x + F.linear((a @ v).transpose(1, 2).reshape(n, S, D), p("attn.proj.weight"), p("attn.proj.bias"))
+        o = a @ v
+        if head_output is not None and head_output[0] == b:
+            o = head_output[1](o)
+        x = x + F.linear(o.transpose(1, 2).reshape(n, S, D), p("attn.proj.weight"), p("attn.proj.bias"))
         y = F.layer_norm(x, (D,), p("norm2.weight"), p("norm2.bias"), cfg.ln_eps)
         x = x + F.linear(F.gelu(F.linear(y, p("mlp.fc1.weight"), p("mlp.fc1.bias"))),
                          p("mlp.fc2.weight"), p("mlp.fc2.bias"))
