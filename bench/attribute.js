@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { forwardPathFor, readMetadata, metadataPathFor } from '../runtime/node/open-explainer.js';
+import { forwardPathFor, readMetadata, metadataPathFor, ort } from '../runtime/node/open-explainer.js';
 import { attributionPaths, openAttributionFiles } from '../runtime/node/open-attribution.js';
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { DEFAULT_STEPS_PER_RUN } from '../runtime/attribution.js';
@@ -55,7 +55,6 @@ async function main() {
     : Float32Array.from({ length: 3 * H * W }, (_, i) => Math.sin(i) * 0.5);
 
   const attribution = await openAttributionFiles(model, metadata, { threads });
-  const { ort } = await import('onnxruntime-web');
   const forward = await ort.InferenceSession.create(readFileSync(forwardPathFor(model)));
   const feeds = { pixels: new ort.Tensor('float32', pixels, [1, 3, H, W]) };
   const timeForwards = async () => {

@@ -30,7 +30,13 @@ export const EVAL_OPTIONS = {
 export function evalMethods(opts, known) {
   const parsed = parseMethods(opts.methods, known);
   // 'all': the methods an explainer run feeds (attattr runs the attribution graphs)
-  return parsed === 'all' ? known.filter((m) => !ATTRIBUTION_METHODS.includes(m)) : parsed;
+  if (parsed === 'all') return known.filter((m) => !ATTRIBUTION_METHODS.includes(m));
+  const unsupported = parsed.filter((m) => ATTRIBUTION_METHODS.includes(m));
+  if (unsupported.length) {
+    throw new UsageError(`--methods: ${unsupported.join(', ')} is not available in evaluations yet `
+      + '(it runs the attribution graphs, hundreds of forwards per photo; use vit-relevance attribute)');
+  }
+  return parsed;
 }
 
 // --shard → { shard: { index, count } | null, source: the job runner it came from | null }.

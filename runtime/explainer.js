@@ -24,7 +24,8 @@ export const METHOD_OUTPUTS = {
 // Methods read from the attribution graphs: hundreds of forwards each, so never part of
 // 'all'; named explicitly they run them.
 export const ATTRIBUTION_METHODS = ['attattr'];
-export const METHOD_IDS = Object.keys(METHOD_OUTPUTS);
+// What 'all' means for an explanation: every method one explainer run feeds.
+export const METHOD_IDS = Object.keys(METHOD_OUTPUTS).filter((m) => !ATTRIBUTION_METHODS.includes(m));
 
 export function outputsForMethods(methods) {
   const set = new Set();

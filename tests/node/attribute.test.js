@@ -69,3 +69,10 @@ test('bad arguments fail before any graph runs, naming the value', { skip }, () 
     assert.ok(Date.now() - started < 20_000, `${args.join(' ')} must fail fast`);
   }
 });
+
+test("evaluations' 'all' keeps to the explainer's methods and name attattr as unavailable", async () => {
+  const { evalMethods } = await import('../../cli/eval-options.js');
+  const known = ['transformer_attribution', 'attattr'];
+  assert.deepEqual(evalMethods({ methods: 'all' }, known), ['transformer_attribution']);
+  assert.throws(() => evalMethods({ methods: 'attattr' }, known), /--methods: attattr is not available in evaluations yet/);
+});
