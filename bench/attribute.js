@@ -96,9 +96,9 @@ async function main() {
 
   // Matrix-product work of exactly what ran: the states graph once, each block's graph
   // in runs of at most DEFAULT_STEPS_PER_RUN copies.
-  const shape = { tokens: arch.tokens, dim: arch.embed_dim, classes: arch.num_classes, threads };
+  const shape = { imageSize: [H, W], tokens: arch.tokens, dim: arch.embed_dim, classes: arch.num_classes, threads };
   const forwardWork = profiledMatmulWork(forwardPathFor(model), { imageSize: [H, W], classes: arch.num_classes, threads });
-  let macs = profiledMatmulWork(files.states, { imageSize: [H, W], classes: arch.num_classes, threads }).macs;
+  let macs = profiledAttributionWork(files.states, files.weights, shape).macs;
   const runs = [];
   for (let left = steps; left > 0; left -= DEFAULT_STEPS_PER_RUN) runs.push(Math.min(left, DEFAULT_STEPS_PER_RUN));
   const byCopies = new Map();
