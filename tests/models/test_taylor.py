@@ -8,6 +8,7 @@ import torch.nn.functional as F
 from attribution_reference import reference_forward
 from conftest import random_inputs
 from models.exporter.explainer import build_explainer
+from tolerance import assert_close
 
 
 def taylor_by_autograd(cfg, sd, pixels, label):
@@ -40,5 +41,5 @@ def test_taylor_importance_from_the_attention_gradient(tiny_model):
         pixels = random_inputs(cfg, 1, seed)[0].double()
         want = taylor_by_autograd(cfg, sd, pixels, label)
         got = taylor_from_explainer(cfg, sd, pixels, label)
-        assert ((got - want).abs().max() / want.abs().max()).item() < 1e-9
+        assert_close("f64_vs_f64.taylor", got, want, f"seed {seed}")
         assert want.min() > 0, "every head must matter for the comparison"
