@@ -76,3 +76,17 @@ test("evaluations' 'all' keeps to the explainer's methods and name attattr as un
   assert.deepEqual(evalMethods({ methods: 'all' }, known), ['transformer_attribution']);
   assert.throws(() => evalMethods({ methods: 'attattr' }, known), /--methods: attattr is not available in evaluations yet/);
 });
+
+test('maps --attr gives the attattr map: E_h[Attr⁺] + I rolled out', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const { formatNpy } = await import('../../runtime/npy.js');
+  const out = tempDir('attattr-maps-');
+  // B = 2, h = 1, S = 2 (CLS + one patch): Ā1 = [[1, 5], [0, 1]], Ā0 = [[2, 0], [1, 1]] → row 0 [7, 5]
+  const file = path.join(out, 'attr.npy');
+  writeFileSync(file, formatNpy({ data: Float32Array.from([1, 0, 1, 0, 0, 5, -3, 0]), shape: [2, 1, 2, 2] }));
+  const r = runCli(['maps', '--attr', file, '--grid', '1x1', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const doc = JSON.parse(readFileSync(path.join(out, 'maps.json'), 'utf8'));
+  assert.deepEqual(Object.keys(doc.targets[0].maps), ['attattr']);
+  assert.deepEqual(doc.targets[0].maps.attattr.data, [5]);
+});
