@@ -7,7 +7,8 @@
 import path from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { parseOptions, formatOptions, CliError, UsageError } from '../args.js';
+import { parseOptions, formatOptions, UsageError } from '../args.js';
+import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { parseBlocks } from '../../runtime/attribution.js';
 import { headGridSvg, treeSvg } from '../../runtime/attribution-svg.js';
@@ -101,7 +102,7 @@ export async function run(argv) {
     metadata = await readMetadata(metadataPathFor(opts.model), opts.model);
     validateMetadata(metadata, `metadata of ${path.basename(opts.model)}`);
   } catch (err) {
-    throw new CliError(err.message);
+    throw new UserError(err.message);
   }
   const arch = metadata.architecture;
   const B = arch.blocks;
@@ -117,7 +118,7 @@ export async function run(argv) {
   try {
     checkAttributionFiles(opts.model, B);
   } catch (err) {
-    throw new CliError(err.message);
+    throw new UserError(err.message);
   }
   const core = await loadCore();
   if (!core.colormapIds.includes(opts.colormap)) {
@@ -127,7 +128,7 @@ export async function run(argv) {
   try {
     input = await loadExplainInput(inputFile, metadata, core);
   } catch (err) {
-    throw err?.name === 'NpyError' ? err : new CliError(err.message);
+    throw err instanceof UserError ? err : new UserError(err.message);
   }
 
   const attribution = await openAttributionFiles(opts.model, metadata, { threads: opts.threads });

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openAttribution } from '../attribution.js';
 import { loadEngine } from './ort-engine.js';
+import { UserError } from '../errors.js';
 
 export function attributionPaths(onnxPath, blocks) {
   const base = onnxPath.replace(/\.onnx$/i, '');
@@ -21,7 +22,7 @@ export function checkAttributionFiles(onnxPath, blocks) {
   const files = attributionPaths(onnxPath, blocks);
   const missing = [files.states, files.weights, ...files.blocks].filter((f) => !existsSync(f));
   if (missing.length) {
-    throw new Error(`attribution graphs not found: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} `
+    throw new UserError(`attribution graphs not found: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} `
       + '(models/export.py --attribution writes them; npm run build does)');
   }
   return files;
