@@ -18,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import { openExplainerFile, forwardPathFor, ort } from '../runtime/node/open-explainer.js';
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { loadCore } from '../runtime/core.js';
-import { METHOD_IDS, outputsForMethods } from '../runtime/explainer.js';
 import { profiledMatmulWork } from './matmul-work.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,7 +69,7 @@ async function main() {
     pixel_relevance: new ort.Tensor('float32', new Float32Array([0]), []),
   };
   const layout = { grid: arch.grid, specialTokens: arch.special_tokens ?? 1 };
-  const withoutLrpFull = METHOD_IDS.filter((m) => m !== 'lrp_full');
+  const withoutLrpFull = core.explainerMethodIds.filter((m) => m !== 'lrp_full');
 
   const variants = {
     'plain forward (.forward.onnx)': forward && (() => explainer.predict(pixels)),
@@ -81,7 +80,7 @@ async function main() {
       core.computeMaps(out.tensors[0], { methods: 'all', ...layout });
     },
     'explanation without lrp_full (9 methods)': async () => {
-      const out = await explainer.explain(pixels, [five[0]], { outputs: outputsForMethods(withoutLrpFull) });
+      const out = await explainer.explain(pixels, [five[0]], { outputs: core.outputsFor(withoutLrpFull) });
       core.computeMaps(out.tensors[0], { methods: withoutLrpFull, ...layout });
     },
     'explainer K=5, one run': () => explainer.explain(pixels, five),
@@ -112,7 +111,7 @@ async function main() {
   if (forward) {
     const skip = med['explainer, logits-only fetch'] / plain;
     console.log(`logits-only fetch of the explainer / plain forward = ${skip.toFixed(2)} `
-      + `(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)`);
+      + '(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)');
     printProductWork(med, { imageSize: [H, W], classes: C, threads });
   }
   await explainer.release();

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const benches = [
-  ['core', 'core.js'],        // relevance methods: WebAssembly vs native, row-vector vs full-matrix rollout
+  ['core', 'core.js'],        // relevance methods: WebAssembly vs native; row-vector vs full-matrix rollout (native)
   ['explain', 'explain.js'],  // explainer graph vs plain forward in onnxruntime-web; K=5 vs 5×K=1
   ['browser', 'browser.js'],  // the page in headless Chromium: first heatmap, class switch, code size
   ['eval', 'eval.js'],        // explain per stage; evaluation throughput and overhead; shards merged = one run

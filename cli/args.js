@@ -84,6 +84,16 @@ export function formatOptions(specs) {
   return rows.map(([l, r]) => l.padEnd(width) + r).join('\n');
 }
 
+// The methods section of a command's --help, from the core's registry
+// (src/methods/registry.h). source(tensorId) names where a tensor comes from (default: its id).
+export function formatMethods(core, source = (id) => id) {
+  const width = Math.max(...core.methodIds.map((id) => id.length)) + 4;
+  return core.methods.map((m) => [
+    `  ${m.id.padEnd(width - 2)}${m.name}${m.startLayer ? ' (uses --start-layer)' : ''}`,
+    `  ${''.padEnd(width - 2)}${m.description}; reads ${m.tensors.map(source).join(' ')}`,
+  ].join('\n')).join('\n');
+}
+
 // --method: "all" (returned as 'all') or method ids separated by commas, each checked
 // against `known`; duplicates dropped.
 export function parseMethods(text, known) {

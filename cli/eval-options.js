@@ -8,7 +8,6 @@ import { UserError } from '../runtime/errors.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { resolveShard } from '../runtime/node/eval/shard.js';
 import { ON_UNREADABLE } from '../runtime/node/eval/run.js';
-import { ATTRIBUTION_METHODS } from '../runtime/explainer.js';
 
 export const EVAL_OPTIONS = {
   images: { type: 'string', value: 'DIR', required: true, help: 'folder of photos (.png .jpg .jpeg .webp), evaluated in file-name order' },
@@ -26,17 +25,11 @@ export const EVAL_OPTIONS = {
   quiet: { type: 'boolean', help: 'no progress line on stderr' },
 };
 
-// --methods → method ids (all of `known` for "all").
+// --methods → method ids (all of `known` for "all"); `known`: the methods an explainer run
+// feeds (core.explainerMethodIds: attattr runs the attribution graphs, not available here yet).
 export function evalMethods(opts, known) {
   const parsed = parseMethods(opts.methods, known);
-  // 'all': the methods an explainer run feeds (attattr runs the attribution graphs)
-  if (parsed === 'all') return known.filter((m) => !ATTRIBUTION_METHODS.includes(m));
-  const unsupported = parsed.filter((m) => ATTRIBUTION_METHODS.includes(m));
-  if (unsupported.length) {
-    throw new UsageError(`--methods: ${unsupported.join(', ')} is not available in evaluations yet `
-      + '(it runs the attribution graphs, hundreds of forwards per photo; use vit-relevance attribute)');
-  }
-  return parsed;
+  return parsed === 'all' ? [...known] : parsed;
 }
 
 // --shard → { shard: { index, count } | null, source: the job runner it came from | null }.

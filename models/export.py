@@ -7,7 +7,8 @@
 
 Writes OUT/<name>.onnx, OUT/<name>.json, updates OUT/index.json, and with --plain also
 OUT/<name>.forward.onnx (logits only), with --split the page's graphs (.graph.onnx, .photo.onnx,
-.target.onnx sharing .weights.bin), with --attribution the Self-Attention Attribution graphs. Skips the export when OUT/<name>.stamp.json shows
+.target.onnx sharing .weights.bin), with --attribution the Self-Attention Attribution graphs.
+Skips the export when OUT/<name>.stamp.json shows
 the checkpoint, the labels and the exporter's sources are unchanged. See models/README.md.
 """
 import argparse

@@ -1,3 +1,4 @@
+// @ts-check
 // Evaluation wrappers of runtime/core.js over src/eval: the perturbation test (pixel
 // ranking, perturbed model inputs, AUC), the grid pointing game, and the
 // ImageNet-segmentation counts. Arrays cross into the WebAssembly heap in one copy each way;
@@ -45,6 +46,11 @@ export function evalApi(M) {
   }
 
   // One normalised CHW image per fraction: Float32Array [fractions.length, 3, height, width].
+  /**
+   * @param {Uint8Array | Uint8ClampedArray} rgba @param {number} width @param {number} height
+   * @param {ArrayLike<number>} map
+   * @param {{ fractions?: number[], order?: string, mean?: number[], std?: number[] }} [options]
+   */
   function perturbedInputs(rgba, width, height, map, { fractions, order, mean, std } = {}) {
     checkBytes(rgba, 'perturbedInputs: rgba');
     checkInt(width, 'perturbedInputs: width');

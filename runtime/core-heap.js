@@ -1,3 +1,4 @@
+// @ts-check
 // Copies between JS arrays and the core's heap objects (Embind Floats / Bytes), shared by
 // the core.js wrappers: one bulk copy each way, heap objects freed as soon as used.
 export function heapHelpers(M) {

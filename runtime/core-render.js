@@ -1,3 +1,4 @@
+// @ts-check
 // Rendering and preprocessing wrappers of runtime/core.js over src/render and
 // src/preprocess. Maps are row-major Float32Arrays with rows x cols given alongside;
 // images are RGBA bytes (canvas ImageData layout). Every check happens in the C++ core
@@ -100,7 +101,6 @@ export function renderApi(M) {
     // 256 x 1 RGBA, value 0 on the left.
     legend: (colormap = 'jet') => bytesOut(M.colormapLegend(colormap)),
     composite,
-    overlay: composite,
     preprocess,
     preprocessSpec,
     inputRegion: (width, height, spec) => M.inputRegion(width, height, preprocessSpec(spec)),

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * runtime/core.js — the JavaScript API of the C++ core (src/), compiled to WebAssembly
  * (build/wasm/vit_relevance_core.mjs + .wasm). The page, its Worker and every CLI command
@@ -9,12 +10,24 @@
  *     `locateFile(name, prefix)` or `wasmBinary` (ArrayBuffer/Uint8Array) is given.
  *     `moduleUrl` overrides where the .mjs lives (default ../build/wasm/ from this file).
  *
- * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under these keys:
- *   attn [B,h,S,S], attnGrad [B,h,S,S], attnRel [B,h,S,S], relClassicLast [h,S,S],
- *   inputRelClassic [H,W], attr [B,h,S,S] (Self-Attention Attribution, the attribution
- *   graphs' A ⊙ grad_sum / m)  (docs/architecture.md; any may be missing).
+ * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under the explainer
+ * graph's output names: attn [B,h,S,S], attn_grad [B,h,S,S], attn_rel [B,h,S,S],
+ * attn_rel_classic_last [h,S,S], input_rel_classic [H,W] (docs/architecture.md; any may be
+ * missing; per target, i.e. without the graph's K axis).
  *
- *   core.methodIds                      the 11 method ids, in the core's order
+ * The method registry (src/methods/registry.h), read once when the core loads:
+ *   core.methods     [{ id, name, shortName, description, paper, tensors: [tensor ids],
+ *                      startLayer: bool, tokenRow: bool }] in the registry's order
+ *   core.methodIds   their ids;  core.method(id) → the entry (Error for an unknown id)
+ *   core.tensors     [{ id, description }];  core.tensorIds their ids
+ *   core.outputsFor(methodIds) → the explainer graph outputs those methods read, in
+ *                      registry order: what an explanation needs to fetch
+ *   core.explainerMethodIds  the methods one explainer run feeds (all but attattr, whose
+ *                      attr comes from the attribution graphs, runtime/attribution.js)
+ *   core.headImportance(attr) → { shape: [B,h], data }: per head, max over (i,j) of Attr
+ *   core.attributionTree(attr, threshold = 0.4) → { top, nodes, edges: [{ from, to, block }] }:
+ *                      the official attribution_tree.py loop (METHODS.md)
+ *
  *   core.uploadTensors(tensors)         → CoreTensors: copies into the WebAssembly heap
  *                                         once; pass it wherever `tensors` is expected to
  *                                         reuse it; call .free() when done
@@ -27,15 +40,6 @@
  *       inputs are missing throws. lrp_full's map is the H x W pixel map.
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
  *       queryToken's relevance over all tokens (token explorer).
- *   core.rolloutFullMatrix(method, tensors, options) → the same row as relevanceRow for
- *       a rollout method, by full S x S matrix products (reference/benchmark only).
- *   core.rolloutChain(blocks, { query, fullMatrices }) → row `query` of X[B-1]···X[0] for
- *       given block matrices [B,S,S]: the product stage alone (benchmark only);
- *       core.uploadBlocks(blocks) puts them in the heap once (.delete() when done).
- *
- *   core.headImportance(attr)           → { shape: [B,h], data }: per head, max over (i,j) of Attr
- *   core.attributionTree(attr, threshold = 0.4) → { top, nodes: [token], edges: [{ from, to,
- *       block }] }: the official attribution_tree.py loop (METHODS.md)
  *
  * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
  * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
@@ -49,7 +53,7 @@
  *   core.otsuLevel(map01)                         → 0..255
  *   core.legend(colormap)                         → 256 x 1 RGBA, value 0 on the left
  *   core.composite(rgba, width, height, map01, { colormap, mode, opacity }) → RGBA
- *       (heatmap over an image of the map's size; core.overlay is the same function)
+ *       (heatmap over an image of the map's size)
  *   core.preprocess(rgba, width, height, spec)   → { data: Float32Array [1,3,H,W] flat,
  *       shape, pixels: { data, shape }, width, height, rgba (input before normalisation),
  *       region: { x, y, width, height } of the photo the model saw, passthrough }
@@ -86,10 +90,11 @@
  * Errors: every bad input throws an Error whose message says what is wrong; inputs the
  * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.
  */
-import { CoreTensors, TENSOR_KEYS, toHeap } from './core-tensors.js';
+import { CoreTensors } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { evalApi } from './core-eval.js';
+import { ATTRIBUTION_TENSOR } from './attribution.js';
 
 const MODULE_FILE = 'vit_relevance_core.mjs';
 const WASM_FILE = 'vit_relevance_core.wasm';
@@ -107,6 +112,10 @@ async function readWasmInNode(moduleUrl) {
   }
 }
 
+/**
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, moduleUrl?: string | URL,
+ *           locateFile?: (name: string, prefix: string) => string }} [options]
+ */
 export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
   const url = new URL(moduleUrl ?? `../build/wasm/${MODULE_FILE}`, import.meta.url);
   const moduleOptions = {};
@@ -124,13 +133,46 @@ export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
   return createCore(M);
 }
 
+const deepFreeze = (list) => Object.freeze(list.map((e) => Object.freeze({ ...e, ...(e.tensors && { tensors: Object.freeze([...e.tensors]) }) })));
+
 function createCore(M) {
-  const methodIds = Object.freeze([...M.methodIds()]);
+  const methodRegistry = deepFreeze([...M.methodRegistry()]);
+  const methodIds = Object.freeze(methodRegistry.map((m) => m.id));
+  const tensorRegistry = deepFreeze([...M.tensorRegistry()]);
+  const tensorIds = Object.freeze(tensorRegistry.map((t) => t.id));
+  const byId = new Map(methodRegistry.map((m) => [m.id, m]));
+
+  function methodInfo(id) {
+    const entry = byId.get(id);
+    if (!entry) throw new Error(`unknown method "${id}"; known: ${methodIds.join(', ')}`);
+    return entry;
+  }
+
+  // The explainer graph's outputs; attr comes from the attribution graphs (attribution.js).
+  const graphTensorIds = tensorIds.filter((t) => t !== ATTRIBUTION_TENSOR);
+  // What 'all' means for an explanation: the methods one explainer run feeds.
+  const explainerMethodIds = Object.freeze(methodIds.filter(
+    (id) => methodInfo(id).tensors.every((t) => graphTensorIds.includes(t))));
+
+  function outputsFor(ids) {
+    const needed = new Set(ids.flatMap((id) => methodInfo(id).tensors));
+    return graphTensorIds.filter((t) => needed.has(t));
+  }
+
+  // Self-Attention Attribution's summaries of attr { data, shape: [B,h,S,S] }.
+  function withAttr(attr, fn) {
+    const up = new CoreTensors(M, tensorIds, { [ATTRIBUTION_TENSOR]: attr });
+    try {
+      return fn(up.heap[ATTRIBUTION_TENSOR]);
+    } finally {
+      up.free();
+    }
+  }
 
   // Runs fn on heap tensors: uploads plain tensors for this call only.
   function withTensors(tensors, fn) {
     if (tensors instanceof CoreTensors) return fn(tensors);
-    const uploaded = new CoreTensors(M, tensors);
+    const uploaded = new CoreTensors(M, tensorIds, tensors);
     try {
       return fn(uploaded);
     } finally {
@@ -147,7 +189,7 @@ function createCore(M) {
       const ids = availableOn(t);
       if (!ids.length) {
         throw new Error('no method can be computed: give at least one of ' +
-          Object.keys(TENSOR_KEYS).join(', '));
+          tensorIds.join(', '));
       }
       return ids;
     }
@@ -172,7 +214,7 @@ function createCore(M) {
         const inferred = inferSquareGrid(S, specialTokens);
         if (!inferred) {
           throw new Error(`cannot infer the patch grid: ${S} tokens minus ${specialTokens} special ` +
-            `token(s) is not a square number; give options.grid = [rows, cols]`);
+            'token(s) is not a square number; give options.grid = [rows, cols]');
         }
         [rows, cols] = inferred;
       }
@@ -202,43 +244,20 @@ function createCore(M) {
     return withTensors(tensors, (t) => copyOut(M.relevanceRow(method, t.heap, coreOptions(options, t))).data);
   }
 
-  function rolloutFullMatrix(method, tensors, options = {}) {
-    return withTensors(tensors, (t) => copyOut(M.rolloutFullMatrix(method, t.heap, coreOptions(options, t))).data);
-  }
-
-  // The product stage alone: row `query` of X[B-1]...X[0] for blocks { data, shape: [B,S,S] }
-  // or blocks already in the heap (uploadBlocks), so repeated timings copy nothing.
-  function rolloutChain(blocks, { query = 0, fullMatrices = false } = {}) {
-    const onHeap = blocks instanceof M.Floats;
-    const heap = onHeap ? blocks : toHeap(M, 'blocks', blocks);
-    try {
-      return copyOut(M.rolloutChain(heap, query, fullMatrices)).data;
-    } finally {
-      if (!onHeap) heap.delete();
-    }
-  }
-
-  // Self-Attention Attribution's summaries of attr { data, shape: [B,h,S,S] }.
-  function withAttr(attr, fn) {
-    const heap = toHeap(M, 'attr', attr);
-    try {
-      return fn(heap);
-    } finally {
-      heap.delete();
-    }
-  }
-
   return {
+    methods: methodRegistry,
     methodIds,
+    method: methodInfo,
+    tensors: tensorRegistry,
+    tensorIds,
+    explainerMethodIds,
+    outputsFor,
     headImportance: (attr) => withAttr(attr, (a) => copyOut(M.headImportance(a))),
     attributionTree: (attr, threshold = 0.4) => withAttr(attr, (a) => M.attributionTree(a, threshold)),
-    uploadTensors: (tensors) => new CoreTensors(M, tensors),
-    availableMethods: (tensors) => withTensors(tensors, availableOn),
+    uploadTensors: (given) => new CoreTensors(M, tensorIds, given),
+    availableMethods: (given) => withTensors(given, availableOn),
     computeMaps,
     relevanceRow,
-    rolloutChain,
-    uploadBlocks: (blocks) => toHeap(M, 'blocks', blocks), // caller calls .delete()
-    rolloutFullMatrix,
     ...renderApi(M),
     ...evalApi(M),
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs an explainer graph (docs/architecture.md, "The explainer graph contract") with
 // onnxruntime-web and hands back per-target tensors ready for core.computeMaps.
 // Environment-neutral: the caller passes the `ort` module (onnxruntime-web's Node build in
@@ -5,46 +6,6 @@
 // imports nothing platform-specific.
 import { validateMetadata, checkSessionContract, contractDims, CONTRACT_OUTPUTS } from './metadata.js';
 import { targetMatrix } from './targets.js';
-
-// Which graph outputs each relevance method reads (METHODS.md, "needs" column). Lets a
-// caller fetch only what the requested methods use.
-export const METHOD_OUTPUTS = {
-  transformer_attribution: ['attn_grad', 'attn_rel'],
-  attention_rollout: ['attn'],
-  raw_attention: ['attn'],
-  gradcam: ['attn', 'attn_grad'],
-  partial_lrp: ['attn_rel_classic_last'],
-  lrp_full: ['input_rel_classic'],
-  generic_attention: ['attn', 'attn_grad'],
-  ablation_no_grad: ['attn_rel'],
-  ablation_last_block: ['attn_grad', 'attn_rel'],
-  ablation_second_block: ['attn_grad', 'attn_rel'],
-  attattr: [], // Attr comes from the attribution graphs (runtime/attribution.js)
-};
-// Methods read from the attribution graphs: hundreds of forwards each, so never part of
-// 'all'; named explicitly they run them.
-export const ATTRIBUTION_METHODS = ['attattr'];
-// What 'all' means for an explanation: every method one explainer run feeds.
-export const METHOD_IDS = Object.keys(METHOD_OUTPUTS).filter((m) => !ATTRIBUTION_METHODS.includes(m));
-
-export function outputsForMethods(methods) {
-  const set = new Set();
-  for (const m of methods) {
-    const needs = METHOD_OUTPUTS[m];
-    if (!needs) throw new Error(`unknown method "${m}"; known: ${METHOD_IDS.join(', ')}`);
-    needs.forEach((o) => set.add(o));
-  }
-  return CONTRACT_OUTPUTS.filter((o) => set.has(o));
-}
-
-// Graph output name → key in the per-target tensor object handed to the core.
-const TENSOR_KEYS = {
-  attn: 'attn',
-  attn_grad: 'attnGrad',
-  attn_rel: 'attnRel',
-  attn_rel_classic_last: 'relClassicLast',
-  input_rel_classic: 'inputRelClassic',
-};
 
 const now = () => (globalThis.performance ?? Date).now();
 
@@ -198,21 +159,21 @@ export async function openExplainer({
     return CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && outputs.includes(o));
   }
 
-  // Per-target views ({ data, shape } without the K axis) of the fetched outputs; attn is
-  // one object shared by all targets.
+  // Per-target views ({ data, shape } without the K axis) of the fetched outputs, under
+  // their graph names; attn is one object shared by all targets.
   function perTargetTensors(result, fetches, K) {
+    /** @type {Record<string, { data: any, shape: number[] }>[]} */
     const perTarget = Array.from({ length: K }, () => ({}));
     const expected = shapes(K);
     for (const name of fetches) {
       const data = result[name].data;
-      const key = TENSOR_KEYS[name];
       if (name === 'attn') {
         const attn = { data, shape: expected.attn };
-        perTarget.forEach((t) => { t[key] = attn; });
+        perTarget.forEach((t) => { t.attn = attn; });
       } else {
         const shape = expected[name].slice(1); // drop the K axis
         const size = data.length / K;
-        perTarget.forEach((t, k) => { t[key] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
+        perTarget.forEach((t, k) => { t[name] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
       }
     }
     return perTarget;
@@ -277,10 +238,11 @@ export async function openExplainer({
 
     // targets: class ids, Float32Array(C) weight vectors (e.g. e_A − e_B), or null for the
     // predicted class (one run gives the logits and the top-1 explanation). options.outputs:
-    // the graph outputs to fetch (default all; see outputsForMethods). Returns
-    // { logits, classes, tensors, timings }: classes[k] is the class row k explains (null
-    // for a weight vector); tensors[k] = { attn, attnGrad, attnRel, relClassicLast,
-    // inputRelClassic }, each { data, shape } as core.computeMaps takes them: data is a
+    // the graph outputs to fetch (default all; core.outputsFor(methods) gives what some
+    // methods read). Returns { logits, classes, tensors, timings }: classes[k] is the class
+    // row k explains (null for a weight vector); tensors[k] = { attn, attn_grad, attn_rel,
+    // attn_rel_classic_last, input_rel_classic }, each { data, shape } as core.computeMaps
+    // takes them: data is a
     // subarray view into the fetched output (no copies), shape without the K axis;
     // `attn` is one object shared by all targets.
     async explain(pixels, targets, { outputs = CONTRACT_OUTPUTS } = {}) {

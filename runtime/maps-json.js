@@ -1,3 +1,4 @@
+// @ts-check
 // The maps.json layout every command writes (and the page can offer for download):
 //   { ...extra, "targets": [ { "id": <class id or null>, ...per-target fields,
 //       "maps": { "<method id>": { "shape": [rows, cols], "data": [row-major floats] } } } ] }

@@ -1,3 +1,4 @@
+// @ts-check
 // NumPy .npy files (format versions 1.0, 2.0 and 3.0) holding float32 little-endian
 // arrays in C order — the only kind the explainer tensors come in. Anything else is
 // rejected with a UserError naming the file, so a user knows which argument to fix.

@@ -1,3 +1,4 @@
+// @ts-check
 // Model metadata "preprocess" block (docs/architecture.md) → the flat spec the core's
 // preprocess binding reads (wasm/preprocess_bindings.cpp). Sizes in the metadata are
 // [height, width], as torchvision takes them.

@@ -1,3 +1,4 @@
+// @ts-check
 // Turns what a user types (a class id or a class name) into a class id, and class ids
 // into the target vectors the explainer graph takes. Names match case-insensitively
 // against metadata.labels and the comma-separated synonyms in metadata.label_names
@@ -75,6 +76,7 @@ export function resolveTarget(metadata, spec) {
 // vectors (e.g. e_A − e_B for a contrastive explanation) and null: an all-zero row, which
 // the graph reads as "the predicted class" (docs/architecture.md). An all-zero weight
 // vector would mean the same, so it is refused.
+/** @param {Array<number | null | ArrayLike<number>>} targets @param {number} numClasses */
 export function targetMatrix(targets, numClasses) {
   if (!Array.isArray(targets) || targets.length === 0) throw new Error('explain needs at least one target');
   const m = new Float32Array(targets.length * numClasses);
@@ -85,11 +87,12 @@ export function targetMatrix(targets, numClasses) {
       if (!Number.isInteger(t) || t < 0 || t >= numClasses) throw new Error(`target ${t} is not a class id in 0..${numClasses - 1}`);
       m[k * numClasses + t] = 1;
     } else if (ArrayBuffer.isView(t) || Array.isArray(t)) {
-      if (t.length !== numClasses) throw new Error(`target vector ${k} has ${t.length} entries, the model has ${numClasses} classes`);
-      if (!Array.prototype.some.call(t, (v) => v !== 0)) {
+      const w = /** @type {ArrayLike<number>} */ (t);
+      if (w.length !== numClasses) throw new Error(`target vector ${k} has ${w.length} entries, the model has ${numClasses} classes`);
+      if (!Array.prototype.some.call(w, (v) => v !== 0)) {
         throw new Error(`target vector ${k} is all zeros; pass null to explain the predicted class`);
       }
-      m.set(t, k * numClasses);
+      m.set(w, k * numClasses);
     } else {
       throw new Error(`target ${k} must be a class id, a vector of ${numClasses} weights, or null (predicted class)`);
     }

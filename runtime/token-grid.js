@@ -1,3 +1,4 @@
+// @ts-check
 // The patch grid of a token sequence: S = specialTokens + rows * cols. Shared by the core
 // wrapper and the CLI so both infer the same default.
 

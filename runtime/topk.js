@@ -1,3 +1,4 @@
+// @ts-check
 // Class probabilities from logits and the k most likely classes. Environment-neutral.
 
 // Numerically stable softmax (subtracts the max); returns a new Float32Array.

@@ -6,10 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
-  build-essential cmake libeigen3-dev libgtest-dev         # native core + tests
+  build-essential cmake libeigen3-dev libgtest-dev         # native core + tests (Eigen: the tests' reference only)
   emscripten binaryen node-acorn                           # WebAssembly build
   python3-torch python3-onnx python3-numpy python3-pil python3-pytest libopenblas0-pthread  # exporter
   python3-opencv python3-matplotlib                        # reference colormaps in tests
+  clang-format python3-flake8 python3-autopep8            # npm run lint / npm run format
   chromium                                                 # browser tests
   parallel                                                 # scale-out test (GNU parallel shards)
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: every suite, in order of speed: C++ (ctest), exporter (pytest), Node
-# (node:test), browser (headless Chromium). Assumes `npm run build` has run
+# `npm test`: every suite, in order of speed: lint (scripts/lint.js: clang-format, ESLint,
+# flake8), C++ (ctest), exporter (pytest), Node (node:test), browser (headless Chromium). Assumes `npm run build` has run
 # (scripts/setup.sh does both). Ends with one line adding up every runner's counts.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,7 @@ run_suite() {
   fi
 }
 
+run_suite lint node scripts/lint.js
 run_suite cpp bash -c '
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DVITREL_SHARED_DIR="$VITREL_SHARED_DIR" >/dev/null &&
   cmake --build build/native -j2 >/dev/null &&

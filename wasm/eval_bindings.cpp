@@ -17,16 +17,15 @@
 #include "eval/pointing_game.h"
 #include "eval/segmentation.h"
 #include "floats.h"
+#include "ids.h"
 #include "js_errors.h"
 #include "options.h"
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 namespace vitrel::wasm {
 namespace {
 
 using emscripten::val;
-
-val removal_order_ids() { return id_list(all_removal_orders(), removal_order_id); }
 
 std::vector<double> number_list(const val& list, const char* what) {
   if (!list.isArray()) throw InputError(std::string(what) + " must be an array of numbers");
@@ -79,7 +78,7 @@ val uint32_copy(const std::vector<std::uint32_t>& values) {
 
 val ranking(const Floats& map, const std::string& order) {
   return call_or_throw_js([&] {
-    return uint32_copy(removal_ranking(map.values().data(), map.values().size(), removal_order_from_id(order)));
+    return uint32_copy(removal_ranking(map.values().data(), map.values().size(), from_id<RemovalOrder>(order)));
   });
 }
 
@@ -93,7 +92,7 @@ Floats perturbed(const Bytes& rgba, int width, int height, const Floats& map, co
       throw InputError("perturbedInputs options must be { fractions, order, mean, std }");
     }
     const std::vector<double> fractions = number_list(options["fractions"], "perturbedInputs options.fractions");
-    const RemovalOrder order = removal_order_from_id(string_field(options, "order", ""));
+    const RemovalOrder order = from_id<RemovalOrder>(string_field(options, "order", ""));
     const auto mean = three_floats(options["mean"], "perturbedInputs options.mean");
     const auto std = three_floats(options["std"], "perturbedInputs options.std");
     return Floats(perturbed_inputs(rgba.data(), width, height, map.values().data(), fractions, order, mean, std),
@@ -174,7 +173,7 @@ Bytes mask_frame(const Bytes& mask, int mask_width, int mask_height, const val& 
 
 EMSCRIPTEN_BINDINGS(vit_relevance_eval) {
   using namespace emscripten;
-  function("removalOrderIds", &vitrel::wasm::removal_order_ids);
+  vitrel::wasm::bind_ids<vitrel::RemovalOrder>("removalOrderIds");
   function("removalRanking", &vitrel::wasm::ranking);
   function("perturbedInputs", &vitrel::wasm::perturbed);
   function("removedPixelCount", &vitrel::wasm::removed_count);

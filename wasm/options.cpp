@@ -70,12 +70,7 @@ static TensorView tensor_field(const val& tensors, const char* key) {
 RelevanceInputs relevance_inputs(const val& tensors) {
   RelevanceInputs in;
   if (tensors.isUndefined() || tensors.isNull()) return in;
-  in.attention = tensor_field(tensors, "attention");
-  in.attention_grad = tensor_field(tensors, "attentionGrad");
-  in.attention_rel = tensor_field(tensors, "attentionRel");
-  in.rel_classic_last = tensor_field(tensors, "relClassicLast");
-  in.input_rel_classic = tensor_field(tensors, "inputRelClassic");
-  in.attribution = tensor_field(tensors, "attribution");
+  for (const TensorInfo& t : id_table(Tensor{})) in[t.value] = tensor_field(tensors, t.id);
   return in;
 }
 

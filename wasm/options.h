@@ -22,16 +22,8 @@ std::string string_field(const emscripten::val& object, const char* key, const s
 std::vector<float> float_list_field(const emscripten::val& object, const char* key,
                                     const std::vector<float>& fallback);
 
-// A JS array of the ids of every value of an enum (e.g. all_colormaps(), colormap_id).
-template <class T, class IdFn>
-emscripten::val id_list(const std::vector<T>& all, IdFn id) {
-  emscripten::val out = emscripten::val::array();
-  for (T v : all) out.call<void>("push", std::string(id(v)));
-  return out;
-}
-
-// { attention, attentionGrad, attentionRel, relClassicLast, inputRelClassic }: Floats or
-// undefined each. The views borrow the Floats' memory.
+// { attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic } (the tensor
+// ids, registry.h): Floats or undefined each. The views borrow the Floats' memory.
 RelevanceInputs relevance_inputs(const emscripten::val& tensors);
 
 // { gridRows, gridCols, specialTokens }

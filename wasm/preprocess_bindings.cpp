@@ -14,9 +14,10 @@
 
 #include "bytes.h"
 #include "floats.h"
+#include "ids.h"
 #include "js_errors.h"
 #include "options.h"
-#include "preprocess/photo_overlay.h"
+#include "render/photo_overlay.h"
 #include "preprocess/preprocess.h"
 #include "preprocess/preprocess_spec.h"
 
@@ -27,14 +28,14 @@ using emscripten::val;
 
 PreprocessSpec spec_from(const val& s) {
   PreprocessSpec spec;
-  spec.resize_mode = resize_mode_from_id(string_field(s, "resizeMode", resize_mode_id(spec.resize_mode)));
+  spec.resize_mode = from_id<ResizeMode>(string_field(s, "resizeMode", to_id(spec.resize_mode)));
   spec.resize_size = int_field(s, "resizeSize", spec.resize_size);
   spec.resize_width = int_field(s, "resizeWidth", spec.resize_width);
   spec.resize_height = int_field(s, "resizeHeight", spec.resize_height);
   spec.center_crop = bool_field(s, "centerCrop", spec.center_crop);
   spec.crop_width = int_field(s, "cropWidth", spec.crop_width);
   spec.crop_height = int_field(s, "cropHeight", spec.crop_height);
-  spec.interpolation = interpolation_from_id(string_field(s, "interpolation", interpolation_id(spec.interpolation)));
+  spec.interpolation = from_id<Interpolation>(string_field(s, "interpolation", to_id(spec.interpolation)));
   spec.mean = float_list_field(s, "mean", spec.mean);
   spec.stddev = float_list_field(s, "std", spec.stddev);
   spec.exact_size_passthrough = bool_field(s, "exactSizePassthrough", spec.exact_size_passthrough);
@@ -89,8 +90,8 @@ void overlay(Bytes& rgba, int width, int height, const Floats& map01, int rows, 
              const val& region, const val& options) {
   call_or_throw_js([&] {
     OverlayOptions o;
-    o.colormap = colormap_from_id(string_field(options, "colormap", "jet"));
-    o.sampling = map_sampling_from_id(string_field(options, "sampling", "bilinear"));
+    o.colormap = from_id<Colormap>(string_field(options, "colormap", "jet"));
+    o.sampling = from_id<MapSampling>(string_field(options, "sampling", "bilinear"));
     o.opacity = float_field(options, "opacity", o.opacity);
     o.outside_dim = float_field(options, "outsideDim", o.outside_dim);
     draw_map_on_photo(rgba.data(), rgba.byte_size(), width, height, map01.values(), rows, cols,
@@ -107,7 +108,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_preprocess) {
   function("preprocessImage", &wasm::preprocess);
   function("inputRegion", &wasm::region_of);
   function("drawMapOnPhoto", &wasm::overlay);
-  function("resizeModeIds", +[] { return wasm::id_list(all_resize_modes(), resize_mode_id); });
-  function("interpolationIds", +[] { return wasm::id_list(all_interpolations(), interpolation_id); });
-  function("mapSamplingIds", +[] { return wasm::id_list(all_map_samplings(), map_sampling_id); });
+  wasm::bind_ids<MapSampling>("mapSamplingIds");
 }

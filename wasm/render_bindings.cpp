@@ -10,6 +10,7 @@
 
 #include "bytes.h"
 #include "floats.h"
+#include "ids.h"
 #include "js_errors.h"
 #include "options.h"
 #include "render/colormap.h"
@@ -22,10 +23,6 @@ namespace vitrel::wasm {
 namespace {
 
 using emscripten::val;
-
-val colormap_ids() { return id_list(all_colormaps(), colormap_id); }
-val threshold_ids() { return id_list(all_thresholds(), threshold_id); }
-val blend_mode_ids() { return id_list(all_blend_modes(), blend_mode_id); }
 
 Floats as_map(std::vector<float> values, int rows, int cols) {
   return Floats(std::move(values), {rows, cols});
@@ -42,15 +39,15 @@ Floats upsample(const Floats& map, int rows, int cols, int out_rows, int out_col
 }
 
 Bytes colorize(const Floats& map01, const std::string& colormap) {
-  return call_or_throw_js([&] { return Bytes(apply_colormap(map01.values(), colormap_from_id(colormap))); });
+  return call_or_throw_js([&] { return Bytes(apply_colormap(map01.values(), from_id<Colormap>(colormap))); });
 }
 
 Bytes legend(const std::string& colormap) {
-  return call_or_throw_js([&] { return Bytes(colormap_legend(colormap_from_id(colormap))); });
+  return call_or_throw_js([&] { return Bytes(colormap_legend(from_id<Colormap>(colormap))); });
 }
 
 Floats threshold(const Floats& map01, const std::string& id) {
-  return call_or_throw_js([&] { return Floats(binarize(map01.values(), threshold_from_id(id)), map01.dims()); });
+  return call_or_throw_js([&] { return Floats(binarize(map01.values(), from_id<Threshold>(id)), map01.dims()); });
 }
 
 int otsu(const Floats& map01) {
@@ -61,8 +58,8 @@ int otsu(const Floats& map01) {
 Bytes composite(const Bytes& rgba, int width, int height, const Floats& map01, const val& options) {
   return call_or_throw_js([&] {
     CompositeOptions o;
-    o.colormap = colormap_from_id(string_field(options, "colormap", "jet"));
-    o.mode = blend_mode_from_id(string_field(options, "mode", "alpha"));
+    o.colormap = from_id<Colormap>(string_field(options, "colormap", "jet"));
+    o.mode = from_id<BlendMode>(string_field(options, "mode", "alpha"));
     o.opacity = float_field(options, "opacity", 0.5f);
     return Bytes(composite_heatmap(rgba.data(), rgba.byte_size(), width, height, map01.values(), o));
   });
@@ -81,9 +78,9 @@ EMSCRIPTEN_BINDINGS(vit_relevance_render) {
       })
       .function("view", &Bytes::view)
       .function("size", &Bytes::size);
-  function("colormapIds", &vitrel::wasm::colormap_ids);
-  function("thresholdIds", &vitrel::wasm::threshold_ids);
-  function("blendModeIds", &vitrel::wasm::blend_mode_ids);
+  vitrel::wasm::bind_ids<vitrel::Colormap>("colormapIds");
+  vitrel::wasm::bind_ids<vitrel::Threshold>("thresholdIds");
+  vitrel::wasm::bind_ids<vitrel::BlendMode>("blendModeIds");
   function("normalizeMinMax", &vitrel::wasm::normalize);
   function("upsampleBilinear", &vitrel::wasm::upsample);
   function("applyColormap", &vitrel::wasm::colorize);

@@ -4,7 +4,6 @@ import { Engine } from './lib/worker-client.js';
 import { readPhoto, rgbaOf } from './lib/image-input.js';
 import { bindPhotoSources } from './lib/input-sources.js';
 import { ClassSearch } from './lib/class-search.js';
-import { METHOD_SHORT, USES_START_LAYER, methodName } from './lib/methods.js';
 import { heatImage, legendImage } from './lib/render.js';
 import { drawOverlay, cellAt } from './lib/overlay.js';
 import { Busy } from './lib/busy.js';
@@ -16,7 +15,7 @@ const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
 
 const state = {
-  models: [], model: null, metadata: null, methods: [], backend: 'wasm',
+  models: [], model: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
   photo: null,                 // { imageId, bitmap, width, height, name }
   region: null, top5: [],
   classA: null, classB: null, contrastive: false,
@@ -110,7 +109,8 @@ async function openModel(model) {
   $('load-progress').hidden = true;
   clearError();
   state.metadata = ready.metadata;
-  state.methods = ready.methods;
+  state.methods = ready.methods.map((m) => m.id);
+  state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
   const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';
   state.splitGraphs = Boolean(ready.split);
   const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
@@ -130,9 +130,23 @@ $('backend-select').addEventListener('change', (e) => { state.backend = e.target
 
 function fillMethods() {
   const select = $('method');
-  select.replaceChildren(...state.methods.map((m) => new Option(methodName(m), m)));
+  select.replaceChildren(...state.methods.map((m) => new Option(method(m).name, m)));
   if (!state.methods.includes(state.method)) state.method = state.methods[0];
   select.value = state.method;
+  showMethodHelp();
+}
+
+const method = (id) => state.methodInfo.get(id);
+
+// The chosen method's one-line description and paper, from the registry.
+function showMethodHelp() {
+  const { description, paper } = method(state.method);
+  const help = $('method-help');
+  help.replaceChildren(`${description}. `);
+  if (paper) {
+    const link = Object.assign(document.createElement('a'), { href: paper, textContent: 'Paper', target: '_blank', rel: 'noopener' });
+    help.append(link);
+  }
 }
 
 // ---------- photo ----------
@@ -186,7 +200,6 @@ async function analyze(photo) {
     state.classB = msg.top5[1]?.id ?? null;
     searchA.show(state.classA);
     searchB.show(state.classB);
-    timeline.prediction = performance.now();
     renderTop5();
   };
   timeline.analyzeSent = performance.now();
@@ -315,17 +328,17 @@ function render() {
     const t = state.classA === null ? null : primaryTarget();
     const drawn = paint(main, t, state.method, 4096);
     if (drawn) {
-      $('main-caption').textContent = `${methodName(state.method)} · ${targetLabel(t)}`
-        + (USES_START_LAYER.has(state.method) ? ` · start layer ${state.startLayer}` : '') + photo.note;
+      $('main-caption').textContent = `${method(state.method).name} · ${targetLabel(t)}`
+        + (method(state.method).startLayer ? ` · start layer ${state.startLayer}` : '') + photo.note;
     }
   } else if (state.view === 'grid') {
     const t = state.classA === null ? null : primaryTarget();
     // A constant map (e.g. Grad-CAM when every head weight is negative) says so in words.
     const flat = (m) => { const d = t && state.maps.get(mapKey(t))?.[m]?.data; return d && d.every((v) => v === d[0]); };
-    $('grid').replaceChildren(...state.methods.map((m) => tile(t, m, METHOD_SHORT[m] ?? m,
+    $('grid').replaceChildren(...state.methods.map((m) => tile(t, m, method(m).shortName,
       t ? `${targetLabel(t)}${flat(m) ? ' · map is constant (no relevance)' : ''}` : '', 320)));
   } else {
-    $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), methodName(state.method), 640)));
+    $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), method(state.method).name, 640)));
   }
   const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
   for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = !drawnAny;
@@ -394,7 +407,7 @@ const searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
 const searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; ensureMaps(); });
 
 $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; ensureMaps(); });
-$('method').addEventListener('change', (e) => { state.method = e.target.value; ensureMaps(); render(); });
+$('method').addEventListener('change', (e) => { state.method = e.target.value; showMethodHelp(); ensureMaps(); render(); });
 $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); });
 $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
 $('opacity').addEventListener('input', (e) => {
@@ -441,7 +454,7 @@ document.querySelector('.stage').addEventListener('pointermove', (e) => {
   let lo = Infinity; let hi = -Infinity;
   for (const v of b.map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
   $('hover-readout').textContent = cell
-    ? `${METHOD_SHORT[b.method]} · ${b.map.rows > 64 ? 'pixel' : 'patch'} (row ${cell.row}, col ${cell.col}): `
+    ? `${method(b.method).shortName} · ${b.map.rows > 64 ? 'pixel' : 'patch'} (row ${cell.row}, col ${cell.col}): `
       + `relevance ${cell.value.toPrecision(4)} (${Math.round(((cell.value - lo) / (hi - lo || 1)) * 100)}% of the map's range)`
     : 'Outside the region the model saw.';
 });

@@ -2,7 +2,7 @@
 // preprocesses photos and turns the graph's tensors into relevance maps (the C++ core in
 // WebAssembly). Keeps the page responsive; every reply carries the request id so the
 // page can drop stale ones, and queued requests that a newer one superseded are skipped.
-import { openExplainer, ATTRIBUTION_METHODS, METHOD_IDS, outputsForMethods } from './runtime/explainer.js';
+import { openExplainer } from './runtime/explainer.js';
 import { topK } from './runtime/topk.js';
 import { contrastiveTarget } from './runtime/targets.js';
 import { loadCore } from './runtime/core.js';
@@ -115,8 +115,8 @@ async function init({ model, backend = 'wasm' }, reply) {
     bytes: done,
     split: explainer.canCachePhoto,
     sessionMs: now() - started,
-    // the Attribution methods run other graphs: not offered here (yet)
-    methods: (core.methodIds ?? METHOD_IDS).filter((m) => !ATTRIBUTION_METHODS.includes(m)),
+    // the registry: ids, names, help (src/methods/registry.h); attattr runs other graphs
+    methods: core.methods.filter((m) => core.explainerMethodIds.includes(m.id)),
   };
 }
 
@@ -157,7 +157,7 @@ function mapsOf(imageId, targets, startLayer) {
 // predicted class): the first heat map costs one run, not a forward pass plus a run.
 // The core's preprocess also gives the region of the photo the model saw (its inverse
 // mapping), where the page draws the heat map.
-async function analyze({ id, imageId, rgba, width, height, methods = METHOD_IDS, startLayer = 0 }, reply) {
+async function analyze({ id, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0 }, reply) {
   requireModel();
   const t0 = now();
   // The whole metadata: the core then also checks the input size against the model's.
@@ -168,7 +168,7 @@ async function analyze({ id, imageId, rgba, width, height, methods = METHOD_IDS,
   tensors.clear();
   const preprocessMs = now() - t0;
   checkFresh(id);
-  const outputs = outputsForMethods(methods);
+  const outputs = core.outputsFor(methods);
   const out = await explainer.explain(image.pixels, [null], { outputs });
   const target = { a: out.classes[0] };
   cacheTensors(imageId, [target], out, outputs);
@@ -228,10 +228,10 @@ async function runIdleJob() {
 // targets whose cached tensors miss an output these methods read. Leaving out
 // input_rel_classic (only lrp_full reads it) switches off the costly classic pass down
 // to the pixels. Replies with every map the tensors allow.
-async function explain({ id, imageId, targets, methods = METHOD_IDS, startLayer = 0 }, reply) {
+async function explain({ id, imageId, targets, methods = core.explainerMethodIds, startLayer = 0 }, reply) {
   requireModel();
   if (!image || image.imageId !== imageId) throw new Stale();
-  const need = outputsForMethods(methods);
+  const need = core.outputsFor(methods);
   const lacking = targets.filter((t) => {
     const entry = tensors.get(keyOf(imageId, t));
     return !entry || need.some((o) => !entry.outputs.has(o));

@@ -1,5 +1,6 @@
-// Native benchmark of the relevance methods, the reference workload for the WebAssembly
-// bench (bench/core.js runs the same one through the bindings).
+// The native half of `npm run bench -- core` (bench/core.js, the one harness: it builds and
+// runs this, then prints these figures beside the WebAssembly ones of the same workload).
+// The full-matrix rollout reference is timed here only: it is not in the shipped module.
 //
 // Usage: relevance_bench [runs]   (default 25; each figure is the median of `runs`)
 //
@@ -8,17 +9,17 @@
 //   below; step: x ^= x << 13; x ^= x >> 17; x ^= x << 5; value u = (x >> 8) / 2^24,
 //   uniform in [0,1)), in C order:
 //     attention          [B,h,S,S]  seed 1, u, then each row divided by its sum
-//     attention_grad     [B,h,S,S]  seed 2, 2u - 1
-//     attention_rel      [B,h,S,S]  seed 3, 2u - 1
-//     rel_classic_last   [h,S,S]    seed 4, 2u - 1
+//     attn_grad     [B,h,S,S]  seed 2, 2u - 1
+//     attn_rel      [B,h,S,S]  seed 3, 2u - 1
+//     attn_rel_classic_last   [h,S,S]    seed 4, 2u - 1
 //     input_rel_classic  [224,224]  seed 5, 2u - 1
-//     attribution        [B,h,S,S]  seed 6, 2u - 1
+//     attr               [B,h,S,S]  seed 6, 2u - 1
 //   options: start_layer 0, query_token 0.
-// Timed: each method alone (compute_relevance), all eleven in one compute_relevance_maps
+// Timed: each method alone (compute_relevance), all ten in one compute_relevance_maps
 // batch, the finiteness scan alone, and transformer_attribution's row as a row vector
 // (relevance_row, its validation included) vs the naive full-matrix product of
-// rollout_reference.h (no validation).
-// Output: a human table, then one line `JSON: {...}` with every figure in milliseconds.
+// rollout_reference.h (no validation), and the product stage alone both ways.
+// Output: one line `JSON: {...}` with every figure in milliseconds.
 
 #include <algorithm>
 #include <chrono>
@@ -29,7 +30,7 @@
 #include <vector>
 
 #include "methods/relevance.h"
-#include "methods/rollout_reference.h"
+#include "support/rollout_reference.h"
 
 namespace {
 
@@ -54,7 +55,7 @@ std::vector<float> uniform(size_t n, uint32_t seed, float scale, float offset) {
 
 struct Workload {
   int blocks, heads, tokens;
-  std::vector<float> attention, grad, rel, rel_classic_last, input_rel, attr;
+  std::vector<float> attention, grad, rel, attn_rel_classic_last, input_rel, attr;
 
   Workload(int B, int h, int S) : blocks(B), heads(h), tokens(S) {
     const size_t block_numel = size_t(B) * h * S * S;
@@ -66,7 +67,7 @@ struct Workload {
     }
     grad = uniform(block_numel, 2, 2.f, -1.f);
     rel = uniform(block_numel, 3, 2.f, -1.f);
-    rel_classic_last = uniform(size_t(h) * S * S, 4, 2.f, -1.f);
+    attn_rel_classic_last = uniform(size_t(h) * S * S, 4, 2.f, -1.f);
     input_rel = uniform(224 * 224, 5, 2.f, -1.f);
     attr = uniform(block_numel, 6, 2.f, -1.f);
   }
@@ -76,7 +77,7 @@ struct Workload {
     return RelevanceInputs{{attention.data(), bhss},
                            {grad.data(), bhss},
                            {rel.data(), bhss},
-                           {rel_classic_last.data(), {heads, tokens, tokens}},
+                           {attn_rel_classic_last.data(), {heads, tokens, tokens}},
                            {input_rel.data(), {224, 224}},
                            {attr.data(), bhss}};
   }
@@ -103,28 +104,26 @@ std::string fixed(double v) {
   return buf;
 }
 
-// Times one configuration; prints its table and returns its JSON object.
+// Times one configuration; returns its JSON object.
 std::string bench_config(int B, int h, int runs) {
   const TokenLayout layout{14, 14, 1};
   const Workload w(B, h, layout.tokens());
   const RelevanceInputs in = w.inputs();
 
-  std::printf("\nB=%d h=%d S=%d (median of %d runs)\n", B, h, layout.tokens(), runs);
-  std::printf("  %-28s %10s\n", "method", "ms");
   std::string methods_json;
   double sum_single = 0;
-  for (Method m : all_methods()) {
-    const double ms = median_ms(runs, [&] { g_sink = g_sink + compute_relevance(m, in, layout).data[0]; });
+  for (Method m : all_values<Method>()) {
+    const double ms =
+        median_ms(runs, [&] { g_sink = g_sink + compute_relevance(m, in, layout).data[0]; });
     sum_single += ms;
-    std::printf("  %-28s %10.3f\n", method_id(m), ms);
-    methods_json += std::string(methods_json.empty() ? "" : ",") + "\"" + method_id(m) +
-                    "\":" + fixed(ms);
+    methods_json +=
+        std::string(methods_json.empty() ? "" : ",") + "\"" + to_id(m) + "\":" + fixed(ms);
   }
   const double batch = median_ms(runs, [&] {
-    g_sink = g_sink + compute_relevance_maps(all_methods(), in, layout)[0].data[0];
+    g_sink = g_sink + compute_relevance_maps(all_values<Method>(), in, layout)[0].data[0];
   });
   const double validate = median_ms(runs, [&] {
-    for (const TensorView* t : {&in.attention, &in.attention_grad, &in.attention_rel})
+    for (const TensorView* t : {&in.attn, &in.attn_grad, &in.attn_rel})
       g_sink = g_sink + static_cast<float>(first_non_finite(t->data, t->numel()));
   });
   const double row = median_ms(runs, [&] {
@@ -143,7 +142,8 @@ std::string bench_config(int B, int h, int runs) {
   std::vector<float> block_matrices(size_t(B) * S * S);
   for (int b = 0; b < B; ++b) {
     Eigen::Map<reference::Matrix>(block_matrices.data() + size_t(b) * S * S, S, S) =
-        reference::head_mean(Method::TransformerAttribution, in, b) + reference::Matrix::Identity(S, S);
+        reference::head_mean(Method::TransformerAttribution, in, b) +
+        reference::Matrix::Identity(S, S);
   }
   const double product_row = median_ms(runs, [&] {
     g_sink = g_sink + reference::chain_row_vector(block_matrices.data(), B, S, 0)[1];
@@ -152,34 +152,23 @@ std::string bench_config(int B, int h, int runs) {
     g_sink = g_sink + reference::chain_full_matrices(block_matrices.data(), B, S, 0)[1];
   });
 
-  std::printf("  %-28s %10.3f\n", "sum of the above", sum_single);
-  std::printf("  %-28s %10.3f   <- compute_relevance_maps(all_methods())\n", "all methods, one batch", batch);
-  std::printf("  %-28s %10.3f   (finiteness scan of A, G, R)\n", "validation only", validate);
-  std::printf("  transformer_attribution rollout: row vector %.3f ms, full-matrix product %.3f ms"
-              " (median of %d), speed-up x%.1f\n",
-              row, full, matrix_runs, full / row);
-  std::printf("  product stage alone (precomputed block matrices): row vector %.3f ms,"
-              " full-matrix %.3f ms, speed-up x%.1f\n",
-              product_row, product_full, product_full / product_row);
-
   return "{\"blocks\":" + std::to_string(B) + ",\"heads\":" + std::to_string(h) +
          ",\"tokens\":" + std::to_string(layout.tokens()) + ",\"methods_ms\":{" + methods_json +
          "},\"sum_single_ms\":" + fixed(sum_single) + ",\"all_methods_batch_ms\":" + fixed(batch) +
          ",\"validation_ms\":" + fixed(validate) + ",\"rollout_row_ms\":" + fixed(row) +
          ",\"rollout_full_matrix_ms\":" + fixed(full) +
-         ",\"rollout_speedup\":" + fixed(full / row) +
-         ",\"product_row_ms\":" + fixed(product_row) + ",\"product_full_matrix_ms\":" +
-         fixed(product_full) + ",\"product_speedup\":" + fixed(product_full / product_row) + "}";
+         ",\"rollout_speedup\":" + fixed(full / row) + ",\"product_row_ms\":" + fixed(product_row) +
+         ",\"product_full_matrix_ms\":" + fixed(product_full) +
+         ",\"product_speedup\":" + fixed(product_full / product_row) + "}";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 25;
-  std::printf("relevance_bench: every method of METHODS.md (except attattr) on random tensors\n");
   const std::string small = bench_config(12, 3, runs);
   const std::string large = bench_config(12, 12, runs);
-  std::printf("\nJSON: {\"bench\":\"relevance_native\",\"runs\":%d,\"configs\":[%s,%s]}\n", runs,
+  std::printf("JSON: {\"bench\":\"relevance_native\",\"runs\":%d,\"configs\":[%s,%s]}\n", runs,
               small.c_str(), large.c_str());
   return 0;
 }

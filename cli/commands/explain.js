@@ -4,16 +4,15 @@
 // overlay per target and method at the photo's own resolution.
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { parseOptions, parseMethods, formatOptions, UsageError } from '../args.js';
+import { parseOptions, parseMethods, formatOptions, formatMethods, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
+import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
-import { ATTRIBUTION_METHODS, outputsForMethods } from '../../runtime/explainer.js';
-import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { resolveTarget } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
 
@@ -21,8 +20,7 @@ const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
   target: { type: 'string', value: 'ID|NAME', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
   method: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
-  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the four rollouts (the paper evaluates with 1)' },
-  steps: { type: 'int', min: 1, max: 10000, default: 20, help: 'Riemann steps m of attattr (named explicitly: not part of all)' },
+  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
   threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
   engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
   colormap: { type: 'string', default: 'jet', help: 'overlay colormap' },
@@ -32,7 +30,7 @@ const OPTIONS = {
 
 export const summary = 'explain a photo or .npy tensor with an explainer graph → DIR/maps.json + PNG overlays';
 
-export function usage() {
+export function usage(core) {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
                              [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
                              [--colormap jet] [--opacity 0.5] --out DIR
@@ -44,7 +42,10 @@ preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,
 drawn over the region of the photo the model saw, at the photo's resolution.
 
 options:
-${formatOptions(OPTIONS)}`;
+${formatOptions(OPTIONS)}
+
+methods:
+${formatMethods(core)}`;
 }
 
 // cli/args.js takes no positionals and no repeated options: pull out the input path and
@@ -120,7 +121,7 @@ export async function run(argv) {
   const { rest, positionals, targets: targetSpecs } = splitArgv(argv);
   const opts = parseOptions(rest, OPTIONS, 'explain');
   if (opts.help) {
-    console.log(usage());
+    console.log(usage(await loadCore()));
     return 0;
   }
   if (positionals.length !== 1) {
@@ -140,7 +141,8 @@ export async function run(argv) {
   try {
     core = await loadCore();
     const parsed = parseMethods(opts.method, core.methodIds);
-    methods = parsed === 'all' ? core.methodIds.filter((m) => !ATTRIBUTION_METHODS.includes(m)) : parsed;
+    // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
+    methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;
     if (!core.colormapIds.includes(opts.colormap)) {
       throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
     }
@@ -156,19 +158,18 @@ export async function run(argv) {
     // Without --target: null, the predicted class, which the graph resolves in the same run.
     const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
     if (!targetIds.length) targetIds.push(null);
-    if (methods.some((m) => ATTRIBUTION_METHODS.includes(m))) {
-      await userStep(() => checkAttributionFiles(opts.model, arch.blocks));
-    }
+    const attribution = methods.filter((m) => !core.explainerMethodIds.includes(m)).length > 0;
+    if (attribution) await userStep(() => checkAttributionFiles(opts.model, arch.blocks));
 
     t0 = performance.now();
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
     timings.preprocessMs = ms(t0);
 
-    const out = await explainer.explain(input.pixels, targetIds, { outputs: outputsForMethods(methods) });
+    const out = await explainer.explain(input.pixels, targetIds, { outputs: core.outputsFor(methods) });
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const top5 = topK(out.logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
     printTop5(top5, inputFile);
-    if (methods.some((m) => ATTRIBUTION_METHODS.includes(m))) {
+    if (attribution) {
       t0 = performance.now();
       await addAttribution(opts, metadata, input.pixels, out);
       timings.attributionMs = ms(t0);
@@ -207,14 +208,15 @@ export async function run(argv) {
   }
 }
 
-// Attr of every block for each explained class, as the tensor `attr` of its maps.
+// Attr of every block (m = 20, METHODS.md's default) for each explained class, as the
+// tensor attr of its maps.
 async function addAttribution(opts, metadata, pixels, out) {
   const attribution = await userStep(() => openAttributionFiles(opts.model, metadata, { threads: opts.threads }));
   try {
     const { hidden } = await attribution.hiddenStates(pixels);
     const blocks = Array.from({ length: metadata.architecture.blocks }, (_, b) => b);
     for (const [k, id] of out.classes.entries()) {
-      out.tensors[k].attr = (await attribution.attributeBlocks(hidden, blocks, id, { steps: opts.steps })).attr;
+      out.tensors[k].attr = (await attribution.attributeBlocks(hidden, blocks, id, { steps: 20 })).attr;
     }
   } finally {
     await attribution.release();

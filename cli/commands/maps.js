@@ -1,69 +1,70 @@
 // `vit-relevance maps`: relevance maps from tensors saved as .npy files (e.g. by the
 // exporter or the reference code), computed by the WebAssembly core the page runs, and
 // written to DIR/maps.json.
-import { parseOptions, parseMethods, formatOptions, UsageError } from '../args.js';
+import { parseOptions, parseMethods, formatOptions, formatMethods, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
 import { inferSquareGrid } from '../../runtime/token-grid.js';
+import { TOKEN_TENSORS } from '../../runtime/core-tensors.js';
 
-// Option → core tensor key and the name the C++ core uses for it in messages.
-const TENSOR_OPTIONS = [
-  { option: 'attn', key: 'attn', cppName: 'attention', help: 'attention A [B,h,S,S]' },
-  { option: 'grad', key: 'attnGrad', cppName: 'attention_grad', help: 'attention gradient G [B,h,S,S]' },
-  { option: 'rel', key: 'attnRel', cppName: 'attention_rel', help: 'LRP relevance at A, proposed rules [B,h,S,S]' },
-  { option: 'rel-classic-last', key: 'relClassicLast', cppName: 'rel_classic_last', help: 'last block LRP relevance, classic rules [h,S,S]' },
-  { option: 'input-rel-classic', key: 'inputRelClassic', cppName: 'input_rel_classic', help: 'classic LRP relevance at the pixels [H,W]' },
-  { option: 'attr', key: 'attr', cppName: 'attribution', help: 'Self-Attention Attribution Attr [B,h,S,S] (vit-relevance attribute)' },
-];
+// CLI flag → tensor id (the graph's output name, core.tensorIds): the one place the
+// flags are named. Shorter than the ids for the common three; everything else reads ids.
+export const TENSOR_FLAGS = {
+  attn: 'attn',
+  grad: 'attn_grad',
+  rel: 'attn_rel',
+  'rel-classic-last': 'attn_rel_classic_last',
+  'input-rel-classic': 'input_rel_classic',
+  attr: 'attr',
+};
+const flagOf = Object.fromEntries(Object.entries(TENSOR_FLAGS).map(([flag, id]) => [id, flag]));
 
-const OPTIONS = {
-  ...Object.fromEntries(TENSOR_OPTIONS.map((t) => [t.option, { type: 'string', value: 'FILE.npy', help: t.help }])),
+// The tensor flags' help is the core's description of each tensor.
+const options = (core) => ({
+  ...Object.fromEntries(Object.entries(TENSOR_FLAGS).map(([flag, id]) => [flag, {
+    type: 'string', value: 'FILE.npy', help: `${id}, ${core.tensors.find((t) => t.id === id).description}`,
+  }])),
   method: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
-  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
+  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the rollouts (the paper evaluates with 1)' },
   grid: { type: 'grid', help: 'patch grid; default: square, from S and --special-tokens' },
   'special-tokens': { type: 'int', min: 0, default: 1, help: 'leading non-patch tokens (CLS, distillation)' },
   out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json' },
-};
+});
 
 export const summary = 'relevance maps from .npy tensors → DIR/maps.json';
 
-export function usage() {
+export function usage(core) {
   return `usage: vit-relevance maps [--attn A.npy] [--grad G.npy] [--rel R.npy]
                           [--rel-classic-last Rc.npy] [--input-rel-classic X.npy]
                           [--method all|ID,ID...] [--start-layer N] [--grid RxC]
-                          [--attr Attr.npy] [--special-tokens N] --out DIR
+                          [--special-tokens N] --out DIR
 
 Computes relevance maps with the WebAssembly core (the same code the page runs) and writes
 DIR/maps.json: { "targets": [ { "id": null, "maps": { "<method>": { "shape", "data" } } } ] }.
 With --method all, methods whose inputs were not given are left out.
 
 options:
-${formatOptions(OPTIONS)}
+${formatOptions(options(core))}
 
-methods and their inputs:
-  transformer_attribution, ablation_last_block, ablation_second_block   --grad --rel
-  attention_rollout, raw_attention                                      --attn
-  gradcam, generic_attention                                            --attn --grad
-  ablation_no_grad                                                      --rel
-  partial_lrp                                                           --rel-classic-last
-  lrp_full                                                              --input-rel-classic
-  attattr                                                               --attr`;
+methods:
+${formatMethods(core, (id) => `--${flagOf[id]}`)}`;
 }
 
-// Which flag a C++ message is about, so users know which file to look at.
+// Which flag a core message is about (it names tensors by id), so users know which file
+// to look at.
 function withFileHint(message, given) {
-  const hints = TENSOR_OPTIONS
-    .filter((t) => new RegExp(`\\b${t.cppName}\\b`).test(message))
-    .map((t) => (given[t.key] ? `${t.cppName} is --${t.option} ${given[t.key]}` : `${t.cppName} comes from --${t.option}`));
+  const hints = Object.entries(TENSOR_FLAGS)
+    .filter(([, id]) => new RegExp(`\\b${id}\\b`).test(message))
+    .map(([flag, id]) => (given[id] ? `${id} is --${flag} ${given[id]}` : `${id} comes from --${flag}`));
   return hints.length ? `${message} (${hints.join('; ')})` : message;
 }
 
 function chooseGrid(opts, tensors) {
   if (opts.grid) return opts.grid;
-  const first = ['attn', 'attnGrad', 'attnRel', 'relClassicLast', 'attr'].map((k) => tensors[k]).find(Boolean);
+  const first = TOKEN_TENSORS.map((id) => tensors[id]).find(Boolean);
   if (!first) return undefined; // lrp_full only: no token grid involved
   const S = first.shape[first.shape.length - 1];
   const grid = inferSquareGrid(S, opts.specialTokens);
@@ -75,26 +76,26 @@ function chooseGrid(opts, tensors) {
 }
 
 export async function run(argv) {
-  const opts = parseOptions(argv, OPTIONS, 'maps');
+  const core = await loadCore();
+  const opts = parseOptions(argv, options(core), 'maps');
   if (opts.help) {
-    console.log(usage());
+    console.log(usage(core));
     return 0;
   }
   const given = {};
-  for (const t of TENSOR_OPTIONS) {
-    const file = opts[camelOption(t.option)];
-    if (file) given[t.key] = file;
+  for (const [flag, id] of Object.entries(TENSOR_FLAGS)) {
+    const file = opts[camelOption(flag)];
+    if (file) given[id] = file;
   }
   if (!Object.keys(given).length) {
-    throw new UsageError(`give at least one input tensor (${TENSOR_OPTIONS.map((t) => `--${t.option}`).join(', ')})`);
+    throw new UsageError(`give at least one input tensor (${Object.keys(TENSOR_FLAGS).map((f) => `--${f}`).join(', ')})`);
   }
 
-  const core = await loadCore();
   const methods = parseMethods(opts.method, core.methodIds);
   const tensors = {};
-  for (const [key, file] of Object.entries(given)) {
+  for (const [id, file] of Object.entries(given)) {
     if (!/\.npy$/i.test(file)) throw new UserError(`${file}: expected a NumPy .npy file`);
-    tensors[key] = await readNpyFile(file);
+    tensors[id] = await readNpyFile(file);
   }
 
   let maps;

@@ -47,7 +47,7 @@ def attention_gradients(params, cfg: ViTConfig, fw, target, first: int = 0):
     """List over blocks of d(target_k . logits)/d attn[b], each [K, h, S, S], for blocks
     first.. (None below). The K rows of `target` may pair with a leading axis of the
     record (the attribution's scaled copies): they broadcast row by row."""
-    S, D, h, d = cfg.tokens, cfg.embed_dim, cfg.heads, cfg.head_dim
+    S, D, d = cfg.tokens, cfg.embed_dim, cfg.head_dim
     g = layer_norm_backward(head_gradient(params, cfg, target), fw.final_xhat, fw.final_rstd,
                             params.get("norm.weight"))  # [K, rows, D]
     grads = [None] * cfg.depth
@@ -55,7 +55,8 @@ def attention_gradients(params, cfg: ViTConfig, fw, target, first: int = 0):
         c = fw.blocks[b]
         pre = f"blocks.{b}."
         # MLP branch: x_out = x1 + fc2(gelu(fc1(LN2(x1))))
-        g_u = torch.matmul(g, params.get(pre + "mlp.fc2.weight")) * (c.cdf + c.u * torch.exp(-0.5 * c.u * c.u) * INV_SQRT_2PI)
+        gelu_grad = c.cdf + c.u * torch.exp(-0.5 * c.u * c.u) * INV_SQRT_2PI
+        g_u = torch.matmul(g, params.get(pre + "mlp.fc2.weight")) * gelu_grad
         g_n2 = torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
         g_x1 = g + layer_norm_backward(g_n2, c.xhat2, c.rstd2, params.get(pre + "norm2.weight"))
         # attention branch: x1 = x + proj(A.v)

@@ -4,7 +4,6 @@ Both the explainer and the plain model read weights through `ViTParams.get`, so 
 exported ONNX file carries a single initializer per checkpoint tensor; every derived
 weight (W+, W-, reshaped conv kernel) is an operation in the graph.
 """
-import torch
 from torch import nn
 
 from .config import ViTConfig

@@ -8,7 +8,6 @@
 //   3. classify every perturbed input with the plain forward graph, in batches, and note
 //      whether the top-1 class is still the label.
 // Environment-neutral: the caller decodes the photo and owns the explainer and core.
-import { outputsForMethods } from '../explainer.js';
 import { inputSizeMap, mapOptions } from './input-size-maps.js';
 
 export const FRACTIONS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
@@ -57,7 +56,7 @@ export async function perturbPhoto({ explainer, core, pre, label, options, timin
   const clock = () => performance.now();
 
   let t0 = clock();
-  const out = await explainer.explain(pre.data, [null, label], { outputs: outputsForMethods(methods) });
+  const out = await explainer.explain(pre.data, [null, label], { outputs: core.outputsFor(methods) });
   timings.explainMs += clock() - t0;
   const predicted = out.classes[0];
 

@@ -6,10 +6,8 @@
 //   hit:   1 when its hottest pixel (the first maximum, row-major) lies in that tile — the
 //          classic pointing game; a map without any positive value never hits.
 // Environment-neutral: the caller decodes the photos and owns the explainer and core.
-import { outputsForMethods } from '../explainer.js';
 import { inputSizeMap, mapOptions } from './input-size-maps.js';
 import { mosaicInput } from './pointing-game-tiles.js';
-
 
 // Index of the first maximum, or -1 when no value is positive.
 export function hottestPixel(map) {
@@ -35,7 +33,7 @@ export async function scoreMosaic({ explainer, core, photos, classes, options })
   if (new Set(classes).size !== classes.length) throw new Error(`the tiles of a mosaic need different classes, got ${classes.join(', ')}`);
 
   const input = mosaicInput(core, photos, metadata, grid);
-  const out = await explainer.explain(input.data, classes, { outputs: outputsForMethods(methods) });
+  const out = await explainer.explain(input.data, classes, { outputs: core.outputsFor(methods) });
   const shares = Object.fromEntries(methods.map((m) => [m, []]));
   const hits = Object.fromEntries(methods.map((m) => [m, []]));
   classes.forEach((_, k) => {

@@ -4,9 +4,7 @@
 // a pixel map), is scored against the mask in the model's frame by core.segmentationCounts
 // (min-max, foreground above the mean; average precision of the soft map).
 // Environment-neutral: the caller decodes the photo and mask and owns the explainer and core.
-import { outputsForMethods } from '../explainer.js';
 import { inputSizeMap, mapOptions } from './input-size-maps.js';
-
 
 // pre: core.preprocess(...) of the photo; mask: Uint8Array H·W of 0/1 in the model's frame
 // (segmentation-mask.js); options: { methods, startLayer }.
@@ -16,7 +14,7 @@ export async function segmentPhoto({ explainer, core, pre, mask, options }) {
   const [H, W] = metadata.architecture.image_size;
   const { methods, startLayer } = options;
   if (mask.length !== H * W) throw new Error(`the mask in the model's frame has ${mask.length} pixels, the input ${W}x${H}`);
-  const out = await explainer.explain(pre.data, [null], { outputs: outputsForMethods(methods) });
+  const out = await explainer.explain(pre.data, [null], { outputs: core.outputsFor(methods) });
   const maps = core.computeMaps(out.tensors[0], mapOptions(metadata, methods, startLayer));
   const counts = {};
   for (const method of methods) {

@@ -1,6 +1,6 @@
-// .npy files on disk for the CLI: runtime/npy.js plus file errors worded for users.
+// .npy files read from disk for the CLI: runtime/npy.js plus file errors worded for users.
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseNpy, formatNpy } from '../npy.js';
+import { formatNpy, parseNpy } from '../npy.js';
 import { UserError } from '../errors.js';
 
 export async function readNpyFile(file) {

@@ -9,8 +9,6 @@ import path from 'node:path';
 const OUTPUTS = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];
 const SOURCE_DIRS = ['src', 'wasm'];
 const SOURCE_FILES = ['CMakeLists.txt'];
-// Debian's Eigen config is outside the Emscripten sysroot, where find_package looks.
-const EIGEN_CMAKE_DIR = '/usr/share/eigen3/cmake';
 
 async function newestMtime(files) {
   let newest = 0;
@@ -51,7 +49,6 @@ export async function buildWasm(paths) {
   const env = { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(path.delimiter) };
   const buildDir = path.join(paths.build, 'wasm-cmake');
   const configure = ['cmake', '-S', paths.root, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
-  if (existsSync(EIGEN_CMAKE_DIR)) configure.push(`-DEigen3_DIR=${EIGEN_CMAKE_DIR}`);
   await run('emcmake', configure, env);
   await run('cmake', ['--build', buildDir, '--target', 'vit_relevance_core_wasm', '-j', '2'], env);
   await mkdir(paths.wasm, { recursive: true });

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <string>
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 #include "tensor/tensor_view.h"
 
 namespace vitrel {
@@ -20,22 +20,6 @@ void require_fraction(double fraction, const char* what) {
 }
 
 }  // namespace
-
-std::vector<RemovalOrder> all_removal_orders() {
-  return {RemovalOrder::most_relevant_first, RemovalOrder::least_relevant_first};
-}
-
-const char* removal_order_id(RemovalOrder order) {
-  return order == RemovalOrder::most_relevant_first ? "most_relevant_first" : "least_relevant_first";
-}
-
-RemovalOrder removal_order_from_id(const std::string& id) {
-  for (RemovalOrder o : all_removal_orders()) {
-    if (id == removal_order_id(o)) return o;
-  }
-  throw InputError("unknown removal order '" + id +
-                   "'; known: most_relevant_first, least_relevant_first");
-}
 
 std::size_t removed_pixel_count(std::size_t pixels, double fraction) {
   require_fraction(fraction, "removed_pixel_count");

@@ -10,13 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
+
 namespace vitrel {
 
 enum class RemovalOrder { most_relevant_first, least_relevant_first };
 
-std::vector<RemovalOrder> all_removal_orders();
-const char* removal_order_id(RemovalOrder order);  // "most_relevant_first", ...
-RemovalOrder removal_order_from_id(const std::string& id);  // InputError on unknown ids
+inline constexpr IdName<RemovalOrder> kRemovalOrderNames[] = {
+    {RemovalOrder::most_relevant_first, "most_relevant_first"},
+    {RemovalOrder::least_relevant_first, "least_relevant_first"},
+};
+constexpr IdTable<IdName<RemovalOrder>> id_table(RemovalOrder) { return {"removal order", kRemovalOrderNames}; }
 
 // floor(pixels * fraction) in double, as Python's int(base_size * step).
 // InputError unless 0 <= fraction <= 1.

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <string>
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 #include "render/normalize.h"
 #include "tensor/tensor_view.h"
 

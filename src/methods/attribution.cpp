@@ -62,7 +62,8 @@ int top_node(const std::vector<std::vector<double>>& t, int S) {
   for (int i = 1; i < S; ++i) {
     double sum = 0.0;
     for (int j = 0; j < S; ++j)
-      if (j != i && total[static_cast<size_t>(i) * S + j] > 0.0) sum += total[static_cast<size_t>(i) * S + j];
+      if (j != i && total[static_cast<size_t>(i) * S + j] > 0.0)
+        sum += total[static_cast<size_t>(i) * S + j];
     if (sum >= best) best = sum, top = i;
   }
   return top;

@@ -18,7 +18,9 @@ struct TreeEdge {
   int from = 0;
   int to = 0;
   int block = 0;
-  bool operator==(const TreeEdge& o) const { return from == o.from && to == o.to && block == o.block; }
+  bool operator==(const TreeEdge& o) const {
+    return from == o.from && to == o.to && block == o.block;
+  }
 };
 
 struct AttributionTree {

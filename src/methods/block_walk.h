@@ -14,9 +14,9 @@
 namespace vitrel {
 
 // Returns the rows (length S, of options.query_token) of `rollouts`, in their order;
-// every element of `rollouts` must satisfy is_rollout_method. Throws InputError naming
-// the first non-finite value (tensors in the order attention, attention_grad,
-// attention_rel) if any block holds one.
+// every element of `rollouts` must be a MethodForm::Rollout method. Throws InputError naming
+// the first non-finite value (tensors in the order attn, attn_grad,
+// attn_rel) if any block holds one.
 std::vector<std::vector<float>> walk_blocks(const std::vector<Method>& rollouts,
                                             const CheckedInputs& in);
 

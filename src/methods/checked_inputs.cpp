@@ -7,76 +7,18 @@ namespace vitrel {
 
 namespace {
 
-// Which exported tensors a method reads (only what its formula in METHODS.md uses).
-struct Needs {
-  bool attention = false;
-  bool attention_grad = false;
-  bool attention_rel = false;
-  bool rel_classic_last = false;
-  bool input_rel_classic = false;
-  bool attribution = false;
-};
-
-Needs needs_of(Method m) {
-  Needs n;
-  switch (m) {
-    case Method::TransformerAttribution:
-    case Method::AblationLastBlock:
-    case Method::AblationSecondBlock:
-      n.attention_grad = n.attention_rel = true;
-      break;
-    case Method::AttentionRollout:
-    case Method::RawAttention:
-      n.attention = true;
-      break;
-    case Method::GradCam:
-    case Method::GenericAttention:
-      n.attention = n.attention_grad = true;
-      break;
-    case Method::PartialLrp:
-      n.rel_classic_last = true;
-      break;
-    case Method::LrpFull:
-      n.input_rel_classic = true;
-      break;
-    case Method::AblationNoGrad:
-      n.attention_rel = true;
-      break;
-    case Method::AttAttr:
-      n.attribution = true;
-      break;
-  }
-  return n;
-}
-
-Needs merge(const std::vector<Method>& methods) {
-  Needs all;
-  for (Method m : methods) {
-    const Needs n = needs_of(m);
-    all.attention |= n.attention;
-    all.attention_grad |= n.attention_grad;
-    all.attention_rel |= n.attention_rel;
-    all.rel_classic_last |= n.rel_classic_last;
-    all.input_rel_classic |= n.input_rel_classic;
-    all.attribution |= n.attribution;
-  }
+TensorSet needs_of(const std::vector<Method>& methods) {
+  TensorSet all;
+  for (Method m : methods) all |= method_info(m).needs;
   return all;
 }
 
 // Names the first method that needs a tensor which is missing.
 void require_present(const std::vector<Method>& methods, const RelevanceInputs& in) {
-  for (Method m : methods) {
-    const Needs n = needs_of(m);
-    const char* missing = nullptr;
-    if (n.attention && in.attention.empty()) missing = "attention";
-    else if (n.attention_grad && in.attention_grad.empty()) missing = "attention_grad";
-    else if (n.attention_rel && in.attention_rel.empty()) missing = "attention_rel";
-    else if (n.rel_classic_last && in.rel_classic_last.empty()) missing = "rel_classic_last";
-    else if (n.input_rel_classic && in.input_rel_classic.empty()) missing = "input_rel_classic";
-    else if (n.attribution && in.attribution.empty()) missing = "attribution";
-    if (missing)
-      throw InputError(std::string(method_id(m)) + ": needs " + missing + ", which is missing");
-  }
+  for (Method m : methods)
+    for (const TensorInfo& t : id_table(Tensor{}))
+      if (method_info(m).needs.contains(t.value) && in[t.value].empty())
+        throw InputError(std::string(to_id(m)) + ": needs " + t.id + ", which is missing");
 }
 
 // Upper bound on S, B and h: keeps every index the kernels compute in int (one row) or
@@ -99,8 +41,8 @@ void check_layout(const TokenLayout& layout) {
 
 std::string layout_string(const TokenLayout& layout) {
   return std::to_string(layout.tokens()) + " tokens = " + std::to_string(layout.special_tokens) +
-         " special + " + std::to_string(layout.grid_rows) + "x" +
-         std::to_string(layout.grid_cols) + " grid";
+         " special + " + std::to_string(layout.grid_rows) + "x" + std::to_string(layout.grid_cols) +
+         " grid";
 }
 
 BlockStack as_stack(const TensorView& t, const char* name, int blocks, int heads, int tokens) {
@@ -124,35 +66,37 @@ void check_first_block_tensor(const TensorView& t, const char* name, const Token
 
 }  // namespace
 
+TensorView& RelevanceInputs::operator[](Tensor t) {
+  return const_cast<TensorView&>(static_cast<const RelevanceInputs&>(*this)[t]);
+}
+
+const TensorView& RelevanceInputs::operator[](Tensor t) const {
+  switch (t) {
+    case Tensor::Attn: return attn;
+    case Tensor::AttnGrad: return attn_grad;
+    case Tensor::AttnRel: return attn_rel;
+    case Tensor::AttnRelClassicLast: return attn_rel_classic_last;
+    case Tensor::InputRelClassic: return input_rel_classic;
+    case Tensor::Attr: return attr;
+  }
+  throw InputError("tensor: unknown value");  // unreachable for a Tensor of the table
+}
+
 bool has_inputs_for(Method m, const RelevanceInputs& in) {
-  const Needs n = needs_of(m);
-  return !(n.attention && in.attention.empty()) &&
-         !(n.attention_grad && in.attention_grad.empty()) &&
-         !(n.attention_rel && in.attention_rel.empty()) &&
-         !(n.rel_classic_last && in.rel_classic_last.empty()) &&
-         !(n.input_rel_classic && in.input_rel_classic.empty()) &&
-         !(n.attribution && in.attribution.empty());
-}
-
-bool is_rollout_method(Method m) {
-  return m == Method::TransformerAttribution || m == Method::AttentionRollout ||
-         m == Method::AblationNoGrad || m == Method::GenericAttention || m == Method::AttAttr;
-}
-
-bool uses_start_layer(Method m) {
-  return m == Method::TransformerAttribution || m == Method::AttentionRollout ||
-         m == Method::AblationNoGrad || m == Method::AttAttr;
+  for (const TensorInfo& t : id_table(Tensor{}))
+    if (method_info(m).needs.contains(t.value) && in[t.value].empty()) return false;
+  return true;
 }
 
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
                            const TokenLayout& layout, const MethodOptions& options) {
-  for (Method m : methods)  // e.g. an integer cast from a binding
-    if (std::find(all_methods().begin(), all_methods().end(), m) == all_methods().end())
-      throw InputError("method: unknown method value " + std::to_string(static_cast<int>(m)));
+  for (Method m : methods) method_info(m);  // rejects e.g. an integer cast from a binding
   require_present(methods, in);
-  const Needs needs = merge(methods);
-  const bool needs_tokens = needs.attention || needs.attention_grad || needs.attention_rel ||
-                            needs.rel_classic_last || needs.attribution;
+  const TensorSet needs = needs_of(methods);
+  const bool needs_tokens = needs.contains(Tensor::Attn) || needs.contains(Tensor::AttnGrad) ||
+                            needs.contains(Tensor::AttnRel) ||
+                            needs.contains(Tensor::AttnRelClassicLast) ||
+                            needs.contains(Tensor::Attr);
 
   CheckedInputs out;
   out.layout = layout;
@@ -173,10 +117,10 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
       const char* name;
       BlockStack& stack;
     };
-    Slot slots[] = {{needs.attention, in.attention, "attention", out.attention},
-                    {needs.attention_grad, in.attention_grad, "attention_grad", out.attention_grad},
-                    {needs.attention_rel, in.attention_rel, "attention_rel", out.attention_rel},
-                    {needs.attribution, in.attribution, "attribution", out.attribution}};
+    Slot slots[] = {{needs.contains(Tensor::Attn), in.attn, "attn", out.attn},
+                    {needs.contains(Tensor::AttnGrad), in.attn_grad, "attn_grad", out.attn_grad},
+                    {needs.contains(Tensor::AttnRel), in.attn_rel, "attn_rel", out.attn_rel},
+                    {needs.contains(Tensor::Attr), in.attr, "attr", out.attr}};
     const TensorView* first = nullptr;
     const char* first_name = nullptr;
     for (Slot& s : slots) {
@@ -200,23 +144,23 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
         }
     }
 
-    if (needs.rel_classic_last) {
-      const TensorView& t = in.rel_classic_last;
+    if (needs.contains(Tensor::AttnRelClassicLast)) {
+      const TensorView& t = in.attn_rel_classic_last;
       if (first) {
         const std::string like = std::string("the heads of ") + first_name;
-        require_shape(t, {heads, S, S}, "rel_classic_last", like.c_str());
+        require_shape(t, {heads, S, S}, "attn_rel_classic_last", like.c_str());
       } else {
-        require_shape(t, {-1, S, S}, "rel_classic_last", nullptr);
+        require_shape(t, {-1, S, S}, "attn_rel_classic_last", nullptr);
         if (t.shape[0] > kMaxDim)
-          throw InputError("rel_classic_last: shape " + t.shape_string() + " is too large");
+          throw InputError("attn_rel_classic_last: shape " + t.shape_string() + " is too large");
         heads = to_int(t.shape[0]);
       }
-      require_finite(t, "rel_classic_last");
-      out.rel_classic_last = as_stack(t, "rel_classic_last", 1, heads, S);
+      require_finite(t, "attn_rel_classic_last");
+      out.attn_rel_classic_last = as_stack(t, "attn_rel_classic_last", 1, heads, S);
     }
   }
 
-  if (needs.input_rel_classic) {
+  if (needs.contains(Tensor::InputRelClassic)) {
     const TensorView& t = in.input_rel_classic;
     require_shape(t, {-1, -1}, "input_rel_classic", nullptr);
     if (t.shape[0] > kMaxDim || t.shape[1] > kMaxDim)
@@ -228,12 +172,14 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
   }
 
   for (Method m : methods) {
-    if (uses_start_layer(m) && (options.start_layer < 0 || options.start_layer >= out.blocks))
+    const MethodInfo& info = method_info(m);
+    if (info.start_layer && (options.start_layer < 0 || options.start_layer >= out.blocks))
       throw InputError("options: start_layer " + std::to_string(options.start_layer) +
                        " is out of range [0," + std::to_string(out.blocks) + ") for " +
                        std::to_string(out.blocks) + " blocks");
-    if (m == Method::AblationSecondBlock && out.blocks < 2)
-      throw InputError("ablation_second_block: needs at least 2 blocks (it reads block 1), got " +
+    if (info.min_blocks > 1 && out.blocks < info.min_blocks)
+      throw InputError(std::string(info.id) + ": needs at least " +
+                       std::to_string(info.min_blocks) + " blocks, got " +
                        std::to_string(out.blocks));
   }
   return out;

@@ -13,30 +13,25 @@
 namespace vitrel {
 
 struct CheckedInputs {
-  BlockStack attention;         // [B,h,S,S]
-  BlockStack attention_grad;    // [B,h,S,S]
-  BlockStack attention_rel;     // [B,h,S,S]
-  BlockStack attribution;       // [B,h,S,S]
-  BlockStack rel_classic_last;  // [h,S,S] as a stack of one block
+  BlockStack attn;                           // [B,h,S,S]
+  BlockStack attn_grad;                      // [B,h,S,S]
+  BlockStack attn_rel;                       // [B,h,S,S]
+  BlockStack attr;                           // [B,h,S,S]
+  BlockStack attn_rel_classic_last;          // [h,S,S] as a stack of one block
   const float* input_rel_classic = nullptr;  // [rows, cols]
   int input_rows = 0;
   int input_cols = 0;
 
-  int blocks = 0;  // 0 when no per-block tensor was needed
+  int blocks = 0;                     // 0 when no per-block tensor was needed
   std::vector<BlockStack> unscanned;  // the per-block tensors walk_blocks must scan
   TokenLayout layout;
   MethodOptions options;
 };
 
 // Throws InputError with a specific message on the first problem found: a missing tensor,
-// a bad layout, shape or option, or a non-finite value in rel_classic_last or
+// a bad layout, shape or option, or a non-finite value in attn_rel_classic_last or
 // input_rel_classic. Per-block tensors are left for walk_blocks to scan.
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
                            const TokenLayout& layout, const MethodOptions& options);
-
-// True for the methods whose row mixes tokens across blocks (the rollouts).
-bool is_rollout_method(Method m);
-// True for the rollouts that start at options.start_layer.
-bool uses_start_layer(Method m);
 
 }  // namespace vitrel

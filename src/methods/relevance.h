@@ -6,29 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "methods/registry.h"
 #include "tensor/tensor_view.h"
 
 namespace vitrel {
-
-// Ids are a public interface (API, CLI, page, files): see method_id().
-enum class Method {
-  TransformerAttribution,  // "transformer_attribution"
-  AttentionRollout,        // "attention_rollout"
-  RawAttention,            // "raw_attention"
-  GradCam,                 // "gradcam"
-  PartialLrp,              // "partial_lrp"
-  LrpFull,                 // "lrp_full"
-  GenericAttention,        // "generic_attention"
-  AblationNoGrad,          // "ablation_no_grad"
-  AblationLastBlock,       // "ablation_last_block"
-  AblationSecondBlock,     // "ablation_second_block"
-  AttAttr,                 // "attattr"
-};
-
-const std::vector<Method>& all_methods();
-const char* method_id(Method m);
-// Throws InputError listing the valid ids when `id` is unknown.
-Method method_from_id(const std::string& id);
 
 // How the S tokens map onto the image: S = special_tokens + grid_rows * grid_cols.
 struct TokenLayout {
@@ -38,15 +19,19 @@ struct TokenLayout {
   int tokens() const { return special_tokens + grid_rows * grid_cols; }
 };
 
-// Everything a model exports. Any field may be empty; a method whose inputs are
-// missing cannot be computed (has_inputs_for() says which).
+// Everything a model exports, one field per Tensor (registry.h), named as the graph's
+// outputs. Any field may be empty; a method whose inputs are missing cannot be computed
+// (has_inputs_for() says which).
 struct RelevanceInputs {
-  TensorView attention;          // A  [B,h,S,S] post-softmax attention of every block
-  TensorView attention_grad;     // G  [B,h,S,S] d(target . logits)/dA
-  TensorView attention_rel;      // R  [B,h,S,S] LRP relevance at A, proposed rules
-  TensorView rel_classic_last;   // Rc [h,S,S]   LRP relevance at A of the last block, classic rules
-  TensorView input_rel_classic;  // X  [H,W]     classic LRP relevance at the pixels, summed over RGB
-  TensorView attribution;        // Attr [B,h,S,S] Self-Attention Attribution (METHODS.md)
+  TensorView attn;                   // A  [B,h,S,S] post-softmax attention of every block
+  TensorView attn_grad;              // G  [B,h,S,S] d(target . logits)/dA
+  TensorView attn_rel;               // R  [B,h,S,S] LRP relevance at A, proposed rules
+  TensorView attn_rel_classic_last;  // Rc [h,S,S]   at the last block's A, classic rules
+  TensorView input_rel_classic;      // X  [H,W]     classic LRP at the pixels, RGB summed
+  TensorView attr;                   // Attr [B,h,S,S] Self-Attention Attribution
+
+  TensorView& operator[](Tensor t);
+  const TensorView& operator[](Tensor t) const;
 };
 
 struct MethodOptions {
@@ -66,7 +51,7 @@ bool has_inputs_for(Method m, const RelevanceInputs& in);
 
 // Validates shapes, layout, options and finiteness, then computes the map.
 // Throws InputError with a specific message on any bad input. A method checks only the
-// tensors it reads (e.g. transformer_attribution: attention_grad and attention_rel).
+// tensors it reads (e.g. transformer_attribution: attn_grad and attn_rel).
 RelevanceMap compute_relevance(Method m, const RelevanceInputs& in, const TokenLayout& layout,
                                const MethodOptions& options = {});
 
@@ -79,11 +64,9 @@ std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& meth
                                                  const MethodOptions& options = {});
 
 // The token explorer: the full length-S relevance row of `options.query_token` for the
-// token-mixing methods (transformer_attribution, attention_rollout, ablation_no_grad, attattr,
-// generic_attention), propagated as a row vector through the blocks in O(B*h*S^2).
-// Also answers for the single-block methods raw_attention, partial_lrp,
-// ablation_last_block and ablation_second_block (their row of one block). gradcam and
-// lrp_full have no token row: InputError.
+// methods that have one (MethodForm Rollout, propagated as a row vector through the
+// blocks in O(B*h*S^2), and Row, their row of one block). MethodForm::Map methods
+// (gradcam, lrp_full) have no token row: InputError.
 std::vector<float> relevance_row(Method m, const RelevanceInputs& in, const TokenLayout& layout,
                                  const MethodOptions& options = {});
 

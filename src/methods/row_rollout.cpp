@@ -11,25 +11,17 @@ RowRollout::RowRollout(Method m, const CheckedInputs& in)
       first_(nullptr),
       second_(nullptr),
       inv_heads_(0.f),
-      first_block_(uses_start_layer(m) ? in.options.start_layer : 0),
+      first_block_(method_info(m).start_layer ? in.options.start_layer : 0),
       row_(static_cast<size_t>(in.layout.tokens()), 0.f),
       weight_(row_.size(), 0.f),
       next_(row_.size(), 0.f) {
   switch (m) {
-    case Method::TransformerAttribution:
-      first_ = &in.attention_grad, second_ = &in.attention_rel;
-      break;
-    case Method::GenericAttention:
-      first_ = &in.attention_grad, second_ = &in.attention;
-      break;
-    case Method::AblationNoGrad:
-      first_ = &in.attention_rel;
-      break;
-    case Method::AttAttr:
-      first_ = &in.attribution;
-      break;
+    case Method::TransformerAttribution: first_ = &in.attn_grad, second_ = &in.attn_rel; break;
+    case Method::GenericAttention: first_ = &in.attn_grad, second_ = &in.attn; break;
+    case Method::AblationNoGrad: first_ = &in.attn_rel; break;
+    case Method::AttAttr: first_ = &in.attr; break;
     default:  // AttentionRollout; the contract rules out the others
-      first_ = &in.attention;
+      first_ = &in.attn;
       break;
   }
   inv_heads_ = 1.f / static_cast<float>(first_->heads);
@@ -69,10 +61,8 @@ void RowRollout::add_head_rows(int b, int k, int i_begin, int i_end) {
     case Method::GenericAttention:
       return accumulate<kernels::PositiveProductTerm>(b, k, i_begin, i_end);
     case Method::AblationNoGrad:
-    case Method::AttAttr:
-      return accumulate<kernels::PositiveTerm>(b, k, i_begin, i_end);
-    default:
-      return accumulate<kernels::PlainTerm>(b, k, i_begin, i_end);
+    case Method::AttAttr: return accumulate<kernels::PositiveTerm>(b, k, i_begin, i_end);
+    default: return accumulate<kernels::PlainTerm>(b, k, i_begin, i_end);
   }
 }
 

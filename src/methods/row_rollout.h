@@ -30,7 +30,7 @@ namespace vitrel {
 
 class RowRollout {
  public:
-  // `m` must be a rollout method (is_rollout_method) whose inputs `in` has checked.
+  // `m` must be a rollout method (MethodForm::Rollout) whose inputs `in` has checked.
   RowRollout(Method m, const CheckedInputs& in);
 
   bool uses_block(int b) const { return b >= first_block_; }
@@ -46,7 +46,7 @@ class RowRollout {
   void accumulate(int b, int k, int i_begin, int i_end);
 
   Method method_;
-  const BlockStack* first_;   // the two tensors of the block rule (second may be null)
+  const BlockStack* first_;  // the two tensors of the block rule (second may be null)
   const BlockStack* second_;
   float inv_heads_;
   int first_block_;

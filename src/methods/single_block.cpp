@@ -32,31 +32,26 @@ std::vector<float> mean_positive_product_row(const BlockStack& a, const BlockSta
 
 }  // namespace
 
-bool is_single_block_row_method(Method m) {
-  return m == Method::RawAttention || m == Method::PartialLrp ||
-         m == Method::AblationLastBlock || m == Method::AblationSecondBlock;
+std::vector<float> raw_attention_row(const CheckedInputs& in) {
+  return mean_positive_row(in.attn, in.blocks - 1, in.options.query_token);
 }
 
-std::vector<float> single_block_row(Method m, const CheckedInputs& in) {
-  const int q = in.options.query_token;
-  const int last = in.blocks - 1;
-  switch (m) {
-    case Method::RawAttention:
-      return mean_positive_row(in.attention, last, q);
-    case Method::PartialLrp:
-      return mean_positive_row(in.rel_classic_last, 0, q);
-    case Method::AblationLastBlock:
-      return mean_positive_product_row(in.attention_grad, in.attention_rel, last, q);
-    case Method::AblationSecondBlock:
-      return mean_positive_product_row(in.attention_grad, in.attention_rel, 1, q);
-    default:
-      return {};  // ruled out by the contract
-  }
+std::vector<float> partial_lrp_row(const CheckedInputs& in) {
+  return mean_positive_row(in.attn_rel_classic_last, 0, in.options.query_token);
 }
 
-std::vector<float> gradcam_patches(const CheckedInputs& in) {
-  const BlockStack& A = in.attention;
-  const BlockStack& G = in.attention_grad;
+std::vector<float> last_block_product_row(const CheckedInputs& in) {
+  return mean_positive_product_row(in.attn_grad, in.attn_rel, in.blocks - 1,
+                                   in.options.query_token);
+}
+
+std::vector<float> second_block_product_row(const CheckedInputs& in) {
+  return mean_positive_product_row(in.attn_grad, in.attn_rel, 1, in.options.query_token);
+}
+
+RelevanceMap gradcam_map(const CheckedInputs& in) {
+  const BlockStack& A = in.attn;
+  const BlockStack& G = in.attn_grad;
   const int last = in.blocks - 1;
   const int q = in.options.query_token;
   const int first_patch = in.layout.special_tokens;
@@ -73,9 +68,14 @@ std::vector<float> gradcam_patches(const CheckedInputs& in) {
 
   const auto [lo, hi] = std::minmax_element(map.begin(), map.end());
   const float min = *lo, range = *hi - *lo;
-  if (!(range > 0.f)) return std::vector<float>(map.size(), 0.f);
-  for (float& v : map) v = (v - min) / range;
-  return map;
+  for (float& v : map) v = range > 0.f ? (v - min) / range : 0.f;
+  return RelevanceMap{in.layout.grid_rows, in.layout.grid_cols, std::move(map)};
+}
+
+RelevanceMap lrp_full_map(const CheckedInputs& in) {
+  const size_t n = static_cast<size_t>(in.input_rows) * static_cast<size_t>(in.input_cols);
+  return RelevanceMap{in.input_rows, in.input_cols,
+                      std::vector<float>(in.input_rel_classic, in.input_rel_classic + n)};
 }
 
 }  // namespace vitrel

@@ -1,12 +1,14 @@
 #pragma once
-// Internal: the methods that read one block only (no rollout).
+// Internal: the methods that read one block (or no block) and need no rollout; the
+// registry (registry.cpp) points at these.
 //
 //   raw_attention          E_h[A[B-1]+]            row q
 //   partial_lrp            E_h[Rc+]                row q   (classic rules, last block)
 //   ablation_last_block    E_h[(G[B-1] . R[B-1])+] row q
 //   ablation_second_block  E_h[(G[1] . R[1])+]     row q
 //   gradcam                per-head weights from G[B-1] row q over the patch columns,
-//                          then min-max over the patches (see gradcam_patches)
+//                          then min-max over the patches (see gradcam_map)
+//   lrp_full               the H x W pixel relevance as given
 
 #include <vector>
 
@@ -14,14 +16,18 @@
 
 namespace vitrel {
 
-bool is_single_block_row_method(Method m);
+// The length-S rows of options.query_token (MethodForm::Row).
+std::vector<float> raw_attention_row(const CheckedInputs& in);
+std::vector<float> partial_lrp_row(const CheckedInputs& in);
+std::vector<float> last_block_product_row(const CheckedInputs& in);
+std::vector<float> second_block_product_row(const CheckedInputs& in);
 
-// The length-S row of options.query_token; `m` must satisfy is_single_block_row_method.
-std::vector<float> single_block_row(Method m, const CheckedInputs& in);
+// GradCAM on the attention of the last block, for the patch tokens only (the grid),
+// min-max normalised to [0,1]; all zeros when the map is constant (the reference returns
+// NaN there).
+RelevanceMap gradcam_map(const CheckedInputs& in);
 
-// GradCAM on the attention of the last block, for the patch tokens only (length
-// rows*cols), min-max normalised to [0,1]; all zeros when the map is constant (the
-// reference returns NaN there).
-std::vector<float> gradcam_patches(const CheckedInputs& in);
+// input_rel_classic itself, H x W.
+RelevanceMap lrp_full_map(const CheckedInputs& in);
 
 }  // namespace vitrel

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 namespace vitrel {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "preprocess/pil_resize.h"
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 namespace vitrel {
 

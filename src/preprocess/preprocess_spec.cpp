@@ -2,31 +2,9 @@
 
 #include <cmath>
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 namespace vitrel {
-
-const std::vector<ResizeMode>& all_resize_modes() {
-  static const std::vector<ResizeMode> all = {ResizeMode::ShortSide, ResizeMode::Exact,
-                                              ResizeMode::None};
-  return all;
-}
-
-const char* resize_mode_id(ResizeMode m) {
-  switch (m) {
-    case ResizeMode::ShortSide: return "short_side";
-    case ResizeMode::Exact: return "exact";
-    case ResizeMode::None: return "none";
-  }
-  return "?";
-}
-
-ResizeMode resize_mode_from_id(const std::string& id) {
-  for (ResizeMode m : all_resize_modes()) {
-    if (id == resize_mode_id(m)) return m;
-  }
-  throw InputError("resize mode: unknown id \"" + id + "\" (valid: short_side, exact, none)");
-}
 
 namespace {
 

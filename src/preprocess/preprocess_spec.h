@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
 #include "preprocess/resample_weights.h"
 
 namespace vitrel {
@@ -16,10 +17,12 @@ namespace vitrel {
 // "none":       keep the photo's size.
 enum class ResizeMode { ShortSide, Exact, None };
 
-const std::vector<ResizeMode>& all_resize_modes();
-const char* resize_mode_id(ResizeMode m);
-// Throws InputError listing the valid ids when `id` is unknown.
-ResizeMode resize_mode_from_id(const std::string& id);
+inline constexpr IdName<ResizeMode> kResizeModeNames[] = {
+    {ResizeMode::ShortSide, "short_side"},
+    {ResizeMode::Exact, "exact"},
+    {ResizeMode::None, "none"},
+};
+constexpr IdTable<IdName<ResizeMode>> id_table(ResizeMode) { return {"resize mode", kResizeModeNames}; }
 
 // Defaults are DeiT's: short side 256 (bicubic), centre crop 224, ImageNet mean/std.
 struct PreprocessSpec {
@@ -52,7 +55,7 @@ struct PreprocessPlan {
   int input_height = 0;
 };
 
-// Validates the photo size (render/checks.h limits) and the spec. The model input must
+// Validates the photo size (common/image_checks.h limits) and the spec. The model input must
 // respect those limits too; the resized image is only computed inside the crop, so with a
 // crop it may be larger (up to kMaxResizedSide a side: a 3000x41 photo short-side resized
 // to 256 is 18731x256).

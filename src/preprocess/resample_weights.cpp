@@ -7,21 +7,6 @@
 
 namespace vitrel {
 
-const std::vector<Interpolation>& all_interpolations() {
-  static const std::vector<Interpolation> all = {Interpolation::Bilinear, Interpolation::Bicubic};
-  return all;
-}
-
-const char* interpolation_id(Interpolation i) {
-  return i == Interpolation::Bilinear ? "bilinear" : "bicubic";
-}
-
-Interpolation interpolation_from_id(const std::string& id) {
-  if (id == "bilinear") return Interpolation::Bilinear;
-  if (id == "bicubic") return Interpolation::Bicubic;
-  throw InputError("interpolation: unknown id \"" + id + "\" (valid: bilinear, bicubic)");
-}
-
 namespace {
 
 // Triangle filter, support 1.

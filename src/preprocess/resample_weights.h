@@ -8,14 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
+
 namespace vitrel {
 
 enum class Interpolation { Bilinear, Bicubic };
 
-const std::vector<Interpolation>& all_interpolations();
-const char* interpolation_id(Interpolation i);  // "bilinear", "bicubic"
-// Throws InputError listing the valid ids when `id` is unknown.
-Interpolation interpolation_from_id(const std::string& id);
+inline constexpr IdName<Interpolation> kInterpolationNames[] = {
+    {Interpolation::Bilinear, "bilinear"},
+    {Interpolation::Bicubic, "bicubic"},
+};
+constexpr IdTable<IdName<Interpolation>> id_table(Interpolation) { return {"interpolation", kInterpolationNames}; }
 
 // Longest axis a resize may produce. Only the window that is kept (e.g. the crop) is
 // computed, so a long resized axis costs just its weights.

@@ -1,35 +1,9 @@
 #include "render/colormap.h"
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 #include "render/colormap_tables.h"
 
 namespace vitrel {
-
-const std::vector<Colormap>& all_colormaps() {
-  static const std::vector<Colormap> all = {Colormap::Jet, Colormap::Viridis, Colormap::Inferno,
-                                            Colormap::Turbo, Colormap::Gray};
-  return all;
-}
-
-const char* colormap_id(Colormap c) {
-  switch (c) {
-    case Colormap::Jet: return "jet";
-    case Colormap::Viridis: return "viridis";
-    case Colormap::Inferno: return "inferno";
-    case Colormap::Turbo: return "turbo";
-    case Colormap::Gray: return "gray";
-  }
-  return "?";
-}
-
-Colormap colormap_from_id(const std::string& id) {
-  std::string valid;
-  for (Colormap c : all_colormaps()) {
-    if (id == colormap_id(c)) return c;
-    valid += (valid.empty() ? "" : ", ") + std::string(colormap_id(c));
-  }
-  throw InputError("colormap: unknown id \"" + id + "\" (valid: " + valid + ")");
-}
 
 int colormap_index(float v) {
   if (!(v > 0.0f)) return 0;  // also NaN, which callers reject before

@@ -12,14 +12,20 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
+
 namespace vitrel {
 
 enum class Colormap { Jet, Viridis, Inferno, Turbo, Gray };
 
-const std::vector<Colormap>& all_colormaps();
-const char* colormap_id(Colormap c);
-// Throws InputError listing the valid ids when `id` is unknown.
-Colormap colormap_from_id(const std::string& id);
+inline constexpr IdName<Colormap> kColormapNames[] = {
+    {Colormap::Jet, "jet"},
+    {Colormap::Viridis, "viridis"},
+    {Colormap::Inferno, "inferno"},
+    {Colormap::Turbo, "turbo"},
+    {Colormap::Gray, "gray"},
+};
+constexpr IdTable<IdName<Colormap>> id_table(Colormap) { return {"colormap", kColormapNames}; }
 
 // The table index of `v` (see above); v must be finite.
 int colormap_index(float v);

@@ -3,6 +3,7 @@
 
 namespace vitrel {
 
+// clang-format off
 // OpenCV 4.6.0 COLORMAP_JET
 const uint8_t kJetLut[256][3] = {
     {0, 0, 128}, {0, 0, 132}, {0, 0, 136}, {0, 0, 140},
@@ -270,5 +271,6 @@ const uint8_t kTurboLut[256][3] = {
     {157, 16, 1}, {154, 14, 1}, {151, 13, 1}, {148, 12, 1},
     {145, 11, 1}, {142, 10, 1}, {139, 9, 1}, {135, 8, 1},
     {132, 7, 1}, {129, 6, 2}, {125, 5, 2}, {122, 4, 2}};
+// clang-format on
 
 }  // namespace vitrel

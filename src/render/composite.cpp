@@ -3,22 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 namespace vitrel {
-
-const std::vector<BlendMode>& all_blend_modes() {
-  static const std::vector<BlendMode> all = {BlendMode::Alpha, BlendMode::Notebook};
-  return all;
-}
-
-const char* blend_mode_id(BlendMode m) { return m == BlendMode::Alpha ? "alpha" : "notebook"; }
-
-BlendMode blend_mode_from_id(const std::string& id) {
-  if (id == "alpha") return BlendMode::Alpha;
-  if (id == "notebook") return BlendMode::Notebook;
-  throw InputError("blend mode: unknown id \"" + id + "\" (valid: alpha, notebook)");
-}
 
 void require_opacity(float opacity, const char* what) {
   if (!(opacity >= 0.0f && opacity <= 1.0f)) {

@@ -16,16 +16,18 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
 #include "render/colormap.h"
 
 namespace vitrel {
 
 enum class BlendMode { Alpha, Notebook };
 
-const std::vector<BlendMode>& all_blend_modes();
-const char* blend_mode_id(BlendMode m);  // "alpha", "notebook"
-// Throws InputError listing the valid ids when `id` is unknown.
-BlendMode blend_mode_from_id(const std::string& id);
+inline constexpr IdName<BlendMode> kBlendModeNames[] = {
+    {BlendMode::Alpha, "alpha"},
+    {BlendMode::Notebook, "notebook"},
+};
+constexpr IdTable<IdName<BlendMode>> id_table(BlendMode) { return {"blend mode", kBlendModeNames}; }
 
 struct CompositeOptions {
   Colormap colormap = Colormap::Jet;

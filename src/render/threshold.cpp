@@ -2,23 +2,10 @@
 
 #include <array>
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 #include "render/colormap.h"
 
 namespace vitrel {
-
-const std::vector<Threshold>& all_thresholds() {
-  static const std::vector<Threshold> all = {Threshold::Mean, Threshold::Otsu};
-  return all;
-}
-
-const char* threshold_id(Threshold t) { return t == Threshold::Mean ? "mean" : "otsu"; }
-
-Threshold threshold_from_id(const std::string& id) {
-  if (id == "mean") return Threshold::Mean;
-  if (id == "otsu") return Threshold::Otsu;
-  throw InputError("threshold: unknown id \"" + id + "\" (valid: mean, otsu)");
-}
 
 namespace {
 

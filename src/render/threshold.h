@@ -8,14 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
+
 namespace vitrel {
 
 enum class Threshold { Mean, Otsu };
 
-const std::vector<Threshold>& all_thresholds();
-const char* threshold_id(Threshold t);  // "mean", "otsu"
-// Throws InputError listing the valid ids when `id` is unknown.
-Threshold threshold_from_id(const std::string& id);
+inline constexpr IdName<Threshold> kThresholdNames[] = {
+    {Threshold::Mean, "mean"},
+    {Threshold::Otsu, "otsu"},
+};
+constexpr IdTable<IdName<Threshold>> id_table(Threshold) { return {"threshold", kThresholdNames}; }
 
 // Otsu's level 0..255: the bin t maximising the between-class variance of
 // {bins <= t} vs {bins > t}; the smallest such t on ties, 0 when no split exists

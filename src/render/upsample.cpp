@@ -1,6 +1,6 @@
 #include "render/upsample.h"
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 namespace vitrel {
 

@@ -5,18 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace vitrel {
+#include "common/errors.h"
 
-// Every rejected input (bad shape, non-finite value, unknown id, out-of-range option)
-// is reported as an InputError whose message names the argument and what was wrong.
-class InputError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
+namespace vitrel {
 
 // A read-only view of `numel()` contiguous float32 values in C (row-major) order.
 struct TensorView {

@@ -17,9 +17,9 @@ namespace {
 using testing::expect_input_error;
 
 TEST(EvalPerturbation, OrderIdsRoundTrip) {
-  for (RemovalOrder o : all_removal_orders()) EXPECT_EQ(removal_order_from_id(removal_order_id(o)), o);
-  EXPECT_STREQ(removal_order_id(RemovalOrder::most_relevant_first), "most_relevant_first");
-  expect_input_error([] { removal_order_from_id("positive"); }, "least_relevant_first");
+  for (RemovalOrder o : all_values<RemovalOrder>()) EXPECT_EQ(from_id<RemovalOrder>(to_id(o)), o);
+  EXPECT_STREQ(to_id(RemovalOrder::most_relevant_first), "most_relevant_first");
+  expect_input_error([] { from_id<RemovalOrder>("positive"); }, "least_relevant_first");
 }
 
 TEST(EvalPerturbation, RemovedPixelCountFloorsLikePythonInt) {

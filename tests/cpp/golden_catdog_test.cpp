@@ -23,7 +23,7 @@ std::string golden_dir() { return test::shared_dir() + "/reference/golden"; }
 
 // The tensors and reference maps of one target class, loaded once per test suite.
 struct GoldenTarget {
-  test::NpyArray grad, rel, rel_classic_last, input_rel_classic;
+  test::NpyArray grad, rel, attn_rel_classic_last, input_rel_classic;
   const test::JsonValue* maps = nullptr;  // method key -> [floats or null]
 };
 
@@ -33,20 +33,20 @@ class GoldenCatdog : public ::testing::TestWithParam<const char*> {
     if (!test::is_directory(golden_dir())) return;
     json_ = std::make_unique<test::JsonValue>(
         test::parse_json(test::read_text_file(golden_dir() + "/catdog.json")));
-    attention_ = std::make_unique<test::NpyArray>(test::read_npy(golden_dir() + "/catdog-attn.npy"));
+    attn_ = std::make_unique<test::NpyArray>(test::read_npy(golden_dir() + "/catdog-attn.npy"));
     for (const char* t : {"243", "282"}) {
       const std::string prefix = golden_dir() + "/catdog-" + t;
       GoldenTarget& g = targets_[t];
       g.grad = test::read_npy(prefix + "-attn-grad.npy");
       g.rel = test::read_npy(prefix + "-attn-rel.npy");
-      g.rel_classic_last = test::read_npy(prefix + "-attn-rel-classic-last.npy");
+      g.attn_rel_classic_last = test::read_npy(prefix + "-attn-rel-classic-last.npy");
       g.input_rel_classic = test::read_npy(prefix + "-input-rel-classic.npy");
       g.maps = &json_->at("targets").at(t);
     }
   }
   static void TearDownTestSuite() {
     targets_.clear();
-    attention_.reset();
+    attn_.reset();
     json_.reset();
   }
 
@@ -60,8 +60,8 @@ class GoldenCatdog : public ::testing::TestWithParam<const char*> {
 
   RelevanceInputs inputs() {
     const GoldenTarget& g = target();
-    return RelevanceInputs{attention_->view(), g.grad.view(), g.rel.view(),
-                           g.rel_classic_last.view(), g.input_rel_classic.view()};
+    return RelevanceInputs{attn_->view(), g.grad.view(), g.rel.view(),
+                           g.attn_rel_classic_last.view(), g.input_rel_classic.view()};
   }
 
   // The reference map under `key`, null entries (the reference's NaN) as NaN.
@@ -73,12 +73,12 @@ class GoldenCatdog : public ::testing::TestWithParam<const char*> {
   }
 
   static std::unique_ptr<test::JsonValue> json_;
-  static std::unique_ptr<test::NpyArray> attention_;
+  static std::unique_ptr<test::NpyArray> attn_;
   static std::map<std::string, GoldenTarget> targets_;
 };
 
 std::unique_ptr<test::JsonValue> GoldenCatdog::json_;
-std::unique_ptr<test::NpyArray> GoldenCatdog::attention_;
+std::unique_ptr<test::NpyArray> GoldenCatdog::attn_;
 std::map<std::string, GoldenTarget> GoldenCatdog::targets_;
 
 struct GoldenCase {
@@ -165,7 +165,7 @@ TEST_P(GoldenCatdog, TokenRowOfTheRolloutsEndsWithTheMap) {
     const std::vector<float> row = relevance_row(m, inputs(), kDeitTiny);
     const RelevanceMap map = compute_relevance(m, inputs(), kDeitTiny);
     ASSERT_EQ(row.size(), 197u);
-    EXPECT_EQ(std::vector<float>(row.begin() + 1, row.end()), map.data) << method_id(m);
+    EXPECT_EQ(std::vector<float>(row.begin() + 1, row.end()), map.data) << to_id(m);
   }
 }
 

@@ -38,53 +38,53 @@ TEST(InputErrors, MismatchedGradientShapeNamesBothTensors) {
   const TokenLayout deit{14, 14, 1};
   OwnedTensor a({12, 3, 197, 197}, 0.f), g({12, 3, 197, 196}, 0.f);
   RelevanceInputs in;
-  in.attention = a.view();
-  in.attention_grad = g.view();
+  in.attn = a.view();
+  in.attn_grad = g.view();
   EXPECT_EQ(error_of([&] { compute_relevance(Method::GradCam, in, deit); }),
-            "attention_grad: expected shape [12,3,197,197] like attention, got [12,3,197,196]");
+            "attn_grad: expected shape [12,3,197,197] like attn, got [12,3,197,196]");
 }
 
 TEST(InputErrors, RelevanceShapeMustMatchTheGradient) {
   SmallModel m;
   OwnedTensor rel({3, 1, 5, 5});
   RelevanceInputs in = m.inputs();
-  in.attention_rel = rel.view();
+  in.attn_rel = rel.view();
   EXPECT_EQ(error_of([&] { compute_relevance(Method::TransformerAttribution, in, kLayout); }),
-            "attention_rel: expected shape [3,2,5,5] like attention_grad, got [3,1,5,5]");
+            "attn_rel: expected shape [3,2,5,5] like attn_grad, got [3,1,5,5]");
 }
 
 TEST(InputErrors, TokenCountMustMatchTheLayout) {
   SmallModel m;
   EXPECT_EQ(
       error_of([&] { compute_relevance(Method::RawAttention, m.inputs(), TokenLayout{2, 3, 1}); }),
-      "attention: expected shape [?,?,7,7], got [3,2,5,5] (7 tokens = 1 special + 2x3 grid)");
+      "attn: expected shape [?,?,7,7], got [3,2,5,5] (7 tokens = 1 special + 2x3 grid)");
 }
 
 TEST(InputErrors, WrongRank) {
   OwnedTensor a({2, 5, 5});
   RelevanceInputs in;
-  in.attention = a.view();
+  in.attn = a.view();
   EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); }),
-            "attention: expected shape [?,?,5,5], got [2,5,5] (5 tokens = 1 special + 2x2 grid)");
+            "attn: expected shape [?,?,5,5], got [2,5,5] (5 tokens = 1 special + 2x2 grid)");
 }
 
 TEST(InputErrors, ClassicRelevanceHeadsMustMatch) {
   SmallModel m;
   OwnedTensor rc({3, 5, 5});
   RelevanceInputs in = m.inputs();
-  in.rel_classic_last = rc.view();
+  in.attn_rel_classic_last = rc.view();
   EXPECT_EQ(error_of([&] {
               compute_relevance_maps({Method::RawAttention, Method::PartialLrp}, in, kLayout);
             }),
-            "rel_classic_last: expected shape [2,5,5] like the heads of attention, got [3,5,5]");
+            "attn_rel_classic_last: expected shape [2,5,5] like the heads of attn, got [3,5,5]");
 }
 
 TEST(InputErrors, MissingTensorNamesTheMethodAndTheTensor) {
   SmallModel m;
   RelevanceInputs in = m.inputs();
-  in.attention_grad = TensorView{};
+  in.attn_grad = TensorView{};
   EXPECT_EQ(error_of([&] { compute_relevance(Method::TransformerAttribution, in, kLayout); }),
-            "transformer_attribution: needs attention_grad, which is missing");
+            "transformer_attribution: needs attn_grad, which is missing");
   EXPECT_FALSE(has_inputs_for(Method::TransformerAttribution, in));
   EXPECT_FALSE(has_inputs_for(Method::GradCam, in));
   EXPECT_TRUE(has_inputs_for(Method::AttentionRollout, in));
@@ -106,11 +106,11 @@ TEST(InputErrors, NegativeAndOverflowingDims) {
             "input_rel_classic: expected shape [?,?], got [-2,4]");
   // Each dim alone is plausible; their product overflows int64.
   const int64_t huge = int64_t{1} << 40;
-  in.attention = TensorView{&x, {huge, huge, 5, 5}};
+  in.attn = TensorView{&x, {huge, huge, 5, 5}};
   EXPECT_NE(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); })
                 .find("too many elements"),
             std::string::npos);
-  in.attention = TensorView{&x, {1 << 21, 1 << 21, 5, 5}};
+  in.attn = TensorView{&x, {1 << 21, 1 << 21, 5, 5}};
   EXPECT_NE(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); })
                 .find("too large"),
             std::string::npos);
@@ -118,16 +118,16 @@ TEST(InputErrors, NegativeAndOverflowingDims) {
 
 TEST(InputErrors, NonFiniteValuesAreReportedWithTheirIndex) {
   SmallModel m;
-  OwnedTensor g = m.outputs.attention_grad;
+  OwnedTensor g = m.outputs.attn_grad;
   g.data[17] = std::numeric_limits<float>::quiet_NaN();
   RelevanceInputs in = m.inputs();
-  in.attention_grad = g.view();
+  in.attn_grad = g.view();
   EXPECT_EQ(error_of([&] { compute_relevance(Method::GradCam, in, kLayout); }),
-            "attention_grad: non-finite value NaN at flat index 17 of [3,2,5,5]");
+            "attn_grad: non-finite value NaN at flat index 17 of [3,2,5,5]");
   g.data[17] = 0.f;
   g.data[149] = -std::numeric_limits<float>::infinity();
   EXPECT_EQ(error_of([&] { compute_relevance(Method::GenericAttention, in, kLayout); }),
-            "attention_grad: non-finite value -inf at flat index 149 of [3,2,5,5]");
+            "attn_grad: non-finite value -inf at flat index 149 of [3,2,5,5]");
 
   OwnedTensor x({4, 4});
   x.data[15] = std::numeric_limits<float>::infinity();
@@ -137,28 +137,28 @@ TEST(InputErrors, NonFiniteValuesAreReportedWithTheirIndex) {
 }
 
 TEST(InputErrors, NonFiniteReportedInArgumentOrderWhicheverBlockHoldsIt) {
-  // The block walk meets block 2 of attention_rel first, but a whole-tensor check would
-  // name attention_grad (block 0) first: so must the walk.
+  // The block walk meets block 2 of attn_rel first, but a whole-tensor check would
+  // name attn_grad (block 0) first: so must the walk.
   SmallModel m;
-  OwnedTensor g = m.outputs.attention_grad, r = m.outputs.attention_rel;
+  OwnedTensor g = m.outputs.attn_grad, r = m.outputs.attn_rel;
   g.at(0, 1, 2, 3) = std::numeric_limits<float>::infinity();
   r.at(2, 0, 0, 0) = std::nanf("");
   RelevanceInputs in = m.inputs();
-  in.attention_grad = g.view();
-  in.attention_rel = r.view();
+  in.attn_grad = g.view();
+  in.attn_rel = r.view();
   EXPECT_EQ(error_of([&] { compute_relevance(Method::TransformerAttribution, in, kLayout); }),
-            "attention_grad: non-finite value +inf at flat index 38 of [3,2,5,5]");
+            "attn_grad: non-finite value +inf at flat index 38 of [3,2,5,5]");
 }
 
 TEST(InputErrors, EveryBlockIsCheckedEvenTheOnesAMethodSkips) {
   // start_layer 2 skips blocks 0 and 1, and raw_attention reads the last block only;
   // a NaN in block 0 is still an error: a tensor is validated whole.
   SmallModel m;
-  OwnedTensor a = m.outputs.attention;
+  OwnedTensor a = m.outputs.attn;
   a.at(0, 0, 4, 4) = std::nanf("");
   RelevanceInputs in = m.inputs();
-  in.attention = a.view();
-  const std::string expected = "attention: non-finite value NaN at flat index 24 of [3,2,5,5]";
+  in.attn = a.view();
+  const std::string expected = "attn: non-finite value NaN at flat index 24 of [3,2,5,5]";
   EXPECT_EQ(error_of([&] { compute_relevance(Method::AttentionRollout, in, kLayout, {2, 0}); }),
             expected);
   EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); }), expected);
@@ -206,7 +206,7 @@ TEST(InputErrors, SecondBlockAblationNeedsTwoBlocks) {
   EXPECT_EQ(error_of([&] {
               compute_relevance(Method::AblationSecondBlock, one_block.inputs(), kLayout);
             }),
-            "ablation_second_block: needs at least 2 blocks (it reads block 1), got 1");
+            "ablation_second_block: needs at least 2 blocks, got 1");
 }
 
 TEST(InputErrors, RelevanceRowOfMethodsWithoutATokenRow) {
@@ -214,42 +214,67 @@ TEST(InputErrors, RelevanceRowOfMethodsWithoutATokenRow) {
   for (Method method : {Method::GradCam, Method::LrpFull}) {
     const std::string message =
         error_of([&] { relevance_row(method, m.inputs(), kLayout); });
-    EXPECT_EQ(message.rfind(std::string("relevance_row: ") + method_id(method), 0), 0u)
+    EXPECT_EQ(message.rfind(std::string("relevance_row: ") + to_id(method), 0), 0u)
         << message;
   }
 }
 
 TEST(InputErrors, UnknownMethodIdListsTheValidOnes) {
-  EXPECT_EQ(error_of([] { method_from_id("rollout"); }),
-            "method: unknown id \"rollout\"; valid ids: transformer_attribution, "
-            "attention_rollout, raw_attention, gradcam, partial_lrp, lrp_full, "
-            "generic_attention, ablation_no_grad, ablation_last_block, ablation_second_block, attattr");
+  std::string valid;
+  for (Method m : all_values<Method>()) valid += (valid.empty() ? "" : ", ") + std::string(to_id(m));
+  EXPECT_EQ(error_of([] { from_id<Method>("rollout"); }),
+            "method: unknown id \"rollout\" (valid: " + valid + ")");
+  EXPECT_EQ(valid.rfind("transformer_attribution, attention_rollout, raw_attention, ", 0), 0u);
 }
 
 TEST(InputErrors, MethodValueOutsideTheEnum) {
   SmallModel m;
   EXPECT_EQ(error_of([&] { compute_relevance(static_cast<Method>(42), m.inputs(), kLayout); }),
-            "method: unknown method value 42");
+            "method: unknown value 42");
 }
 
 TEST(MethodIds, RoundTripInDeclarationOrder) {
-  ASSERT_EQ(all_methods().size(), 11u);
-  EXPECT_EQ(all_methods().front(), Method::TransformerAttribution);
-  for (Method m : all_methods()) EXPECT_EQ(method_from_id(method_id(m)), m);
-  EXPECT_STREQ(method_id(Method::AblationSecondBlock), "ablation_second_block");
+  EXPECT_EQ(all_values<Method>().front(), Method::TransformerAttribution);
+  for (Method m : all_values<Method>()) EXPECT_EQ(from_id<Method>(to_id(m)), m);
+  EXPECT_STREQ(to_id(Method::AblationSecondBlock), "ablation_second_block");
 }
 
 TEST(MethodIds, HasInputsForFollowsWhatEachMethodReads) {
   SmallModel m;
-  for (Method method : all_methods()) {
-    EXPECT_TRUE(has_inputs_for(method, m.inputs())) << method_id(method);
-    EXPECT_FALSE(has_inputs_for(method, RelevanceInputs{})) << method_id(method);
+  for (Method method : all_values<Method>()) {
+    EXPECT_TRUE(has_inputs_for(method, m.inputs())) << to_id(method);
+    EXPECT_FALSE(has_inputs_for(method, RelevanceInputs{})) << to_id(method);
   }
   RelevanceInputs only_rel;
-  only_rel.attention_rel = m.outputs.attention_rel.view();
-  for (Method method : all_methods())
+  only_rel.attn_rel = m.outputs.attn_rel.view();
+  for (Method method : all_values<Method>())
     EXPECT_EQ(has_inputs_for(method, only_rel), method == Method::AblationNoGrad)
-        << method_id(method);
+        << to_id(method);
+}
+
+// Every entry of the registry is complete and computable the way its form says.
+TEST(MethodRegistry, EveryEntryIsComplete) {
+  for (const MethodInfo& m : id_table(Method{})) {
+    EXPECT_EQ(&method_info(m.value), &m) << m.id;
+    EXPECT_GT(std::string(m.name).size(), 0u) << m.id;
+    EXPECT_GT(std::string(m.short_name).size(), 0u) << m.id;
+    EXPECT_GT(std::string(m.description).size(), 0u) << m.id;
+    EXPECT_FALSE(m.needs.empty()) << m.id;
+    EXPECT_EQ(m.row != nullptr, m.form == MethodForm::Row) << m.id;
+    EXPECT_EQ(m.map != nullptr, m.form == MethodForm::Map) << m.id;
+    EXPECT_TRUE(!m.start_layer || m.form == MethodForm::Rollout) << m.id;
+  }
+}
+
+TEST(MethodRegistry, TensorIdsAreTheGraphOutputNames) {  // and attr (the attribution graphs)
+  std::vector<std::string> ids;
+  for (Tensor t : all_values<Tensor>()) ids.push_back(to_id(t));
+  EXPECT_EQ(ids, (std::vector<std::string>{"attn", "attn_grad", "attn_rel",
+                                           "attn_rel_classic_last", "input_rel_classic",
+                                           "attr"}));
+  EXPECT_EQ(error_of([] { from_id<Tensor>("attention"); }),
+            "tensor: unknown id \"attention\" (valid: attn, attn_grad, attn_rel, "
+            "attn_rel_classic_last, input_rel_classic, attr)");
 }
 
 TEST(TensorView, NumelAndShapeString) {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "methods/relevance.h"
-#include "methods/rollout_reference.h"
+#include "support/rollout_reference.h"
 #include "support/test_tensors.h"
 
 namespace vitrel {
@@ -47,8 +47,8 @@ TEST(TransformerAttribution, ClampsTheProductNotTheFactorsThenRollsOut) {
   const OwnedTensor grad = negated(signed_blocks());
   const OwnedTensor rel({2, 2, 3, 3}, -1.f);
   RelevanceInputs in;
-  in.attention_grad = grad.view();
-  in.attention_rel = rel.view();
+  in.attn_grad = grad.view();
+  in.attn_rel = rel.view();
 
   const RelevanceMap map = compute_relevance(Method::TransformerAttribution, in, kLayout);
   EXPECT_EQ(map.rows, 1);
@@ -60,8 +60,8 @@ TEST(TransformerAttribution, StartLayerDropsTheFirstBlocks) {
   const OwnedTensor grad = negated(signed_blocks());
   const OwnedTensor rel({2, 2, 3, 3}, -1.f);
   RelevanceInputs in;
-  in.attention_grad = grad.view();
-  in.attention_rel = rel.view();
+  in.attn_grad = grad.view();
+  in.attn_rel = rel.view();
   // Only I+Xbar[1]: row 0 = [1,1,0].
   EXPECT_EQ(map_of(Method::TransformerAttribution, in, {1, 0}), (std::vector<float>{1, 0}));
 }
@@ -70,8 +70,8 @@ TEST(TransformerAttribution, RowOfAnyQueryToken) {
   const OwnedTensor grad = negated(signed_blocks());
   const OwnedTensor rel({2, 2, 3, 3}, -1.f);
   RelevanceInputs in;
-  in.attention_grad = grad.view();
-  in.attention_rel = rel.view();
+  in.attn_grad = grad.view();
+  in.attn_rel = rel.view();
   // Row 1 of I+Xbar[1] = [1,1,0] -> [1,2,1]; row 2 = [0,2,1] -> 2*[0,1,0] + [0,0,2].
   EXPECT_EQ(relevance_row(Method::TransformerAttribution, in, kLayout, {0, 1}),
             (std::vector<float>{1, 2, 1}));
@@ -84,7 +84,7 @@ TEST(TransformerAttribution, RowOfAnyQueryToken) {
 TEST(AblationNoGrad, RollsOutThePositiveRelevance) {
   const OwnedTensor rel = signed_blocks();
   RelevanceInputs in;
-  in.attention_rel = rel.view();
+  in.attn_rel = rel.view();
   EXPECT_EQ(map_of(Method::AblationNoGrad, in), (std::vector<float>{2, 1}));
   EXPECT_EQ(map_of(Method::AblationNoGrad, in, {1, 0}), (std::vector<float>{1, 0}));
 }
@@ -94,8 +94,8 @@ TEST(GenericAttention, AccumulatesFromTheFirstBlockAndIgnoresStartLayer) {
   const OwnedTensor grad = negated(signed_blocks());
   const OwnedTensor attention({2, 2, 3, 3}, -1.f);
   RelevanceInputs in;
-  in.attention = attention.view();
-  in.attention_grad = grad.view();
+  in.attn = attention.view();
+  in.attn_grad = grad.view();
   EXPECT_EQ(map_of(Method::GenericAttention, in), (std::vector<float>{2, 1}));
   EXPECT_EQ(map_of(Method::GenericAttention, in, {1, 0}), (std::vector<float>{2, 1}));
 }
@@ -118,7 +118,7 @@ OwnedTensor positive_attention() {
 TEST(AttentionRollout, NormalisesEachRowOfMeanPlusIdentity) {
   const OwnedTensor attention = positive_attention();
   RelevanceInputs in;
-  in.attention = attention.view();
+  in.attn = attention.view();
   const std::vector<float> row = relevance_row(Method::AttentionRollout, in, kLayout);
   ASSERT_EQ(row.size(), 3u);
   EXPECT_FLOAT_EQ(row[0], 1.f / 6);
@@ -137,7 +137,7 @@ TEST(AttentionRollout, DoesNotClampNegativeAttention) {
   a.set_row(0, 0, 0, {0, -0.5f, 0});
   a.set_row(0, 1, 0, {0, 1, 0});
   RelevanceInputs in;
-  in.attention = a.view();
+  in.attn = a.view();
   const std::vector<float> map = map_of(Method::AttentionRollout, in);
   EXPECT_FLOAT_EQ(map[0], 0.2f);
   EXPECT_FLOAT_EQ(map[1], 0.f);
@@ -154,7 +154,7 @@ TEST(Rollouts, TwoSpecialTokensAndANonSquareGrid) {
     const std::vector<float> row = relevance_row(m, in, layout, {0, 1});
     EXPECT_EQ(map.rows, 2);
     EXPECT_EQ(map.cols, 3);
-    EXPECT_EQ(map.data, std::vector<float>(row.begin() + 2, row.end())) << method_id(m);
+    EXPECT_EQ(map.data, std::vector<float>(row.begin() + 2, row.end())) << to_id(m);
   }
 }
 
@@ -180,7 +180,7 @@ TEST(Rollouts, RowVectorAgreesWithFullMatrixProductOnRandomInputs) {
       const std::vector<float> naive = reference::rollout_row(m, in, options);
       ASSERT_EQ(fast.size(), naive.size());
       EXPECT_LT(test::max_relative_difference(fast, naive), 1e-5)
-          << method_id(m) << " B=" << c.blocks << " h=" << c.heads << " S=" << fast.size();
+          << to_id(m) << " B=" << c.blocks << " h=" << c.heads << " S=" << fast.size();
     }
   }
 }
@@ -190,13 +190,13 @@ TEST(Rollouts, BatchGivesTheSameMapsAsOneMethodAtATime) {
   const test::RandomModelOutputs model(4, 3, layout, 42);
   const RelevanceInputs in = model.inputs();
   const MethodOptions options{1, 0};
-  const std::vector<RelevanceMap> maps = compute_relevance_maps(all_methods(), in, layout, options);
-  ASSERT_EQ(maps.size(), all_methods().size());
+  const std::vector<RelevanceMap> maps = compute_relevance_maps(all_values<Method>(), in, layout, options);
+  ASSERT_EQ(maps.size(), all_values<Method>().size());
   for (size_t i = 0; i < maps.size(); ++i) {
-    const RelevanceMap one = compute_relevance(all_methods()[i], in, layout, options);
+    const RelevanceMap one = compute_relevance(all_values<Method>()[i], in, layout, options);
     EXPECT_EQ(maps[i].rows, one.rows);
     EXPECT_EQ(maps[i].cols, one.cols);
-    EXPECT_EQ(maps[i].data, one.data) << method_id(all_methods()[i]);
+    EXPECT_EQ(maps[i].data, one.data) << to_id(all_values<Method>()[i]);
   }
 }
 

@@ -20,7 +20,7 @@ TEST(RawAttention, ClampsThenAveragesTheHeadsOfTheLastBlock) {
   a.set_row(1, 0, 0, {0.5f, 0.2f, -0.4f, 0.6f, 0.f});
   a.set_row(1, 1, 0, {0.1f, 0.4f, 0.2f, -0.2f, 0.8f});
   RelevanceInputs in;
-  in.attention = a.view();
+  in.attn = a.view();
   const RelevanceMap map = compute_relevance(Method::RawAttention, in, kGrid2x2);
   EXPECT_EQ(map.rows, 2);
   EXPECT_EQ(map.cols, 2);
@@ -32,7 +32,7 @@ TEST(RawAttention, QueryTokenSelectsTheRow) {
   OwnedTensor a({1, 1, 5, 5});
   a.set_row(0, 0, 3, {1, 2, 3, 4, 5});
   RelevanceInputs in;
-  in.attention = a.view();
+  in.attn = a.view();
   EXPECT_EQ(compute_relevance(Method::RawAttention, in, kGrid2x2, {0, 3}).data,
             (std::vector<float>{2, 3, 4, 5}));
   EXPECT_EQ(relevance_row(Method::RawAttention, in, kGrid2x2, {0, 3}),
@@ -49,8 +49,8 @@ TEST(GradCam, WeightsHeadsByMeanPatchGradientClampsAndMinMaxes) {
   g.set_row(0, 0, 0, {100, 1, 1, 1, 1});
   g.set_row(0, 1, 0, {100, -2, 0, 0, -2});
   RelevanceInputs in;
-  in.attention = a.view();
-  in.attention_grad = g.view();
+  in.attn = a.view();
+  in.attn_grad = g.view();
   const RelevanceMap map = compute_relevance(Method::GradCam, in, kGrid2x2);
   EXPECT_EQ(map.rows, 2);
   EXPECT_EQ(map.cols, 2);
@@ -62,8 +62,8 @@ TEST(GradCam, ConstantMapGivesZerosWhereTheReferenceGivesNaN) {
   // Every weight negative: the clamped map is all 0, max == min.
   OwnedTensor a({1, 2, 5, 5}, 0.2f), g({1, 2, 5, 5}, -1.f);
   RelevanceInputs in;
-  in.attention = a.view();
-  in.attention_grad = g.view();
+  in.attn = a.view();
+  in.attn_grad = g.view();
   EXPECT_EQ(compute_relevance(Method::GradCam, in, kGrid2x2).data, std::vector<float>(4, 0.f));
 }
 
@@ -72,7 +72,7 @@ TEST(PartialLrp, ClampsThenAveragesTheClassicRelevance) {
   rc.set_row(-1, 0, 0, {5, -1, 2, 4, 0});
   rc.set_row(-1, 1, 0, {5, 3, -2, 0, 6});
   RelevanceInputs in;
-  in.rel_classic_last = rc.view();
+  in.attn_rel_classic_last = rc.view();
   EXPECT_EQ(compute_relevance(Method::PartialLrp, in, kGrid2x2).data,
             (std::vector<float>{1.5f, 1, 2, 3}));
 }
@@ -91,8 +91,8 @@ struct GradRel {
   }
   RelevanceInputs inputs() const {
     RelevanceInputs in;
-    in.attention_grad = grad.view();
-    in.attention_rel = rel.view();
+    in.attn_grad = grad.view();
+    in.attn_rel = rel.view();
     return in;
   }
 };
@@ -136,7 +136,7 @@ TEST(SingleBlockMethods, NonSquareGridWithTwoSpecialTokens) {
     const std::vector<float> row = relevance_row(m, in, layout, {0, 4});
     EXPECT_EQ(map.rows, 3);
     EXPECT_EQ(map.cols, 2);
-    EXPECT_EQ(map.data, std::vector<float>(row.begin() + 2, row.end())) << method_id(m);
+    EXPECT_EQ(map.data, std::vector<float>(row.begin() + 2, row.end())) << to_id(m);
   }
   const RelevanceMap gradcam = compute_relevance(Method::GradCam, in, layout);
   EXPECT_EQ(gradcam.data.size(), 6u);

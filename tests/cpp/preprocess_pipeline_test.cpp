@@ -157,8 +157,8 @@ TEST(PreprocessSpecChecks, RejectsBadMeanStdAndSizes) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "preprocess spec: std[2] = 0.000000 must be finite and > 0");
   }
-  EXPECT_THROW(resize_mode_from_id("longest_side"), InputError);
-  for (ResizeMode m : all_resize_modes()) EXPECT_EQ(resize_mode_from_id(resize_mode_id(m)), m);
+  EXPECT_THROW(from_id<ResizeMode>("longest_side"), InputError);
+  for (ResizeMode m : all_values<ResizeMode>()) EXPECT_EQ(from_id<ResizeMode>(to_id(m)), m);
 }
 
 TEST(PreprocessPlan, VeryElongatedPhotosAreResizedOnlyInsideTheCrop) {

@@ -31,7 +31,7 @@ TEST(PilResizeReference, MatchesPilWithinOneAndMostlyExactly) {
     const auto rgba = read_raw<uint8_t>(f[6], size_t(w) * h * 4);
     const auto expected = read_raw<uint8_t>(f[7], size_t(ow) * oh * 3);
     const auto got =
-        pil_resize_rgb(rgba.data(), rgba.size(), w, h, ow, oh, interpolation_from_id(f[5]));
+        pil_resize_rgb(rgba.data(), rgba.size(), w, h, ow, oh, from_id<Interpolation>(f[5]));
     ASSERT_EQ(got.size(), expected.size());
     int case_worst = 0;
     for (size_t i = 0; i < got.size(); ++i) {
@@ -49,7 +49,7 @@ TEST(PilResizeReference, MatchesPilWithinOneAndMostlyExactly) {
 
 PreprocessSpec spec_of(const vitrel_test::ManifestLine& f) {
   PreprocessSpec spec;
-  spec.resize_mode = resize_mode_from_id(f[4]);
+  spec.resize_mode = from_id<ResizeMode>(f[4]);
   spec.resize_size = std::stoi(f[5]);
   if (spec.resize_mode == ResizeMode::Exact) {
     spec.resize_width = std::stoi(f[5]);
@@ -58,7 +58,7 @@ PreprocessSpec spec_of(const vitrel_test::ManifestLine& f) {
   spec.center_crop = f[7] == "1";
   spec.crop_width = std::stoi(f[8]);
   spec.crop_height = std::stoi(f[9]);
-  spec.interpolation = interpolation_from_id(f[10]);
+  spec.interpolation = from_id<Interpolation>(f[10]);
   spec.mean = {std::stof(f[11]), std::stof(f[12]), std::stof(f[13])};
   spec.stddev = {std::stof(f[14]), std::stof(f[15]), std::stof(f[16])};
   spec.exact_size_passthrough = f[17] == "1";

@@ -96,9 +96,9 @@ TEST(PilResize, RejectsBadInputs) {
   EXPECT_THROW(pil_resize_rgb_window(in.data(), in.size(), 2, 1, 4, 4, Interpolation::Bicubic,
                                      PixelWindow{2, 0, 3, 4}),
                InputError);
-  EXPECT_THROW(interpolation_from_id("lanczos"), InputError);
-  for (Interpolation i : all_interpolations()) {
-    EXPECT_EQ(interpolation_from_id(interpolation_id(i)), i);
+  EXPECT_THROW(from_id<Interpolation>("lanczos"), InputError);
+  for (Interpolation i : all_values<Interpolation>()) {
+    EXPECT_EQ(from_id<Interpolation>(to_id(i)), i);
   }
 }
 

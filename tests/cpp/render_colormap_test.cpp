@@ -14,9 +14,9 @@ namespace vitrel {
 namespace {
 
 TEST(Colormap, IdsRoundTripAndUnknownIdListsValidOnes) {
-  for (Colormap c : all_colormaps()) EXPECT_EQ(colormap_from_id(colormap_id(c)), c);
+  for (Colormap c : all_values<Colormap>()) EXPECT_EQ(from_id<Colormap>(to_id(c)), c);
   try {
-    colormap_from_id("hot");
+    from_id<Colormap>("hot");
     FAIL() << "no InputError";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "colormap: unknown id \"hot\" (valid: jet, viridis, inferno, turbo, gray)");

@@ -38,8 +38,8 @@ TEST(CompositeNotebook, AddsHeatToMinMaxPhotoAndDividesByTheMax) {
 }
 
 TEST(Composite, IdsAndErrors) {
-  for (BlendMode m : all_blend_modes()) EXPECT_EQ(blend_mode_from_id(blend_mode_id(m)), m);
-  EXPECT_THROW(blend_mode_from_id("multiply"), InputError);
+  for (BlendMode m : all_values<BlendMode>()) EXPECT_EQ(from_id<BlendMode>(to_id(m)), m);
+  EXPECT_THROW(from_id<BlendMode>("multiply"), InputError);
   EXPECT_THROW(blend(1.5f), InputError);
   EXPECT_THROW(blend(NAN), InputError);
   CompositeOptions o;

@@ -44,7 +44,7 @@ TEST(ColormapReference, TablesEqualOpenCvAndMatplotlib) {
   for (const auto& f : read_manifest("colormap")) {
     SCOPED_TRACE(f[0]);
     const auto expected = read_raw<uint8_t>(f[1], 256 * 3);
-    const auto legend = colormap_legend(colormap_from_id(f[0]));
+    const auto legend = colormap_legend(from_id<Colormap>(f[0]));
     for (int i = 0; i < 256; ++i) {
       for (int ch = 0; ch < 3; ++ch) {
         ASSERT_EQ(legend[4 * i + ch], expected[3 * i + ch]) << "entry " << i << " channel " << ch;

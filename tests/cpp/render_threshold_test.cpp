@@ -11,9 +11,9 @@ namespace vitrel {
 namespace {
 
 TEST(Threshold, IdsRoundTripAndUnknownIdListsValidOnes) {
-  for (Threshold t : all_thresholds()) EXPECT_EQ(threshold_from_id(threshold_id(t)), t);
+  for (Threshold t : all_values<Threshold>()) EXPECT_EQ(from_id<Threshold>(to_id(t)), t);
   try {
-    threshold_from_id("median");
+    from_id<Threshold>("median");
     FAIL() << "no InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("valid: mean, otsu"), std::string::npos);

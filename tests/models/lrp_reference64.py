@@ -131,7 +131,9 @@ def layer_norm(x, sd, key, eps):
 class Block:
     def __init__(self, sd, b, cfg):
         pre = f"blocks.{b}."
-        g = lambda k: sd.get(pre + k)
+
+        def g(k):
+            return sd.get(pre + k)
         self.sd, self.pre, self.cfg = sd, pre, cfg
         self.qkv = Linear(g("attn.qkv.weight"), g("attn.qkv.bias"))
         self.proj = Linear(g("attn.proj.weight"), g("attn.proj.bias"))

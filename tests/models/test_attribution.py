@@ -87,7 +87,8 @@ def test_attr_is_the_left_riemann_sum_of_the_reference(tiny_model):
     pixels, block, target, _ = random_case(cfg, 3)
     steps = 5
     attn, grad_sum, _ = run_block(cfg, sd, pixels, block, [i / steps for i in range(steps)], target)
-    assert_close("f64_vs_f64.attr_grad_sum", attn / steps * grad_sum, reference_attr(cfg, sd, pixels, block, target, steps))
+    want = reference_attr(cfg, sd, pixels, block, target, steps)
+    assert_close("f64_vs_f64.attr_grad_sum", attn / steps * grad_sum, want)
 
 
 def completeness_gaps(cfg, sd, pixels, target, steps):

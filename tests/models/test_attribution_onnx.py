@@ -21,7 +21,8 @@ def attribution_files(request, tmp_path_factory):
     out = {}
     for cfg in (TINY, TINY_DISTILLED):
         folder = tmp_path_factory.mktemp(cfg.name)
-        out[cfg.name] = (cfg, lively_state_dict(cfg), folder, export_attribution(cfg, lively_state_dict(cfg), folder, cfg.name))
+        sd = lively_state_dict(cfg)
+        out[cfg.name] = (cfg, sd, folder, export_attribution(cfg, sd, folder, cfg.name))
     return out
 
 

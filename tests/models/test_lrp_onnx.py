@@ -1,6 +1,5 @@
 """The exported explainer graph, run by onnxruntime-web in Node, reproduces the PyTorch
 module on inputs and target counts it was not traced with (nothing froze to the example)."""
-import numpy as np
 import pytest
 import torch
 

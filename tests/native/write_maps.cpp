@@ -3,24 +3,24 @@
 // significant digits, i.e. exact float32). The Node tests run it on the same .npy files
 // as `vit-relevance maps` to check the WebAssembly build returns the same numbers.
 //
-// usage: write_maps [--attn A.npy] [--grad G.npy] [--rel R.npy] [--rel-classic-last Rc.npy]
-//                   [--input-rel-classic X.npy] [--grid R C] [--special-tokens N]
+// usage: write_maps [--<tensor id> FILE.npy]... [--grid R C] [--special-tokens N]
 //                   [--start-layer N] [--method all|id,id]
+// Tensors go by their ids (--attn, --attn_grad, ...: registry.h), not the CLI's flags.
 
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "methods/relevance.h"
-#include "npy_reader.h"
+#include "support/npy_reader.h"
 
 using namespace vitrel;
 
 int main(int argc, char** argv) {
-  std::map<std::string, NpyArray> arrays;
+  std::vector<test::NpyArray> arrays;  // owns what `in` views
+  RelevanceInputs in;
   TokenLayout layout{14, 14, 1};
   MethodOptions options;
   std::string method_list = "all";
@@ -41,31 +41,28 @@ int main(int argc, char** argv) {
       } else if (arg == "--method") {
         method_list = next();
       } else if (arg.rfind("--", 0) == 0) {
-        arrays[arg.substr(2)] = read_npy(next());
+        const Tensor t = from_id<Tensor>(arg.substr(2));
+        arrays.push_back(test::read_npy(next()));
+        in[t] = arrays.back().view();
       } else {
         throw std::runtime_error("unexpected argument " + arg);
       }
     }
-    auto view = [&](const char* key) {
-      auto it = arrays.find(key);
-      return it == arrays.end() ? TensorView{} : TensorView{it->second.data.data(), it->second.shape};
-    };
-    const RelevanceInputs in{view("attn"), view("grad"), view("rel"), view("rel-classic-last"),
-                             view("input-rel-classic")};
     std::vector<Method> methods;
     if (method_list == "all") {
-      for (Method m : all_methods())
+      for (Method m : all_values<Method>())
         if (has_inputs_for(m, in)) methods.push_back(m);
     } else {
       std::stringstream ss(method_list);
-      for (std::string id; std::getline(ss, id, ',');) methods.push_back(method_from_id(id));
+      for (std::string id; std::getline(ss, id, ',');) methods.push_back(from_id<Method>(id));
     }
     const std::vector<RelevanceMap> maps = compute_relevance_maps(methods, in, layout, options);
     std::printf("{");
     for (size_t k = 0; k < maps.size(); ++k) {
-      std::printf("%s\n\"%s\": {\"shape\": [%d, %d], \"data\": [", k ? "," : "", method_id(methods[k]),
+      std::printf("%s\n\"%s\": {\"shape\": [%d, %d], \"data\": [", k ? "," : "", to_id(methods[k]),
                   maps[k].rows, maps[k].cols);
-      for (size_t j = 0; j < maps[k].data.size(); ++j) std::printf("%s%.9g", j ? "," : "", maps[k].data[j]);
+      for (size_t j = 0; j < maps[k].data.size(); ++j)
+        std::printf("%s%.9g", j ? "," : "", maps[k].data[j]);
       std::printf("]}");
     }
     std::printf("\n}\n");

@@ -70,11 +70,11 @@ test('bad arguments fail before any graph runs, naming the value', { skip }, () 
   }
 });
 
-test("evaluations' 'all' keeps to the explainer's methods and name attattr as unavailable", async () => {
+test("evaluations take the explainer's methods: attattr is refused before any work", async () => {
   const { evalMethods } = await import('../../cli/eval-options.js');
-  const known = ['transformer_attribution', 'attattr'];
+  const known = ['transformer_attribution'];
   assert.deepEqual(evalMethods({ methods: 'all' }, known), ['transformer_attribution']);
-  assert.throws(() => evalMethods({ methods: 'attattr' }, known), /--methods: attattr is not available in evaluations yet/);
+  assert.throws(() => evalMethods({ methods: 'attattr' }, known), /unknown method "attattr"/);
 });
 
 test('maps --attr gives the attattr map: E_h[Attr⁺] + I rolled out', async () => {

@@ -77,7 +77,6 @@ test('composite: opacity 0 is the photo, opacity 1 the colour; alpha kept', () =
   assert.deepEqual(core.composite(photo, 2, 1, map01, { colormap: 'gray', opacity: 0 }), photo);
   assert.deepEqual(Array.from(core.composite(photo, 2, 1, map01, { colormap: 'gray', opacity: 1 })),
     [0, 0, 0, 200, 255, 255, 255, 100]);
-  assert.equal(core.overlay, core.composite);
   assert.equal(core.composite(photo, 2, 1, map01, { mode: 'notebook' }).length, 8);
 });
 

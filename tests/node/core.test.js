@@ -23,23 +23,43 @@ function attention() {
 }
 const tensors = {
   attn: attention(),
-  attnGrad: tensor([B, H, S, S], (i) => Math.sin(i)),
-  attnRel: tensor([B, H, S, S], (i) => Math.cos(i * 0.7)),
-  relClassicLast: tensor([H, S, S], (i) => Math.sin(i * 1.3)),
-  inputRelClassic: tensor([8, 8], (i) => i - 20),
+  attn_grad: tensor([B, H, S, S], (i) => Math.sin(i)),
+  attn_rel: tensor([B, H, S, S], (i) => Math.cos(i * 0.7)),
+  attn_rel_classic_last: tensor([H, S, S], (i) => Math.sin(i * 1.3)),
+  input_rel_classic: tensor([8, 8], (i) => i - 20),
   attr: tensor([B, H, S, S], (i) => Math.sin(i * 0.3)),
 };
 
-const IDS = ['transformer_attribution', 'attention_rollout', 'raw_attention', 'gradcam', 'partial_lrp',
-  'lrp_full', 'generic_attention', 'ablation_no_grad', 'ablation_last_block', 'ablation_second_block', 'attattr'];
+// The published ids (files and URLs name them): a new method is appended after them.
+const PUBLISHED = ['transformer_attribution', 'attention_rollout', 'raw_attention', 'gradcam', 'partial_lrp',
+  'lrp_full', 'generic_attention', 'ablation_no_grad', 'ablation_last_block', 'ablation_second_block'];
 
-test('methodIds lists the 11 methods in order', () => {
-  assert.deepEqual([...core.methodIds], IDS);
+test('the registry: the published ids in order, each entry complete', () => {
+  assert.deepEqual(core.methodIds.slice(0, PUBLISHED.length), PUBLISHED);
+  assert.deepEqual([...core.tensorIds], ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic', 'attr']);
+  assert.deepEqual([...core.explainerMethodIds], PUBLISHED, 'attattr reads attr, no explainer output');
+  assert.deepEqual(core.outputsFor(['attattr', 'raw_attention']), ['attn']);
+  for (const m of core.methods) {
+    for (const key of ['name', 'shortName', 'description']) assert.ok(m[key].length > 0, `${m.id}.${key}`);
+    assert.ok(m.tensors.length && m.tensors.every((t) => core.tensorIds.includes(t)), m.id);
+    assert.equal(core.method(m.id), m);
+  }
+  assert.deepEqual(core.methods.filter((m) => m.startLayer).map((m) => m.id),
+    ['transformer_attribution', 'attention_rollout', 'ablation_no_grad', 'attattr']);
+  assert.deepEqual(core.methods.filter((m) => !m.tokenRow).map((m) => m.id), ['gradcam', 'lrp_full']);
+  assert.ok(Object.isFrozen(core.methods[0]) && Object.isFrozen(core.methods[0].tensors));
+});
+
+test('outputsFor lists only the tensors the methods read, in registry (= contract) order', () => {
+  assert.deepEqual(core.outputsFor(['attention_rollout']), ['attn']);
+  assert.deepEqual(core.outputsFor(['transformer_attribution', 'raw_attention']), ['attn', 'attn_grad', 'attn_rel']);
+  assert.equal(core.outputsFor(core.methodIds).length, 5);
+  assert.throws(() => core.outputsFor(['nope']), /unknown method "nope"/);
 });
 
 test('computeMaps with all inputs gives every method, shaped [rows, cols]', () => {
   const maps = core.computeMaps(tensors);
-  assert.deepEqual(Object.keys(maps), IDS);
+  assert.deepEqual(Object.keys(maps), core.methodIds);
   for (const [id, m] of Object.entries(maps)) {
     assert.ok(m.data instanceof Float32Array, id);
     const expected = id === 'lrp_full' ? [8, 8] : [2, 2];
@@ -61,14 +81,14 @@ test('raw_attention is row 0 of the last block, heads averaged, patches only', (
 
 test("'all' leaves out methods whose inputs are missing", () => {
   assert.deepEqual(Object.keys(core.computeMaps({ attn: tensors.attn })), ['attention_rollout', 'raw_attention']);
-  assert.deepEqual(Object.keys(core.computeMaps({ inputRelClassic: tensors.inputRelClassic })), ['lrp_full']);
-  assert.deepEqual(core.availableMethods({ attnRel: tensors.attnRel }), ['ablation_no_grad']);
+  assert.deepEqual(Object.keys(core.computeMaps({ input_rel_classic: tensors.input_rel_classic })), ['lrp_full']);
+  assert.deepEqual(core.availableMethods({ attn_rel: tensors.attn_rel }), ['ablation_no_grad']);
 });
 
 test('an explicitly requested method with missing inputs throws a clear error', () => {
   assert.throws(() => core.computeMaps({ attn: tensors.attn }, { methods: ['gradcam'] }),
     (err) => err instanceof Error && err.name === 'InputError' &&
-      err.message === 'gradcam: needs attention_grad, which is missing');
+      err.message === 'gradcam: needs attn_grad, which is missing');
 });
 
 test('no usable tensor at all throws', () => {
@@ -76,23 +96,23 @@ test('no usable tensor at all throws', () => {
 });
 
 test('a C++ InputError message arrives intact as a JS Error', () => {
-  const bad = { attn: tensors.attn, attnGrad: tensor([B, H, S, S - 1], () => 0) };
+  const bad = { attn: tensors.attn, attn_grad: tensor([B, H, S, S - 1], () => 0) };
   assert.throws(() => core.computeMaps(bad, { methods: ['gradcam'] }), (err) => {
     assert.ok(err instanceof Error);
     assert.equal(err.name, 'InputError');
-    assert.equal(err.message, 'attention_grad: expected shape [2,2,5,5] like attention, got [2,2,5,4]');
+    assert.equal(err.message, 'attn_grad: expected shape [2,2,5,5] like attn, got [2,2,5,4]');
     return true;
   });
   const withNaN = attention();
   withNaN.data[9] = NaN;
   assert.throws(() => core.computeMaps({ attn: withNaN }), (err) =>
-    err.name === 'InputError' && /^attention: non-finite value NaN at flat index 9\b/.test(err.message));
+    err.name === 'InputError' && /^attn: non-finite value NaN at flat index 9\b/.test(err.message));
   assert.throws(() => core.computeMaps(tensors, { methods: ['nope'] }), (err) =>
     err.name === 'InputError' && /nope/.test(err.message) && /transformer_attribution/.test(err.message));
   assert.throws(() => core.computeMaps(tensors, { startLayer: 7 }), (err) =>
     err.name === 'InputError' && /start_layer 7/.test(err.message));
   // The module keeps working after an error.
-  assert.equal(Object.keys(core.computeMaps(tensors)).length, 11);
+  assert.equal(Object.keys(core.computeMaps(tensors)).length, core.methodIds.length);
 });
 
 test('JS-side argument checks: data length, shape, grid, option types', () => {
@@ -100,7 +120,7 @@ test('JS-side argument checks: data length, shape, grid, option types', () => {
     /attn: data has 3 values but shape \[2,2,5,5\] needs 100/);
   assert.throws(() => core.computeMaps({ attn: { data: new Float32Array(3), shape: [3, -1] } }), /attn: shape must be/);
   assert.throws(() => core.computeMaps({ attn: tensors.attn }, { specialTokens: 2 }), /cannot infer the patch grid/);
-  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { grid: [2, 3] }), /attention: expected shape/);
+  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { grid: [2, 3] }), /attn: expected shape/);
   assert.throws(() => core.computeMaps({ attn: tensors.attn }, { startLayer: 0.5 }), /startLayer must be an integer/);
 });
 
@@ -119,9 +139,6 @@ test('relevanceRow gives S values and matches the map for the rollouts', () => {
     assert.ok(row instanceof Float32Array);
     assert.equal(row.length, S);
     for (let j = 1; j < S; j++) assert.ok(Math.abs(row[j] - maps[id].data[j - 1]) < 1e-6, id);
-    // Same row by full matrix products (the reference form).
-    const full = core.rolloutFullMatrix(id, tensors);
-    for (let j = 0; j < S; j++) assert.ok(Math.abs(row[j] - full[j]) < 1e-5, `${id} full-matrix`);
   }
   assert.equal(core.relevanceRow('transformer_attribution', tensors, { queryToken: 3 }).length, S);
   assert.throws(() => core.relevanceRow('gradcam', tensors), (err) => err.name === 'InputError');
@@ -141,7 +158,7 @@ test('uploadTensors: reusable across calls, freed explicitly', () => {
 test('results are copies: later calls do not change earlier results', () => {
   const first = core.computeMaps(tensors).transformer_attribution.data;
   const saved = first.slice();
-  core.computeMaps({ ...tensors, attnRel: tensor([B, H, S, S], () => 1) });
+  core.computeMaps({ ...tensors, attn_rel: tensor([B, H, S, S], () => 1) });
   assert.deepEqual(first, saved);
   assert.ok(!(first.buffer instanceof WebAssembly.Memory));
 });
@@ -149,21 +166,4 @@ test('results are copies: later calls do not change earlier results', () => {
 test('loadCore reports a missing build clearly', async () => {
   await assert.rejects(loadCore({ moduleUrl: new URL('file:///nonexistent/vit_relevance_core.mjs') }),
     /WebAssembly core is not built/);
-});
-
-test('rolloutChain: the row vector and the full-matrix product give the same row', () => {
-  const B = 3, S = 5;
-  const data = new Float32Array(B * S * S).map((_, i) => ((i * 37) % 11) / 11 + (i % (S + 1) === 0 ? 1 : 0));
-  const blocks = { data, shape: [B, S, S] };
-  // Reference: row 2 of X[2]·X[1]·X[0], as a row vector in plain JS.
-  let v = Array.from({ length: S }, (_, j) => (j === 2 ? 1 : 0));
-  for (let b = B - 1; b >= 0; b--) {
-    v = Array.from({ length: S }, (_, j) => v.reduce((s, vi, i) => s + vi * data[(b * S + i) * S + j], 0));
-  }
-  const onHeap = core.uploadBlocks(blocks);
-  for (const out of [core.rolloutChain(blocks, { query: 2 }), core.rolloutChain(onHeap, { query: 2, fullMatrices: true })]) {
-    out.forEach((x, j) => assert.ok(Math.abs(x - v[j]) <= 1e-5 * Math.abs(v[j]) + 1e-6, `column ${j}: ${x} vs ${v[j]}`));
-  }
-  onHeap.delete();
-  assert.throws(() => core.rolloutChain({ data: new Float32Array(12), shape: [1, 3, 4] }), /square block matrices/);
 });

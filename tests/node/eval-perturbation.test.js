@@ -14,7 +14,6 @@ import { deitModel, skipDeit } from './explain-support.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';
 import { loadCore } from '../../runtime/core.js';
-import { outputsForMethods } from '../../runtime/explainer.js';
 
 const run = promisify(execFile);
 const cli = path.join(root, 'cli', 'vit-relevance.js');
@@ -93,7 +92,7 @@ test('eval perturbation: a record matches an independent recomputation', { skip,
     const photo = await decodeImage(path.join(samples, key));
     const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
     const method = 'transformer_attribution';
-    const ex = await explainer.explain(pre.data, [null], { outputs: outputsForMethods([method]) });
+    const ex = await explainer.explain(pre.data, [null], { outputs: core.outputsFor([method]) });
     assert.equal(ex.classes[0], record.predicted);
     const map = core.computeMaps(ex.tensors[0], { methods: [method], grid: metadata.architecture.grid, startLayer: 1 })[method];
     const big = core.upsample(map.data, map.shape[0], map.shape[1], H, W);

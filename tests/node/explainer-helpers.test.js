@@ -3,7 +3,6 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { softmax, topK, topKIndices } from '../../runtime/topk.js';
 import { resolveTarget, targetMatrix, contrastiveTarget, closeMatches } from '../../runtime/targets.js';
-import { outputsForMethods, METHOD_IDS } from '../../runtime/explainer.js';
 import { tinyMetadata } from './explainer-fixture.js';
 
 test('softmax is stable for large logits and sums to 1', () => {
@@ -52,11 +51,4 @@ test('targetMatrix builds one-hot rows and copies weight vectors', () => {
   assert.throws(() => targetMatrix([], 4), /at least one target/);
   assert.throws(() => targetMatrix([4], 4), /not a class id in 0\.\.3/);
   assert.throws(() => targetMatrix([new Float32Array(3)], 4), /has 3 entries, the model has 4 classes/);
-});
-
-test('outputsForMethods lists only the outputs the methods read, in contract order', () => {
-  assert.deepEqual(outputsForMethods(['attention_rollout']), ['attn']);
-  assert.deepEqual(outputsForMethods(['transformer_attribution', 'raw_attention']), ['attn', 'attn_grad', 'attn_rel']);
-  assert.equal(outputsForMethods(METHOD_IDS).length, 5);
-  assert.throws(() => outputsForMethods(['nope']), /unknown method "nope"/);
 });

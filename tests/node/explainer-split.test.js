@@ -58,8 +58,8 @@ test('split graphs: explainCached on a cached photo equals explain, for several 
       for (let k = 0; k < targets.length; k++) {
         // attention and gradients to float32 rounding; the LRP relevances of the lower
         // blocks amplify rounding (METHODS.md), so the maps are compared instead
-        assert.ok(relErr(split.tensors[k].attnGrad.data, single.tensors[k].attnGrad.data) < 1e-4);
-        assert.ok(relErr(split.tensors[k].relClassicLast.data, single.tensors[k].relClassicLast.data) < 1e-4);
+        assert.ok(relErr(split.tensors[k].attn_grad.data, single.tensors[k].attn_grad.data) < 1e-4);
+        assert.ok(relErr(split.tensors[k].attn_rel_classic_last.data, single.tensors[k].attn_rel_classic_last.data) < 1e-4);
         const options = { methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1 };
         const a = core.computeMaps(split.tensors[k], options);
         const b = core.computeMaps(single.tensors[k], options);
@@ -73,7 +73,7 @@ test('split graphs: explainCached on a cached photo equals explain, for several 
     const other = await ex.cachePhoto(pixels.map((v) => -v));
     const a = await ex.explainCached(cache, [243], { outputs: ['attn_grad'] });
     const b = await ex.explainCached(other, [243], { outputs: ['attn_grad'] });
-    assert.ok(relErr(a.tensors[0].attnGrad.data, b.tensors[0].attnGrad.data) > 1e-2);
+    assert.ok(relErr(a.tensors[0].attn_grad.data, b.tensors[0].attn_grad.data) > 1e-2);
   } finally {
     await ex.release();
   }

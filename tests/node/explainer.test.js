@@ -22,19 +22,19 @@ test('explain slices every K-leading output per target, as views', async () => {
   assert.ok(timings.modelMs >= 0);
   for (const [k, c] of [[0, 2], [1, 0]]) {
     const t = tensors[k];
-    assert.deepEqual(t.attnGrad.data, row(B * h * S * S, 0, c));
-    assert.deepEqual(t.attnRel.data, row(B * h * S * S, 100, c));
-    assert.deepEqual(t.relClassicLast.data, row(h * S * S, 200, c));
-    assert.deepEqual(t.inputRelClassic.data, row(H * W, 300, c));
-    assert.deepEqual(t.attnGrad.shape, [B, h, S, S]);
-    assert.deepEqual(t.attnRel.shape, [B, h, S, S]);
-    assert.deepEqual(t.relClassicLast.shape, [h, S, S]);
-    assert.deepEqual(t.inputRelClassic.shape, [H, W]);
+    assert.deepEqual(t.attn_grad.data, row(B * h * S * S, 0, c));
+    assert.deepEqual(t.attn_rel.data, row(B * h * S * S, 100, c));
+    assert.deepEqual(t.attn_rel_classic_last.data, row(h * S * S, 200, c));
+    assert.deepEqual(t.input_rel_classic.data, row(H * W, 300, c));
+    assert.deepEqual(t.attn_grad.shape, [B, h, S, S]);
+    assert.deepEqual(t.attn_rel.shape, [B, h, S, S]);
+    assert.deepEqual(t.attn_rel_classic_last.shape, [h, S, S]);
+    assert.deepEqual(t.input_rel_classic.shape, [H, W]);
     assert.deepEqual(t.attn.shape, [B, h, S, S]);
     assert.equal(t.attn.data.length, B * h * S * S);
   }
   // No copies: both targets' slices share one buffer.
-  assert.equal(tensors[0].attnGrad.data.buffer, tensors[1].attnGrad.data.buffer);
+  assert.equal(tensors[0].attn_grad.data.buffer, tensors[1].attn_grad.data.buffer);
   assert.equal(tensors[0].attn, tensors[1].attn);
   await ex.release();
 });
@@ -43,8 +43,8 @@ test('weight-vector targets (contrastive) and output subsets', async () => {
   const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
   const { tensors } = await ex.explain(pixels, [contrastiveTarget(1, 3, C)], { outputs: ['attn_rel'] });
   const expected = row(B * h * S * S, 100, 1).map((v, i) => v - row(B * h * S * S, 100, 3)[i]);
-  assert.deepEqual(tensors[0].attnRel.data, expected);
-  assert.equal(tensors[0].attnGrad, undefined);
+  assert.deepEqual(tensors[0].attn_rel.data, expected);
+  assert.equal(tensors[0].attn_grad, undefined);
   await assert.rejects(ex.explain(pixels, [0], { outputs: ['bogus'] }), /unknown explainer outputs: bogus/);
   await ex.release();
 });
@@ -54,8 +54,8 @@ test('a null target explains the predicted class in the same run', async () => {
   const { logits, classes, tensors } = await ex.explain(pixels, [null, 2]);
   const top1 = logits.indexOf(Math.max(...logits));
   assert.deepEqual(classes, [top1, 2]);
-  assert.deepEqual(tensors[0].attnGrad.data, row(B * h * S * S, 0, top1));
-  assert.deepEqual(tensors[1].attnGrad.data, row(B * h * S * S, 0, 2));
+  assert.deepEqual(tensors[0].attn_grad.data, row(B * h * S * S, 0, top1));
+  assert.deepEqual(tensors[1].attn_grad.data, row(B * h * S * S, 0, 2));
   const contrast = await ex.explain(pixels, [contrastiveTarget(0, 1, C)]);
   assert.deepEqual(contrast.classes, [null]);
   await assert.rejects(ex.explain(pixels, [new Float32Array(C)]), /target vector 0 is all zeros; pass null/);
@@ -68,7 +68,7 @@ test('pixel_relevance is 1 only when input_rel_classic is fetched', async () => 
   const run = ex.session.run.bind(ex.session);
   ex.session.run = (feeds, fetches) => { fed.push(feeds.pixel_relevance.data[0]); return run(feeds, fetches); };
   const all = await ex.explain(pixels, [3]);
-  assert.deepEqual(all.tensors[0].inputRelClassic.data, row(H * W, 300, 3));
+  assert.deepEqual(all.tensors[0].input_rel_classic.data, row(H * W, 300, 3));
   await ex.explain(pixels, [3], { outputs: ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last'] });
   await ex.predict(pixels);
   assert.deepEqual(fed, [1, 0, 0]);

@@ -43,7 +43,7 @@ test('small valid inputs succeed (baseline for the failures below)', () => {
 
 test('wrong shape names the tensor, both shapes and the file', () => {
   const bad = npy('grad-short.npy', ramp([B, H, S, S - 1]));
-  const r = expectFailure(['--attn', attn, '--grad', bad], /attention_grad: expected shape \[2,2,5,5\].*got \[2,2,5,4\]/);
+  const r = expectFailure(['--attn', attn, '--grad', bad], /attn_grad: expected shape \[2,2,5,5\].*got \[2,2,5,4\]/);
   assert.match(r.stderr, /grad-short\.npy/);
 });
 
@@ -51,14 +51,14 @@ test('a NaN inside a tensor is reported with its position and file', () => {
   const t = attention();
   t.data[17] = NaN;
   const bad = npy('attn-nan.npy', t);
-  const r = expectFailure(['--attn', bad], /attention: .*NaN.*17/);
+  const r = expectFailure(['--attn', bad], /attn: .*NaN.*17/);
   assert.match(r.stderr, /attn-nan\.npy/);
 });
 
 test('an infinity is rejected too', () => {
   const t = ramp([B, H, S, S]);
   t.data[3] = Infinity;
-  expectFailure(['--attn', attn, '--grad', npy('grad-inf.npy', t)], /attention_grad: .*(inf|Inf)/);
+  expectFailure(['--attn', attn, '--grad', npy('grad-inf.npy', t)], /attn_grad: .*(inf|Inf)/);
 });
 
 test('a missing file is named', () => {
@@ -71,7 +71,7 @@ test('an unknown method lists the known ones', () => {
 });
 
 test('a method whose input is missing says which flag provides it', () => {
-  expectFailure(['--attn', attn, '--method', 'gradcam'], /gradcam: needs attention_grad.*--grad/);
+  expectFailure(['--attn', attn, '--method', 'gradcam'], /gradcam: needs attn_grad.*--grad/);
 });
 
 test('a file that is not .npy is rejected by name', () => {
@@ -107,6 +107,9 @@ test('unknown command and --help', () => {
   const help = runCli(['maps', '--help']);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /usage: vit-relevance maps/);
+  // The method list comes from the core's registry, with the flags that feed each method.
+  assert.match(help.stdout, /gradcam +Grad-CAM on attention\n.*reads --attn --grad/);
+  assert.match(help.stdout, /--rel-classic-last FILE\.npy +attn_rel_classic_last, /);
   const top = runCli(['--help']);
   assert.equal(top.status, 0);
   assert.match(top.stdout, /maps/);

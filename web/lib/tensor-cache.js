@@ -7,8 +7,6 @@ export class TensorCache {
     this.map = new Map();
   }
 
-  has(key) { return this.map.has(key); }
-
   get(key) {
     const v = this.map.get(key);
     if (v !== undefined) { this.map.delete(key); this.map.set(key, v); }

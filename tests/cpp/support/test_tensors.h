@@ -55,24 +55,23 @@ inline OwnedTensor random_attention(int B, int h, int S, std::mt19937& rng) {
   return t;
 }
 
-// Random A, G, R, Rc, an input map and Attr for a model of B blocks, h heads and `layout`.
+// Random A, G, R, Rc and an input map for a model of B blocks, h heads and `layout`.
 struct RandomModelOutputs {
-  OwnedTensor attention, attention_grad, attention_rel, rel_classic_last, input_rel_classic,
-      attribution;
+  OwnedTensor attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic, attr;
 
   RandomModelOutputs(int B, int h, const TokenLayout& layout, unsigned seed) {
     std::mt19937 rng(seed);
     const int S = layout.tokens();
-    attention = random_attention(B, h, S, rng);
-    attention_grad = random_tensor({B, h, S, S}, rng, -1.f, 1.f);
-    attention_rel = random_tensor({B, h, S, S}, rng, -1.f, 1.f);
-    rel_classic_last = random_tensor({h, S, S}, rng, -1.f, 1.f);
+    attn = random_attention(B, h, S, rng);
+    attn_grad = random_tensor({B, h, S, S}, rng, -1.f, 1.f);
+    attn_rel = random_tensor({B, h, S, S}, rng, -1.f, 1.f);
+    attn_rel_classic_last = random_tensor({h, S, S}, rng, -1.f, 1.f);
     input_rel_classic = random_tensor({layout.grid_rows * 4, layout.grid_cols * 4}, rng, -5.f, 5.f);
-    attribution = random_tensor({B, h, S, S}, rng, -0.5f, 1.f);  // drawn last: the others unchanged
+    attr = random_tensor({B, h, S, S}, rng, -0.5f, 1.f);  // drawn last: the others unchanged
   }
   RelevanceInputs inputs() const {
-    return RelevanceInputs{attention.view(), attention_grad.view(), attention_rel.view(),
-                           rel_classic_last.view(), input_rel_classic.view(), attribution.view()};
+    return RelevanceInputs{attn.view(), attn_grad.view(), attn_rel.view(),
+                           attn_rel_classic_last.view(), input_rel_classic.view(), attr.view()};
   }
 };
 

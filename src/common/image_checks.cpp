@@ -1,4 +1,4 @@
-#include "render/checks.h"
+#include "common/image_checks.h"
 
 #include <cmath>
 #include <string>

@@ -21,9 +21,9 @@ inline Eigen::Map<const Matrix> head_matrix(const TensorView& t, int b, int k) {
 
 // Any per-block tensor present: they all have the shape [B,h,S,S].
 inline const TensorView& any_block_tensor(const RelevanceInputs& in) {
-  if (!in.attention.empty()) return in.attention;
-  if (!in.attribution.empty()) return in.attribution;
-  return in.attention_grad.empty() ? in.attention_rel : in.attention_grad;
+  if (!in.attn.empty()) return in.attn;
+  if (!in.attr.empty()) return in.attr;
+  return in.attn_grad.empty() ? in.attn_rel : in.attn_grad;
 }
 
 // The per-block matrix of a rollout method, before any identity or normalisation:
@@ -35,26 +35,18 @@ inline Matrix head_mean(Method m, const RelevanceInputs& in, int b) {
   for (int k = 0; k < heads; ++k) {
     switch (m) {
       case Method::TransformerAttribution:
-        mean += head_matrix(in.attention_grad, b, k)
-                    .cwiseProduct(head_matrix(in.attention_rel, b, k))
+        mean += head_matrix(in.attn_grad, b, k)
+                    .cwiseProduct(head_matrix(in.attn_rel, b, k))
                     .cwiseMax(0.f);
         break;
-      case Method::AblationNoGrad:
-        mean += head_matrix(in.attention_rel, b, k).cwiseMax(0.f);
-        break;
-      case Method::AttAttr:
-        mean += head_matrix(in.attribution, b, k).cwiseMax(0.f);
-        break;
-      case Method::AttentionRollout:
-        mean += head_matrix(in.attention, b, k);
-        break;
+      case Method::AblationNoGrad: mean += head_matrix(in.attn_rel, b, k).cwiseMax(0.f); break;
+      case Method::AttAttr: mean += head_matrix(in.attr, b, k).cwiseMax(0.f); break;
+      case Method::AttentionRollout: mean += head_matrix(in.attn, b, k); break;
       case Method::GenericAttention:
-        mean += head_matrix(in.attention_grad, b, k)
-                    .cwiseProduct(head_matrix(in.attention, b, k))
-                    .cwiseMax(0.f);
+        mean +=
+            head_matrix(in.attn_grad, b, k).cwiseProduct(head_matrix(in.attn, b, k)).cwiseMax(0.f);
         break;
-      default:
-        break;
+      default: break;
     }
   }
   return mean / static_cast<float>(heads);

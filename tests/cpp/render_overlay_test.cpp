@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "preprocess/photo_overlay.h"
+#include "render/photo_overlay.h"
 #include "render/upsample.h"
 #include "tensor/tensor_view.h"
 
@@ -114,8 +114,8 @@ TEST(PhotoOverlay, RejectsBadInputs) {
   o = {};
   o.outside_dim = -0.1f;
   EXPECT_THROW(draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1}, 1, 1, r, o), InputError);
-  EXPECT_THROW(map_sampling_from_id("nearest"), InputError);
-  for (MapSampling s : all_map_samplings()) EXPECT_EQ(map_sampling_from_id(map_sampling_id(s)), s);
+  EXPECT_THROW(from_id<MapSampling>("nearest"), InputError);
+  for (MapSampling s : all_values<MapSampling>()) EXPECT_EQ(from_id<MapSampling>(to_id(s)), s);
 }
 
 }  // namespace

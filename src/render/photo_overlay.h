@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ids.h"
 #include "preprocess/preprocess_spec.h"
 #include "render/colormap.h"
 
@@ -18,10 +19,11 @@ namespace vitrel {
 
 enum class MapSampling { Bilinear, PatchGrid };
 
-const std::vector<MapSampling>& all_map_samplings();
-const char* map_sampling_id(MapSampling s);  // "bilinear", "patch_grid"
-// Throws InputError listing the valid ids when `id` is unknown.
-MapSampling map_sampling_from_id(const std::string& id);
+inline constexpr IdName<MapSampling> kMapSamplingNames[] = {
+    {MapSampling::Bilinear, "bilinear"},
+    {MapSampling::PatchGrid, "patch_grid"},
+};
+constexpr IdTable<IdName<MapSampling>> id_table(MapSampling) { return {"map sampling", kMapSamplingNames}; }
 
 struct OverlayOptions {
   Colormap colormap = Colormap::Jet;

@@ -1,27 +1,12 @@
-#include "preprocess/photo_overlay.h"
+#include "render/photo_overlay.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "render/checks.h"
+#include "common/image_checks.h"
 #include "render/composite.h"  // require_opacity; blending as blend_channel()
 
 namespace vitrel {
-
-const std::vector<MapSampling>& all_map_samplings() {
-  static const std::vector<MapSampling> all = {MapSampling::Bilinear, MapSampling::PatchGrid};
-  return all;
-}
-
-const char* map_sampling_id(MapSampling s) {
-  return s == MapSampling::Bilinear ? "bilinear" : "patch_grid";
-}
-
-MapSampling map_sampling_from_id(const std::string& id) {
-  if (id == "bilinear") return MapSampling::Bilinear;
-  if (id == "patch_grid") return MapSampling::PatchGrid;
-  throw InputError("map sampling: unknown id \"" + id + "\" (valid: bilinear, patch_grid)");
-}
 
 namespace {
 
