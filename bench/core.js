@@ -47,6 +47,7 @@ function workload(B, h) {
     attn_rel: { data: uniform(n, 3, 2, -1), shape },
     attn_rel_classic_last: { data: uniform(h * S * S, 4, 2, -1), shape: [h, S, S] },
     input_rel_classic: { data: uniform(224 * 224, 5, 2, -1), shape: [224, 224] },
+    attr: { data: uniform(n, 6, 2, -1), shape },
   };
 }
 

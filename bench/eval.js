@@ -90,11 +90,11 @@ async function evaluation(core) {
   const chosen = items.slice(0, photos);
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'vitrel-bench-eval-'));
   try {
-    const job = { explainer, core, modelFile: model, methods: core.methodIds, startLayer: 1, items: chosen, progress: false };
+    const job = { explainer, core, modelFile: model, methods: core.explainerMethodIds, startLayer: 1, items: chosen, progress: false };
     const whole = await runPerturbation({ ...job, outDir: path.join(tmp, 'whole') });
     const t = whole.timings;
     const overhead = (t.wallMs - t.forwardMs) / t.wallMs;
-    console.log(`\neval perturbation, ${photos} photos, all ${core.methodIds.length} methods, engine ${explainer.engine}:`);
+    console.log(`\neval perturbation, ${photos} photos, all ${core.explainerMethodIds.length} methods, engine ${explainer.engine}:`);
     console.log(`  ${describeTimings(t)}`);
     console.log(`  throughput ${(t.photos / (t.wallMs / 1000)).toFixed(3)} photos/s, ${(t.forwards / (t.wallMs / 1000)).toFixed(1)} forward passes/s`);
     console.log(`  overhead beyond the forward passes = ${(overhead * 100).toFixed(1)} % of the run (target ≤ 20 %)${overhead <= 0.2 ? '' : '  MISSED'}`);

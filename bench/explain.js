@@ -69,7 +69,7 @@ async function main() {
     pixel_relevance: new ort.Tensor('float32', new Float32Array([0]), []),
   };
   const layout = { grid: arch.grid, specialTokens: arch.special_tokens ?? 1 };
-  const withoutLrpFull = core.methodIds.filter((m) => m !== 'lrp_full');
+  const withoutLrpFull = core.explainerMethodIds.filter((m) => m !== 'lrp_full');
 
   const variants = {
     'plain forward (.forward.onnx)': forward && (() => explainer.predict(pixels)),

@@ -61,3 +61,13 @@ export function profiledMatmulWork(model, { imageSize: [H, W], classes, pixelRel
   if (r.status !== 0) throw new Error(`profiling ${path.basename(model)} failed: ${r.stderr.trim().split('\n').pop()}`);
   return matmulWorkFromProfile(r.stdout);
 }
+
+// The same count for one run of an attribution graph (profile-attribution.js): the states
+// graph, or a block's graph on `copies` α values at once.
+export function profiledAttributionWork(model, weights, { imageSize: [H, W], tokens, dim, classes, copies = 1, threads = 0 }) {
+  const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'profile-attribution.js');
+  const args = [child, model, weights, H, W, tokens, dim, classes, copies, threads].map(String);
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`profiling ${path.basename(model)} failed: ${r.stderr.trim().split('\n').pop()}`);
+  return matmulWorkFromProfile(r.stdout);
+}

@@ -12,6 +12,7 @@ const benches = [
   ['explain', 'explain.js'],  // explainer graph vs plain forward in onnxruntime-web; K=5 vs 5×K=1
   ['browser', 'browser.js'],  // the page in headless Chromium: first heatmap, class switch, code size
   ['eval', 'eval.js'],        // explain per stage; evaluation throughput and overhead; shards merged = one run
+  ['attribute', 'attribute.js'], // Self-Attention Attribution of every block vs plain forward; its MACs vs the minimum
 ];
 const only = process.argv.slice(2);
 let failed = 0;

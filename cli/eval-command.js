@@ -38,7 +38,7 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   const onUnreadable = evalOnUnreadable(opts);
   if (source) console.log(`shard ${formatShard(shard)} (${source})`);
   const core = await loadCore();
-  const methods = evalMethods(opts, core.methodIds);
+  const methods = evalMethods(opts, core.explainerMethodIds);
   const { items, data, notes } = await userStep(async () => job.items({ opts, metadata: await readMetadata(metadataPathFor(opts.model), opts.model) }));
   for (const line of notes) console.log(line);
   await checkRunFolder(opts.out, { kind: job.kind.name, data, shard });

@@ -25,7 +25,8 @@ export const EVAL_OPTIONS = {
   quiet: { type: 'boolean', help: 'no progress line on stderr' },
 };
 
-// --methods → method ids (all of `known` for "all").
+// --methods → method ids (all of `known` for "all"); `known`: the methods an explainer run
+// feeds (core.explainerMethodIds: attattr runs the attribution graphs, not available here yet).
 export function evalMethods(opts, known) {
   const parsed = parseMethods(opts.methods, known);
   return parsed === 'all' ? [...known] : parsed;

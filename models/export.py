@@ -2,11 +2,13 @@
 """Export a ViT/DeiT checkpoint to the explainer graph + metadata (docs/architecture.md).
 
   /usr/bin/python3 models/export.py --model deit_tiny_patch16_224 [--checkpoint-dir DIR]
-      [--checkpoint FILE] [--labels synset_words.txt] [--out build/models] [--plain] [--split] [--force]
+      [--checkpoint FILE] [--labels synset_words.txt] [--out build/models] [--plain] [--split]
+      [--attribution] [--force]
 
 Writes OUT/<name>.onnx, OUT/<name>.json, updates OUT/index.json, and with --plain also
 OUT/<name>.forward.onnx (logits only), with --split the page's graphs (.graph.onnx, .photo.onnx,
-.target.onnx sharing .weights.bin). Skips the export when OUT/<name>.stamp.json shows
+.target.onnx sharing .weights.bin), with --attribution the Self-Attention Attribution graphs.
+Skips the export when OUT/<name>.stamp.json shows
 the checkpoint, the labels and the exporter's sources are unchanged. See models/README.md.
 """
 import argparse
@@ -54,6 +56,10 @@ def parse_args(argv):
     p.add_argument("--split", action="store_true",
                    help="also write the page's graphs: <name>.graph.onnx, .photo.onnx and .target.onnx "
                         "sharing <name>.weights.bin (models/exporter/split.py)")
+    p.add_argument("--attribution", action="store_true",
+                   help="also write the Self-Attention Attribution graphs: <name>.states.onnx, "
+                        "<name>.attr<b>.onnx per block and <name>.masked.onnx (head mask) sharing "
+                        "<name>.attribution.bin (models/exporter/attribution.py)")
     p.add_argument("--force", action="store_true", help="export even if the stamp says up to date")
     return p.parse_args(argv)
 
@@ -99,9 +105,11 @@ def export(args) -> int:
     onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
     fresh = cache.is_up_to_date(stamp, out, expected)
     split_files = [f"{name}.{part}" for part in ("graph.onnx", "photo.onnx", "target.onnx", "weights.bin")]
+    attribution_files = [f"{name}.{part}" for part in ("states.onnx", "masked.onnx", "attribution.bin")]
     stamped = stamp.get("files", {}) if stamp else {}
     if (fresh and (not args.plain or forward_file in stamped)
-            and (not args.split or all(f in stamped for f in split_files)) and not args.force):
+            and (not args.split or all(f in stamped for f in split_files))
+            and (not args.attribution or all(f in stamped for f in attribution_files)) and not args.force):
         print(f"{name}: up to date ({out / onnx_file})")
         return 0
 
@@ -135,13 +143,21 @@ def export(args) -> int:
             from models.exporter.split_export import export_split
             print(f"{name}: exporting the split graphs for the page", flush=True)
             split = export_split(cfg, state_dict, tmp, name, single=tmp / onnx_file)
+        attribution = None
+        if args.attribution:
+            from models.exporter.attribution_export import export_attribution
+            print(f"{name}: exporting the attribution graphs", flush=True)
+            attribution = export_attribution(cfg, state_dict, tmp, name)
         # Only verified files replace the previous ones.
         written = [onnx_file] + ([forward_file] if args.plain else []) + (split_files if split else [])
+        if attribution:
+            written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
     entry = update_index(out, name, onnx_file, json_file, forward_file if args.plain else None,
-                         split and {k: split[k] for k in ("graph", "photo", "target", "weights")})
+                         split and {k: split[k] for k in ("graph", "photo", "target", "weights")},
+                         attribution)
     files = {f: (out / f).stat().st_size for f in written + [json_file]}
     cache.write_stamp(stamp_file, {**expected, "files": files,
                                    "checkpoint": cache.checkpoint_record(ckpt, expected["checkpoint_sha256"])})

@@ -5,7 +5,7 @@
 // bindings and in C++.
 
 // The tensors whose last dim is the token count S (all but the pixel map).
-export const TOKEN_TENSORS = ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last'];
+export const TOKEN_TENSORS = ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'attr'];
 
 /** @param {string} key @param {any} t */
 function checkTensor(key, t) {

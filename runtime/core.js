@@ -20,8 +20,13 @@
  *                      startLayer: bool, tokenRow: bool }] in the registry's order
  *   core.methodIds   their ids;  core.method(id) → the entry (Error for an unknown id)
  *   core.tensors     [{ id, description }];  core.tensorIds their ids
- *   core.outputsFor(methodIds) → the tensor ids (= graph outputs) those methods read, in
+ *   core.outputsFor(methodIds) → the explainer graph outputs those methods read, in
  *                      registry order: what an explanation needs to fetch
+ *   core.explainerMethodIds  the methods one explainer run feeds (all but attattr, whose
+ *                      attr comes from the attribution graphs, runtime/attribution.js)
+ *   core.headImportance(attr) → { shape: [B,h], data }: per head, max over (i,j) of Attr
+ *   core.attributionTree(attr, threshold = 0.4) → { top, nodes, edges: [{ from, to, block }] }:
+ *                      the official attribution_tree.py loop (METHODS.md)
  *
  *   core.uploadTensors(tensors)         → CoreTensors: copies into the WebAssembly heap
  *                                         once; pass it wherever `tensors` is expected to
@@ -89,6 +94,7 @@ import { CoreTensors } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { evalApi } from './core-eval.js';
+import { ATTRIBUTION_TENSOR } from './attribution.js';
 
 const MODULE_FILE = 'vit_relevance_core.mjs';
 const WASM_FILE = 'vit_relevance_core.wasm';
@@ -142,9 +148,25 @@ function createCore(M) {
     return entry;
   }
 
+  // The explainer graph's outputs; attr comes from the attribution graphs (attribution.js).
+  const graphTensorIds = tensorIds.filter((t) => t !== ATTRIBUTION_TENSOR);
+  // What 'all' means for an explanation: the methods one explainer run feeds.
+  const explainerMethodIds = Object.freeze(methodIds.filter(
+    (id) => methodInfo(id).tensors.every((t) => graphTensorIds.includes(t))));
+
   function outputsFor(ids) {
     const needed = new Set(ids.flatMap((id) => methodInfo(id).tensors));
-    return tensorIds.filter((t) => needed.has(t));
+    return graphTensorIds.filter((t) => needed.has(t));
+  }
+
+  // Self-Attention Attribution's summaries of attr { data, shape: [B,h,S,S] }.
+  function withAttr(attr, fn) {
+    const up = new CoreTensors(M, tensorIds, { [ATTRIBUTION_TENSOR]: attr });
+    try {
+      return fn(up.heap[ATTRIBUTION_TENSOR]);
+    } finally {
+      up.free();
+    }
   }
 
   // Runs fn on heap tensors: uploads plain tensors for this call only.
@@ -228,7 +250,10 @@ function createCore(M) {
     method: methodInfo,
     tensors: tensorRegistry,
     tensorIds,
+    explainerMethodIds,
     outputsFor,
+    headImportance: (attr) => withAttr(attr, (a) => copyOut(M.headImportance(a))),
+    attributionTree: (attr, threshold = 0.4) => withAttr(attr, (a) => M.attributionTree(a, threshold)),
     uploadTensors: (given) => new CoreTensors(M, tensorIds, given),
     availableMethods: (given) => withTensors(given, availableOn),
     computeMaps,

@@ -115,7 +115,8 @@ async function init({ model, backend = 'wasm' }, reply) {
     bytes: done,
     split: explainer.canCachePhoto,
     sessionMs: now() - started,
-    methods: core.methods, // the registry: ids, names, help (src/methods/registry.h)
+    // the registry: ids, names, help (src/methods/registry.h); attattr runs other graphs
+    methods: core.methods.filter((m) => core.explainerMethodIds.includes(m.id)),
   };
 }
 
@@ -156,7 +157,7 @@ function mapsOf(imageId, targets, startLayer) {
 // predicted class): the first heat map costs one run, not a forward pass plus a run.
 // The core's preprocess also gives the region of the photo the model saw (its inverse
 // mapping), where the page draws the heat map.
-async function analyze({ id, imageId, rgba, width, height, methods = core.methodIds, startLayer = 0 }, reply) {
+async function analyze({ id, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0 }, reply) {
   requireModel();
   const t0 = now();
   // The whole metadata: the core then also checks the input size against the model's.
@@ -227,7 +228,7 @@ async function runIdleJob() {
 // targets whose cached tensors miss an output these methods read. Leaving out
 // input_rel_classic (only lrp_full reads it) switches off the costly classic pass down
 // to the pixels. Replies with every map the tensors allow.
-async function explain({ id, imageId, targets, methods = core.methodIds, startLayer = 0 }, reply) {
+async function explain({ id, imageId, targets, methods = core.explainerMethodIds, startLayer = 0 }, reply) {
   requireModel();
   if (!image || image.imageId !== imageId) throw new Stale();
   const need = core.outputsFor(methods);

@@ -13,6 +13,7 @@
 //     attn_rel      [B,h,S,S]  seed 3, 2u - 1
 //     attn_rel_classic_last   [h,S,S]    seed 4, 2u - 1
 //     input_rel_classic  [224,224]  seed 5, 2u - 1
+//     attr               [B,h,S,S]  seed 6, 2u - 1
 //   options: start_layer 0, query_token 0.
 // Timed: each method alone (compute_relevance), all ten in one compute_relevance_maps
 // batch, the finiteness scan alone, and transformer_attribution's row as a row vector
@@ -54,7 +55,7 @@ std::vector<float> uniform(size_t n, uint32_t seed, float scale, float offset) {
 
 struct Workload {
   int blocks, heads, tokens;
-  std::vector<float> attention, grad, rel, attn_rel_classic_last, input_rel;
+  std::vector<float> attention, grad, rel, attn_rel_classic_last, input_rel, attr;
 
   Workload(int B, int h, int S) : blocks(B), heads(h), tokens(S) {
     const size_t block_numel = size_t(B) * h * S * S;
@@ -68,6 +69,7 @@ struct Workload {
     rel = uniform(block_numel, 3, 2.f, -1.f);
     attn_rel_classic_last = uniform(size_t(h) * S * S, 4, 2.f, -1.f);
     input_rel = uniform(224 * 224, 5, 2.f, -1.f);
+    attr = uniform(block_numel, 6, 2.f, -1.f);
   }
 
   RelevanceInputs inputs() const {
@@ -76,7 +78,8 @@ struct Workload {
                            {grad.data(), bhss},
                            {rel.data(), bhss},
                            {attn_rel_classic_last.data(), {heads, tokens, tokens}},
-                           {input_rel.data(), {224, 224}}};
+                           {input_rel.data(), {224, 224}},
+                           {attr.data(), bhss}};
   }
 };
 

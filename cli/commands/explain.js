@@ -10,6 +10,7 @@ import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
+import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
@@ -140,7 +141,8 @@ export async function run(argv) {
   try {
     core = await loadCore();
     const parsed = parseMethods(opts.method, core.methodIds);
-    methods = parsed === 'all' ? [...core.methodIds] : parsed;
+    // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
+    methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;
     if (!core.colormapIds.includes(opts.colormap)) {
       throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
     }
@@ -156,6 +158,8 @@ export async function run(argv) {
     // Without --target: null, the predicted class, which the graph resolves in the same run.
     const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
     if (!targetIds.length) targetIds.push(null);
+    const attribution = methods.filter((m) => !core.explainerMethodIds.includes(m)).length > 0;
+    if (attribution) await userStep(() => checkAttributionFiles(opts.model, arch.blocks));
 
     t0 = performance.now();
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
@@ -165,6 +169,11 @@ export async function run(argv) {
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const top5 = topK(out.logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
     printTop5(top5, inputFile);
+    if (attribution) {
+      t0 = performance.now();
+      await addAttribution(opts, metadata, input.pixels, out);
+      timings.attributionMs = ms(t0);
+    }
 
     t0 = performance.now();
     const targets = out.classes.map((id, k) => ({
@@ -196,6 +205,21 @@ export async function run(argv) {
     return 0;
   } finally {
     await explainer.release();
+  }
+}
+
+// Attr of every block (m = 20, METHODS.md's default) for each explained class, as the
+// tensor attr of its maps.
+async function addAttribution(opts, metadata, pixels, out) {
+  const attribution = await userStep(() => openAttributionFiles(opts.model, metadata, { threads: opts.threads }));
+  try {
+    const { hidden } = await attribution.hiddenStates(pixels);
+    const blocks = Array.from({ length: metadata.architecture.blocks }, (_, b) => b);
+    for (const [k, id] of out.classes.entries()) {
+      out.tensors[k].attr = (await attribution.attributeBlocks(hidden, blocks, id, { steps: 20 })).attr;
+    }
+  } finally {
+    await attribution.release();
   }
 }
 

@@ -18,6 +18,7 @@ export const TENSOR_FLAGS = {
   rel: 'attn_rel',
   'rel-classic-last': 'attn_rel_classic_last',
   'input-rel-classic': 'input_rel_classic',
+  attr: 'attr',
 };
 const flagOf = Object.fromEntries(Object.entries(TENSOR_FLAGS).map(([flag, id]) => [id, flag]));
 

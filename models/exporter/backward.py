@@ -43,13 +43,15 @@ def head_gradient(params, cfg: ViTConfig, target):
     return torch.stack([g0 * 0.5, g1 * 0.5], dim=1)
 
 
-def attention_gradients(params, cfg: ViTConfig, fw, target):
-    """List over blocks of d(target_k . logits)/d attn[b], each [K, h, S, S]."""
+def attention_gradients(params, cfg: ViTConfig, fw, target, first: int = 0):
+    """List over blocks of d(target_k . logits)/d attn[b], each [K, h, S, S], for blocks
+    first.. (None below). The K rows of `target` may pair with a leading axis of the
+    record (the attribution's scaled copies): they broadcast row by row."""
     S, D, d = cfg.tokens, cfg.embed_dim, cfg.head_dim
     g = layer_norm_backward(head_gradient(params, cfg, target), fw.final_xhat, fw.final_rstd,
                             params.get("norm.weight"))  # [K, rows, D]
     grads = [None] * cfg.depth
-    for b in reversed(range(cfg.depth)):
+    for b in reversed(range(first, cfg.depth)):
         c = fw.blocks[b]
         pre = f"blocks.{b}."
         # MLP branch: x_out = x1 + fc2(gelu(fc1(LN2(x1))))
@@ -62,7 +64,7 @@ def attention_gradients(params, cfg: ViTConfig, fw, target):
         g_o = split_heads(torch.matmul(g_x1, params.get(pre + "attn.proj.weight")), r, cfg)  # [K,h,r,d]
         g_a = torch.matmul(g_o, c.v.transpose(-1, -2))  # [K, h, r, S]
         grads[b] = pad_rows(g_a, r, S)
-        if b == 0:
+        if b == first:
             break
         g_v = torch.matmul(c.attn_rows.transpose(-1, -2), g_o)  # [K, h, S, d]
         g_z = c.attn_rows * (g_a - (g_a * c.attn_rows).sum(-1, keepdim=True)) * (d ** -0.5)

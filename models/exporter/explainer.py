@@ -42,14 +42,16 @@ class ExplainerGraph(nn.Module):
 
 
 class PlainViT(nn.Module):
-    """Standard ViT/DeiT inference (timm semantics), logits only."""
+    """Standard ViT/DeiT inference (timm semantics), logits only. With head_mask [B,h]
+    (the masked forward for head pruning) each head's post-softmax attention is
+    multiplied by its entry: 1 keeps the head exactly, 0 removes it."""
 
     def __init__(self, cfg: ViTConfig, state_dict):
         super().__init__()
         self.cfg = cfg
         self.params = ViTParams(cfg, state_dict)
 
-    def forward(self, pixels):
+    def forward(self, pixels, head_mask=None):
         cfg, p = self.cfg, self.params
         S, D, h, d = cfg.tokens, cfg.embed_dim, cfg.heads, cfg.head_dim
         n = pixels.shape[0]  # the batch axis stays dynamic in the export
@@ -64,6 +66,8 @@ class PlainViT(nn.Module):
             qkv = F.linear(y, p.get(pre + "attn.qkv.weight"), p.get_optional(pre + "attn.qkv.bias"))
             q, k, v = qkv.reshape(n, S, 3, h, d).permute(2, 0, 3, 1, 4)  # each [n, h, S, d]
             a = torch.softmax(torch.matmul(q, k.transpose(-1, -2)) * (d ** -0.5), dim=-1)
+            if head_mask is not None:
+                a = a * head_mask[b].reshape(1, h, 1, 1)
             o = torch.matmul(a, v).transpose(1, 2).reshape(n, S, D)
             x = x + F.linear(o, p.get(pre + "attn.proj.weight"), p.get(pre + "attn.proj.bias"))
             y = F.layer_norm(x, (D,), p.get(pre + "norm2.weight"), p.get(pre + "norm2.bias"), cfg.ln_eps)

@@ -50,28 +50,38 @@ def head_rows(cfg: ViTConfig) -> int:
     return cfg.special_tokens
 
 
-def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
-    """One pre-norm block on x [S, D]; outputs only rows [:rows] of the block output."""
+def block_attention(params, cfg: ViTConfig, b: int, x):
+    """The attention half of block b on x [S, D] up to the post-softmax attention."""
     pre = f"blocks.{b}."
-    S, D, h, d = cfg.tokens, cfg.embed_dim, cfg.heads, cfg.head_dim
-    c = SimpleNamespace(x=x, rows=rows)
+    S, h, d = cfg.tokens, cfg.heads, cfg.head_dim
+    c = SimpleNamespace(x=x)
     c.n1, c.xhat1, c.rstd1 = layer_norm_parts(x, params.get(pre + "norm1.weight"),
                                               params.get(pre + "norm1.bias"), cfg.ln_eps)
     c.qkv_product, qkv = linear_parts(c.n1, params.get(pre + "attn.qkv.weight"),
                                       params.get_optional(pre + "attn.qkv.bias"))
-    qkv = qkv.reshape(S, 3, h, d).permute(1, 2, 0, 3)  # [3, h, S, d]
+    if x.dim() == 2:
+        qkv = qkv.reshape(S, 3, h, d).permute(1, 2, 0, 3)  # [3, h, S, d]
+    else:  # a leading batch axis (the attribution's scaled copies): [3, m, h, S, d]
+        qkv = qkv.reshape(-1, S, 3, h, d).permute(2, 0, 3, 1, 4)
     c.q, c.k, c.v = qkv[0], qkv[1], qkv[2]
     c.zqk = torch.matmul(c.q, c.k.transpose(-1, -2))  # unscaled q.k^T, the LRP product
     c.attn = torch.softmax(c.zqk * (d ** -0.5), dim=-1)
-    # a full-range slice would still be a copy in the graph: slice only the last block
-    c.attn_rows = c.attn[:, :rows] if rows < S else c.attn
-    c.q_rows = c.q[:, :rows] if rows < S else c.q
-    c.zqk_rows = c.zqk[:, :rows] if rows < S else c.zqk
-    c.o = torch.matmul(c.attn_rows, c.v)  # [h, rows, d]
-    c.o_merged = c.o.transpose(0, 1).reshape(rows, D)
+    return c
+
+
+def block_output(params, cfg: ViTConfig, b: int, c, attn_rows, rows: int):
+    """The rest of block b from the attention rows it uses ([.., h, rows, S]; a leading
+    batch axis broadcasts against c.x and c.v); only rows [:rows] of the output."""
+    pre = f"blocks.{b}."
+    S, D = cfg.tokens, cfg.embed_dim
+    c.rows = rows
+    c.attn_rows = attn_rows
+    c.o = torch.matmul(attn_rows, c.v)  # [.., h, rows, d]
+    merged = c.o.transpose(-3, -2)
+    c.o_merged = merged.reshape(rows, D) if merged.dim() == 3 else merged.reshape(-1, rows, D)
     c.proj_product, c.proj_out = linear_parts(c.o_merged, params.get(pre + "attn.proj.weight"),
                                               params.get(pre + "attn.proj.bias"))
-    c.x_rows = x[:rows] if rows < S else x
+    c.x_rows = c.x[..., :rows, :] if rows < S else c.x
     c.x1 = c.x_rows + c.proj_out
     c.n2, c.xhat2, c.rstd2 = layer_norm_parts(c.x1, params.get(pre + "norm2.weight"),
                                               params.get(pre + "norm2.bias"), cfg.ln_eps)
@@ -83,6 +93,26 @@ def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
                                             params.get(pre + "mlp.fc2.bias"))
     c.x_out = c.x1 + c.mlp_out
     return c
+
+
+def block_forward(params, cfg: ViTConfig, b: int, x, rows: int):
+    """One pre-norm block on x [.., S, D]; outputs only rows [:rows] of the block output."""
+    c = block_attention(params, cfg, b, x)
+    # a full-range slice would still be a copy in the graph: slice only the last block
+    sliced = rows < cfg.tokens
+    c.q_rows = c.q[..., :rows, :] if sliced else c.q
+    c.zqk_rows = c.zqk[..., :rows, :] if sliced else c.zqk
+    return block_output(params, cfg, b, c, c.attn[..., :rows, :] if sliced else c.attn, rows)
+
+
+def classifier_logits(params, cfg: ViTConfig, final_out):
+    """Logits [.., 1, C] from the final LayerNorm's rows [.., nh, D] (distilled: the mean
+    of both heads); returns (logits, head_out, head_dist_out or None)."""
+    head_out = F.linear(final_out[..., 0:1, :], params.get("head.weight"), params.get("head.bias"))
+    if not cfg.distilled:
+        return head_out, head_out, None
+    dist_out = F.linear(final_out[..., 1:2, :], params.get("head_dist.weight"), params.get("head_dist.bias"))
+    return (head_out + dist_out) * 0.5, head_out, dist_out
 
 
 def vit_forward(params, cfg: ViTConfig, pixels, final_ln_eps=None):
@@ -110,12 +140,8 @@ def vit_forward(params, cfg: ViTConfig, pixels, final_ln_eps=None):
     fw.final_in = x  # [nh, D]
     fw.final_out, fw.final_xhat, fw.final_rstd = layer_norm_parts(
         x, params.get("norm.weight"), params.get("norm.bias"), eps)
-    fw.head_out = F.linear(fw.final_out[0:1], params.get("head.weight"), params.get("head.bias"))
+    logits, fw.head_out, head_dist_out = classifier_logits(params, cfg, fw.final_out)
     if cfg.distilled:
-        fw.head_dist_out = F.linear(fw.final_out[1:2], params.get("head_dist.weight"),
-                                    params.get("head_dist.bias"))
-        logits = (fw.head_out + fw.head_dist_out) * 0.5
-    else:
-        logits = fw.head_out
+        fw.head_dist_out = head_dist_out
     fw.logits = logits
     return logits, fw

@@ -7,7 +7,8 @@ from typing import Optional
 
 
 def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
-                 forward_file: Optional[str] = None, split: Optional[dict] = None) -> dict:
+                 forward_file: Optional[str] = None, split: Optional[dict] = None,
+                 attribution: Optional[dict] = None) -> dict:
     """Insert or replace NAME's entry. Locked and written atomically: several exports may
     share one output folder."""
     index_path = out_dir / "index.json"
@@ -23,6 +24,9 @@ def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
             entry.update({"forward_onnx": forward_file, "forward_bytes": (out_dir / forward_file).stat().st_size})
         if split:  # the page's graphs: {graph, photo, target, weights} file names
             entry["split"] = {**split, "bytes": sum((out_dir / f).stat().st_size for f in split.values())}
+        if attribution:  # {states, blocks: [per block], masked, weights} file names
+            files = [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
+            entry["attribution"] = {**attribution, "bytes": sum((out_dir / f).stat().st_size for f in files)}
         models = sorted([m for m in models if m.get("name") != name] + [entry], key=lambda m: m["name"])
         tmp = index_path.with_name(f"index.json.{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"models": models}, indent=2) + "\n")

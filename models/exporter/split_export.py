@@ -53,7 +53,7 @@ def _prune_unused_inputs(target: onnx.ModelProto) -> List[str]:
     return [i.name for i in unused]
 
 
-def _externalise(models: List[onnx.ModelProto], weights_name: str) -> bytes:
+def externalise(models: List[onnx.ModelProto], weights_name: str) -> bytes:
     """Moves every initializer of the models into one blob (identical tensors stored once)
     and points the initializers at it. Returns the blob."""
     blob = bytearray()
@@ -119,7 +119,7 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
     if single is not None:
         files["graph"] = f"{name}.graph.onnx"
         models.append(onnx.load(str(single)))
-    blob = _externalise(models, files["weights"])
+    blob = externalise(models, files["weights"])
     (out / files["weights"]).write_bytes(blob)
     onnx.save(photo_model, str(out / files["photo"]))
     onnx.save(target_model, str(out / files["target"]))

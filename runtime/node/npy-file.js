@@ -1,6 +1,6 @@
 // .npy files read from disk for the CLI: runtime/npy.js plus file errors worded for users.
-import { readFile } from 'node:fs/promises';
-import { parseNpy } from '../npy.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import { formatNpy, parseNpy } from '../npy.js';
 import { UserError } from '../errors.js';
 
 export async function readNpyFile(file) {
@@ -13,4 +13,8 @@ export async function readNpyFile(file) {
     throw new UserError(`${file}: cannot read: ${err.message}`);
   }
   return parseNpy(bytes, file);
+}
+
+export async function writeNpyFile(file, tensor) {
+  await writeFile(file, formatNpy(tensor));
 }

@@ -13,7 +13,7 @@ const PYTHON = process.env.VITREL_PYTHON ?? '/usr/bin/python3';
 function runExport(paths, model) {
   const args = [
     path.join(paths.root, 'models', 'export.py'),
-    '--model', model, '--plain', '--split',
+    '--model', model, '--plain', '--split', '--attribution',
     '--checkpoint-dir', paths.checkpoints,
     '--labels', paths.labels,
     '--out', paths.models,

@@ -79,6 +79,7 @@ const TensorView& RelevanceInputs::operator[](Tensor t) const {
     case Tensor::AttnRel: return attn_rel;
     case Tensor::AttnRelClassicLast: return attn_rel_classic_last;
     case Tensor::InputRelClassic: return input_rel_classic;
+    case Tensor::Attr: return attr;
   }
   throw InputError("tensor: unknown value");  // unreachable for a Tensor of the table
 }
@@ -153,7 +154,8 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
   const TensorSet needs = needs_of(methods);
   const bool needs_tokens = needs.contains(Tensor::Attn) || needs.contains(Tensor::AttnGrad) ||
                             needs.contains(Tensor::AttnRel) ||
-                            needs.contains(Tensor::AttnRelClassicLast);
+                            needs.contains(Tensor::AttnRelClassicLast) ||
+                            needs.contains(Tensor::Attr);
 
   CheckedInputs out;
   out.layout = layout;
@@ -176,7 +178,8 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
     };
     Slot slots[] = {{needs.contains(Tensor::Attn), in.attn, "attn", out.attn},
                     {needs.contains(Tensor::AttnGrad), in.attn_grad, "attn_grad", out.attn_grad},
-                    {needs.contains(Tensor::AttnRel), in.attn_rel, "attn_rel", out.attn_rel}};
+                    {needs.contains(Tensor::AttnRel), in.attn_rel, "attn_rel", out.attn_rel},
+                    {needs.contains(Tensor::Attr), in.attr, "attr", out.attr}};
     const TensorView* first = nullptr;
     const char* first_name = nullptr;
     for (Slot& s : slots) {

@@ -18,6 +18,7 @@ struct CheckedInputs {
   BlockStack attn;                           // [B,h,S,S]
   BlockStack attn_grad;                      // [B,h,S,S]
   BlockStack attn_rel;                       // [B,h,S,S]
+  BlockStack attr;                           // [B,h,S,S]
   BlockStack attn_rel_classic_last;          // [h,S,S] as a stack of one block
   const float* input_rel_classic = nullptr;  // [rows, cols]
   int input_rows = 0;

@@ -76,6 +76,12 @@ const MethodInfo kMethods[] = {
      kChefer2021,
      /*needs=*/{T::AttnGrad, T::AttnRel}, /*start_layer=*/false, /*min_blocks=*/2,
      MethodForm::Row, /*row=*/second_block_product_row, /*map=*/nullptr},
+    {Method::AttAttr, "attattr",
+     "Self-Attention Attribution (Hao et al. 2021)", "Attention attribution",
+     "rollout of E_h[Attr⁺] + I, Attr the integrated gradients of p_t over the attention",
+     "https://arxiv.org/abs/2004.11207",
+     /*needs=*/{T::Attr}, /*start_layer=*/true, /*min_blocks=*/1,
+     MethodForm::Rollout, /*row=*/nullptr, /*map=*/nullptr},
 };
 // clang-format on
 

@@ -14,7 +14,7 @@ namespace vitrel {
 
 // The tensors a model exports, named as the explainer graph's outputs everywhere
 // (C++, bindings, JS keys, files; docs/architecture.md, "The explainer graph contract").
-enum class Tensor { Attn, AttnGrad, AttnRel, AttnRelClassicLast, InputRelClassic };
+enum class Tensor { Attn, AttnGrad, AttnRel, AttnRelClassicLast, InputRelClassic, Attr };
 
 struct TensorInfo {
   Tensor value;
@@ -30,6 +30,8 @@ inline constexpr TensorInfo kTensors[] = {
      "Rc [h,S,S]: LRP relevance at the last block's A, classic rules"},
     {Tensor::InputRelClassic, "input_rel_classic",
      "X [H,W]: classic LRP relevance at the pixels, summed over RGB"},
+    {Tensor::Attr, "attr",
+     "Attr [B,h,S,S]: Self-Attention Attribution (the attribution graphs, not the explainer)"},
 };
 constexpr IdTable<TensorInfo> id_table(Tensor) { return {"tensor", kTensors}; }
 
@@ -64,6 +66,7 @@ enum class Method {
   AblationNoGrad,
   AblationLastBlock,
   AblationSecondBlock,
+  AttAttr,
 };
 
 struct CheckedInputs;

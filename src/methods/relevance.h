@@ -28,6 +28,7 @@ struct RelevanceInputs {
   TensorView attn_rel;               // R  [B,h,S,S] LRP relevance at A, proposed rules
   TensorView attn_rel_classic_last;  // Rc [h,S,S]   at the last block's A, classic rules
   TensorView input_rel_classic;      // X  [H,W]     classic LRP at the pixels, RGB summed
+  TensorView attr;                   // Attr [B,h,S,S] Self-Attention Attribution
 
   TensorView& operator[](Tensor t);
   const TensorView& operator[](Tensor t) const;

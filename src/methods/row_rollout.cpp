@@ -22,6 +22,7 @@ RowRollout::RowRollout(Method m, const CheckedInputs& in)
     case Method::TransformerAttribution: first_ = &in.attn_grad, second_ = &in.attn_rel; break;
     case Method::GenericAttention: first_ = &in.attn_grad, second_ = &in.attn; break;
     case Method::AblationNoGrad: first_ = &in.attn_rel; break;
+    case Method::AttAttr: first_ = &in.attr; break;
     default:  // AttentionRollout; the contract rules out the others
       first_ = &in.attn;
       break;
@@ -66,7 +67,8 @@ void RowRollout::add_head_rows(int b, int k, int i_begin, int i_end) {
     case Method::TransformerAttribution:
     case Method::GenericAttention:
       return accumulate<kernels::PositiveProductTerm>(b, k, i_begin, i_end);
-    case Method::AblationNoGrad: return accumulate<kernels::PositiveTerm>(b, k, i_begin, i_end);
+    case Method::AblationNoGrad:
+    case Method::AttAttr: return accumulate<kernels::PositiveTerm>(b, k, i_begin, i_end);
     default: return accumulate<kernels::PlainTerm>(b, k, i_begin, i_end);
   }
 }

@@ -11,6 +11,7 @@
 //
 //   transformer_attribution  X[b] = E_h[(G[b] . R[b])+] + I,        blocks B-1 .. s
 //   ablation_no_grad         X[b] = E_h[R[b]+] + I,                  blocks B-1 .. s
+//   attattr                  X[b] = E_h[Attr[b]+] + I,               blocks B-1 .. s
 //   attention_rollout        X[b] = rownorm(E_h[A[b]] + I),          blocks B-1 .. s
 //   generic_attention        X[b] = I + E_h[(G[b] . A[b])+],         blocks B-1 .. 0
 //     (P <- P + Abar[b] P for b = 0..B-1 gives P = (I + Abar[B-1]) ... (I + Abar[0]))

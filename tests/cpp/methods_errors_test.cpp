@@ -266,14 +266,15 @@ TEST(MethodRegistry, EveryEntryIsComplete) {
   }
 }
 
-TEST(MethodRegistry, TensorIdsAreTheGraphOutputNames) {
+TEST(MethodRegistry, TensorIdsAreTheGraphOutputNames) {  // and attr (the attribution graphs)
   std::vector<std::string> ids;
   for (Tensor t : all_values<Tensor>()) ids.push_back(to_id(t));
   EXPECT_EQ(ids, (std::vector<std::string>{"attn", "attn_grad", "attn_rel",
-                                           "attn_rel_classic_last", "input_rel_classic"}));
+                                           "attn_rel_classic_last", "input_rel_classic",
+                                           "attr"}));
   EXPECT_EQ(error_of([] { from_id<Tensor>("attention"); }),
             "tensor: unknown id \"attention\" (valid: attn, attn_grad, attn_rel, "
-            "attn_rel_classic_last, input_rel_classic)");
+            "attn_rel_classic_last, input_rel_classic, attr)");
 }
 
 TEST(TensorView, NumelAndShapeString) {

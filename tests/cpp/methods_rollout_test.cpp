@@ -149,7 +149,7 @@ TEST(Rollouts, TwoSpecialTokensAndANonSquareGrid) {
   const test::RandomModelOutputs model(3, 2, layout, 7);
   const RelevanceInputs in = model.inputs();
   for (Method m : {Method::TransformerAttribution, Method::AttentionRollout,
-                   Method::AblationNoGrad, Method::GenericAttention}) {
+                   Method::AblationNoGrad, Method::GenericAttention, Method::AttAttr}) {
     const RelevanceMap map = compute_relevance(m, in, layout, {0, 1});
     const std::vector<float> row = relevance_row(m, in, layout, {0, 1});
     EXPECT_EQ(map.rows, 2);
@@ -175,7 +175,7 @@ TEST(Rollouts, RowVectorAgreesWithFullMatrixProductOnRandomInputs) {
     const RelevanceInputs in = model.inputs();
     const MethodOptions options{c.start_layer, c.query_token};
     for (Method m : {Method::TransformerAttribution, Method::AttentionRollout,
-                     Method::AblationNoGrad, Method::GenericAttention}) {
+                     Method::AblationNoGrad, Method::GenericAttention, Method::AttAttr}) {
       const std::vector<float> fast = relevance_row(m, in, c.layout, options);
       const std::vector<float> naive = reference::rollout_row(m, in, options);
       ASSERT_EQ(fast.size(), naive.size());

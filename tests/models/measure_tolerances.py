@@ -25,8 +25,9 @@ from tolerance import BOUND, MARGIN  # noqa: E402
 
 # The seed-swept tests (PyTorch only, fast) run under every variant; the ones that export
 # graphs or load DeiT-tiny run under the variants marked slow=True.
-SWEPT_FILES = ["test_lrp.py", "test_gradients.py"]
-SLOW_FILES = ["test_lrp_onnx.py", "test_split.py", "test_pixel_relevance_switch.py", "test_golden_tensors.py"]
+SWEPT_FILES = ["test_lrp.py", "test_gradients.py", "test_attribution.py", "test_head_mask.py", "test_taylor.py"]
+SLOW_FILES = ["test_lrp_onnx.py", "test_split.py", "test_pixel_relevance_switch.py", "test_golden_tensors.py",
+              "test_attribution_onnx.py"]
 CORETYPES = ["Prescott", "Nehalem", "Sandybridge", "Haswell", "Zen", "SkylakeX"]
 SLOW_VARIANTS = {("Prescott", 1), ("Haswell", 2), ("SkylakeX", 2)}
 

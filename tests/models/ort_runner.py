@@ -29,15 +29,23 @@ def export_small(cfg, sd, folder: Path):
 
 def run_in_ort(model: Path, workdir: Path, pixels, target, pixel_relevance=1.0, fetch=None):
     """Outputs {name: np.ndarray} of one run; pixel_relevance is fed as a 0-d float32."""
-    workdir.mkdir(parents=True, exist_ok=True)
     feeds = {"pixels": pixels.numpy(), "target": target.numpy(),
              "pixel_relevance": np.asarray(pixel_relevance, dtype=np.float32)}
+    return run_feeds(model, workdir, feeds, fetch or OUTPUT_NAMES, fetch=fetch)
+
+
+def run_feeds(model: Path, workdir: Path, feeds, outputs, fetch=None, weights: Path = None):
+    """Outputs {name: np.ndarray} for `outputs` of one run on float32 `feeds` {name: array};
+    `weights` is the external-data file the graph reads, `fetch` limits what is fetched."""
+    workdir.mkdir(parents=True, exist_ok=True)
     cmd = ["node", str(RUNNER), "--model", str(model), "--out", str(workdir / "out")]
     for name, value in feeds.items():
-        np.save(workdir / f"{name}.npy", value.astype(np.float32))
+        np.save(workdir / f"{name}.npy", np.asarray(value, dtype=np.float32))
         cmd += ["--input", f"{name}={workdir / f'{name}.npy'}"]
     if fetch:
         cmd += ["--fetch", ",".join(fetch)]
+    if weights:
+        cmd += ["--weights", str(weights)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO)
     assert done.returncode == 0, done.stderr
-    return {name: np.load(workdir / "out" / f"{name}.npy") for name in (fetch or OUTPUT_NAMES)}
+    return {name: np.load(workdir / "out" / f"{name}.npy") for name in outputs}

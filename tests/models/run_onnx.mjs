@@ -2,10 +2,11 @@
 // inputs and writes each fetched output as <out>/<name>.npy (float32).
 //
 //   node tests/models/run_onnx.mjs --model m.onnx --out dir --input pixels=a.npy \
-//        --input target=t.npy [--fetch logits,attn] [--threads 2] [--repeat N]
+//        --input target=t.npy [--fetch logits,attn] [--threads 2] [--repeat N] [--weights w.bin]
 //
 // --repeat N times N extra runs after a warm-up and prints {"ms": [...]} on stdout; the
-// outputs written are those of the last run. Self-contained on purpose (no runtime/ code),
+// outputs written are those of the last run. --weights mounts the file the graph's
+// external-data initializers name. Self-contained on purpose (no runtime/ code),
 // so the exporter tests depend on nothing but the installed onnxruntime-web.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ function parseArgs(argv) {
     } else if (key === '--fetch') args.fetch = value.split(',').filter(Boolean);
     else if (key === '--threads') args.threads = Number(value);
     else if (key === '--repeat') args.repeat = Number(value);
+    else if (key === '--weights') args.weights = value;
     else throw new Error(`unknown option ${key}`);
   }
   if (!args.model) throw new Error('--model is required');
@@ -67,7 +69,9 @@ function writeNpy(file, tensor) {
 const args = parseArgs(process.argv.slice(2));
 ort.env.wasm.numThreads = args.threads;
 // Node 20 has fetch(), which rejects file paths: hand the model over as bytes.
-const session = await ort.InferenceSession.create(fs.readFileSync(args.model));
+const externalData = args.weights
+  ? [{ path: path.basename(args.weights), data: fs.readFileSync(args.weights) }] : undefined;
+const session = await ort.InferenceSession.create(fs.readFileSync(args.model), { externalData });
 const feeds = {};
 for (const [name, file] of Object.entries(args.inputs)) feeds[name] = readNpy(file);
 const fetches = args.fetch ?? session.outputNames;

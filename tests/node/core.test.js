@@ -27,6 +27,7 @@ const tensors = {
   attn_rel: tensor([B, H, S, S], (i) => Math.cos(i * 0.7)),
   attn_rel_classic_last: tensor([H, S, S], (i) => Math.sin(i * 1.3)),
   input_rel_classic: tensor([8, 8], (i) => i - 20),
+  attr: tensor([B, H, S, S], (i) => Math.sin(i * 0.3)),
 };
 
 // The published ids (files and URLs name them): a new method is appended after them.
@@ -35,14 +36,16 @@ const PUBLISHED = ['transformer_attribution', 'attention_rollout', 'raw_attentio
 
 test('the registry: the published ids in order, each entry complete', () => {
   assert.deepEqual(core.methodIds.slice(0, PUBLISHED.length), PUBLISHED);
-  assert.deepEqual([...core.tensorIds], ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic']);
+  assert.deepEqual([...core.tensorIds], ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic', 'attr']);
+  assert.deepEqual([...core.explainerMethodIds], PUBLISHED, 'attattr reads attr, no explainer output');
+  assert.deepEqual(core.outputsFor(['attattr', 'raw_attention']), ['attn']);
   for (const m of core.methods) {
     for (const key of ['name', 'shortName', 'description']) assert.ok(m[key].length > 0, `${m.id}.${key}`);
     assert.ok(m.tensors.length && m.tensors.every((t) => core.tensorIds.includes(t)), m.id);
     assert.equal(core.method(m.id), m);
   }
   assert.deepEqual(core.methods.filter((m) => m.startLayer).map((m) => m.id),
-    ['transformer_attribution', 'attention_rollout', 'ablation_no_grad']);
+    ['transformer_attribution', 'attention_rollout', 'ablation_no_grad', 'attattr']);
   assert.deepEqual(core.methods.filter((m) => !m.tokenRow).map((m) => m.id), ['gradcam', 'lrp_full']);
   assert.ok(Object.isFrozen(core.methods[0]) && Object.isFrozen(core.methods[0].tensors));
 });

@@ -22,6 +22,7 @@ inline Eigen::Map<const Matrix> head_matrix(const TensorView& t, int b, int k) {
 // Any per-block tensor present: they all have the shape [B,h,S,S].
 inline const TensorView& any_block_tensor(const RelevanceInputs& in) {
   if (!in.attn.empty()) return in.attn;
+  if (!in.attr.empty()) return in.attr;
   return in.attn_grad.empty() ? in.attn_rel : in.attn_grad;
 }
 
@@ -39,6 +40,7 @@ inline Matrix head_mean(Method m, const RelevanceInputs& in, int b) {
                     .cwiseMax(0.f);
         break;
       case Method::AblationNoGrad: mean += head_matrix(in.attn_rel, b, k).cwiseMax(0.f); break;
+      case Method::AttAttr: mean += head_matrix(in.attr, b, k).cwiseMax(0.f); break;
       case Method::AttentionRollout: mean += head_matrix(in.attn, b, k); break;
       case Method::GenericAttention:
         mean +=

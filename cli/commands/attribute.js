@@ -1,0 +1,228 @@
+// `vit-relevance attribute`: Self-Attention Attribution (Hao et al., AAAI 2021; METHODS.md)
+// of a photo or .npy tensor: Attr[b] per block from the attribution graphs run by
+// onnxruntime-web, then with the WebAssembly core the per-head importance, the
+// attribution tree and the attattr map. Writes DIR/attribution.json, tree.png (the tree
+// over the photo), heads.png (the head-importance grid), attattr.png (the map) and, with
+// --save-tensors, attr-block<b>.npy [h,S,S].
+import path from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { parseOptions, formatOptions, UsageError } from '../args.js';
+import { UserError } from '../../runtime/errors.js';
+import { loadCore } from '../../runtime/core.js';
+import { parseBlocks } from '../../runtime/attribution.js';
+import { headGridSvg, treeSvg } from '../../runtime/attribution-svg.js';
+import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
+import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
+import { loadExplainInput } from '../../runtime/node/explain-input.js';
+import { writeNpyFile } from '../../runtime/node/npy-file.js';
+import { encodePng, writePng } from '../../runtime/node/png.js';
+import { validateMetadata } from '../../runtime/metadata.js';
+import { resolveTarget } from '../../runtime/targets.js';
+import { topK } from '../../runtime/topk.js';
+
+const OPTIONS = {
+  model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata and attribution graphs (GRAPH.states.onnx, GRAPH.attr<b>.onnx, GRAPH.attribution.bin) beside it' },
+  target: { type: 'string', value: 'ID|NAME', help: 'class to attribute, by id or name (default: the predicted class)' },
+  blocks: { type: 'string', value: 'all|i,j,...', default: 'all', help: 'blocks to attribute (the tree and the map need all)' },
+  steps: { type: 'int', min: 1, max: 10000, default: 20, help: 'm, the Riemann steps α_i = i/m' },
+  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the attattr rollout' },
+  'save-tensors': { type: 'boolean', help: 'also write attr-block<b>.npy [h,S,S]' },
+  threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
+  colormap: { type: 'string', default: 'jet', help: 'colours of the map, the grid and the tree blocks' },
+  out: { type: 'string', value: 'DIR', required: true, help: 'output folder' },
+};
+
+export const summary = 'Self-Attention Attribution of a photo: head importance, attribution tree, attattr map';
+
+export function usage() {
+  return `usage: vit-relevance attribute <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]
+                               [--blocks all|i,j,...] [--steps 20] [--start-layer N]
+                               [--save-tensors] [--threads N] [--colormap jet] --out DIR
+
+Attr[b] = (A[b]/m) ⊙ Σ_i ∂p_t(α_i A[b])/∂(α_i A[b]), α_i = i/m (METHODS.md), for each block:
+the forward below the block runs once, the m scaled copies in batches. Writes
+DIR/attribution.json (per block: head importance, completeness Σ Attr vs p_t(A) − p_t(0);
+the attribution tree; the attattr map), DIR/tree.png, DIR/heads.png, DIR/attattr.png and,
+with --save-tensors, DIR/attr-block<b>.npy. Progress goes to stderr.
+
+options:
+${formatOptions(OPTIONS)}`;
+}
+
+function splitInput(argv) {
+  const positionals = [];
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('-') && a !== '-') {
+      rest.push(a);
+      const spec = OPTIONS[a.replace(/^--?/, '')];
+      if (spec && spec.type !== 'boolean' && !a.includes('=') && i + 1 < argv.length) rest.push(argv[++i]);
+    } else {
+      positionals.push(a);
+    }
+  }
+  return { positionals, rest };
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(ms < 10000 ? 1 : 0)} s`;
+
+// "block 3 (4/12) done, 41.2 s elapsed, ETA 2 min" on one stderr line.
+function progress(done, total, block, startedMs) {
+  const elapsed = performance.now() - startedMs;
+  const eta = (elapsed / done) * (total - done);
+  const line = `attribute: block ${block} (${done}/${total}) done, ${seconds(elapsed)} elapsed, ETA ${seconds(eta)}`;
+  process.stderr.write(process.stderr.isTTY ? `\r${line}${done === total ? '\n' : ''}` : `${line}\n`);
+}
+
+function softmaxAt(logits, t) {
+  let max = -Infinity;
+  for (const v of logits) max = Math.max(max, v);
+  let sum = 0;
+  for (const v of logits) sum += Math.exp(v - max);
+  return Math.exp(logits[t] - max) / sum;
+}
+
+export async function run(argv) {
+  const { positionals, rest } = splitInput(argv);
+  const opts = parseOptions(rest, OPTIONS, 'attribute');
+  if (opts.help) {
+    console.log(usage());
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length ? `one input expected, got ${positionals.join(' ')}` : 'give an image or a .npy tensor to attribute');
+  }
+  const [inputFile] = positionals;
+
+  // Everything cheap is checked before a graph opens.
+  let metadata;
+  try {
+    metadata = await readMetadata(metadataPathFor(opts.model), opts.model);
+    validateMetadata(metadata, `metadata of ${path.basename(opts.model)}`);
+  } catch (err) {
+    throw new UserError(err.message);
+  }
+  const arch = metadata.architecture;
+  const B = arch.blocks;
+  let blocks;
+  let target = null;
+  try {
+    blocks = parseBlocks(opts.blocks, B);
+    if (opts.target !== undefined) target = resolveTarget(metadata, opts.target);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  if (opts.startLayer >= B) throw new UsageError(`--start-layer must be < ${B} (the model's blocks), got ${opts.startLayer}`);
+  try {
+    checkAttributionFiles(opts.model, B);
+  } catch (err) {
+    throw new UserError(err.message);
+  }
+  const core = await loadCore();
+  if (!core.colormapIds.includes(opts.colormap)) {
+    throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
+  }
+  let input;
+  try {
+    input = await loadExplainInput(inputFile, metadata, core);
+  } catch (err) {
+    throw err instanceof UserError ? err : new UserError(err.message);
+  }
+
+  const attribution = await openAttributionFiles(opts.model, metadata, { threads: opts.threads });
+  try {
+    const started = performance.now();
+    const { logits, hidden } = await attribution.hiddenStates(input.pixels);
+    const top5 = topK(logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
+    if (target === null) target = top5[0].id;
+    const pFull = softmaxAt(logits, target);
+    const { attr, results } = await attribution.attributeBlocks(hidden, blocks, target, {
+      steps: opts.steps, onBlock: (done, b) => progress(done, blocks.length, b, started),
+    });
+    const elapsedMs = performance.now() - started;
+    return await writeResults(core, {
+      opts, metadata, input, inputFile, target, top5, pFull, attr, results, blocks, elapsedMs,
+    });
+  } finally {
+    await attribution.release();
+  }
+}
+
+async function writeResults(core, { opts, metadata, input, inputFile, target, top5, pFull, attr, results, blocks, elapsedMs }) {
+  const arch = metadata.architecture;
+  const { heads: h, tokens: S } = arch;
+  const grid = arch.grid;
+  const specialTokens = arch.special_tokens ?? 1;
+  const importance = core.headImportance(attr).data;
+  const all = blocks.length === arch.blocks;
+  const tree = all ? core.attributionTree(attr) : null;
+  const map = all
+    ? core.computeMaps({ attr }, { methods: ['attattr'], grid, specialTokens, startLayer: opts.startLayer }).attattr
+    : null;
+
+  await mkdir(opts.out, { recursive: true });
+  const written = [];
+  const legend = core.legend(opts.colormap);
+  const colour = (v01) => {
+    const i = Math.max(0, Math.min(255, Math.round(v01 * 255))) * 4;
+    return `rgb(${legend[i]},${legend[i + 1]},${legend[i + 2]})`;
+  };
+
+  const heads = path.join(opts.out, 'heads.png');
+  await sharp(Buffer.from(headGridSvg(importance, { blocks, heads: h, colour }))).png().toFile(heads);
+  written.push(heads);
+  let skipped = [];
+  if (tree) {
+    const { width, height, rgba } = input.photo;
+    const colours = Array.from({ length: arch.blocks }, (_, b) => colour(arch.blocks > 1 ? b / (arch.blocks - 1) : 0));
+    const drawing = treeSvg(tree, { width, height, region: input.region, grid, specialTokens, colours });
+    skipped = drawing.skipped;
+    const file = path.join(opts.out, 'tree.png');
+    await sharp(await encodePng(rgba, width, height)).composite([{ input: Buffer.from(drawing.svg) }]).png().toFile(file);
+    written.push(file);
+  }
+  if (map) {
+    const file = path.join(opts.out, 'attattr.png');
+    const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
+      core.normalize(map), map.shape[0], map.shape[1], input.region, { colormap: opts.colormap, opacity: 0.5 });
+    await writePng(file, rgba, input.photo.width, input.photo.height);
+    written.push(file);
+  }
+  if (opts.saveTensors) {
+    for (const r of results) {
+      const file = path.join(opts.out, `attr-block${r.block}.npy`);
+      await writeNpyFile(file, { data: r.attr, shape: [h, S, S] });
+      written.push(file);
+    }
+  }
+
+  const doc = {
+    format: 'vit-relevance-attribution',
+    model: metadata.name,
+    input: path.basename(inputFile),
+    image: { width: input.photo.width, height: input.photo.height, region: input.region },
+    target: { id: target, label: metadata.labels[target], prob: pFull },
+    top5,
+    steps: opts.steps,
+    startLayer: opts.startLayer,
+    blocks: results.map((r, row) => {
+      const sum = r.attr.reduce((a, v) => a + v, 0);
+      return {
+        block: r.block,
+        headImportance: Array.from(importance.subarray(row * h, (row + 1) * h)),
+        completeness: { sumAttr: sum, probFull: pFull, probZero: r.probs[0], gap: pFull - r.probs[0] },
+      };
+    }),
+    tree: tree && { threshold: 0.4, ...tree, notDrawn: skipped },
+    attattr: map && { shape: map.shape, data: Array.from(map.data) },
+    timings: { attributionMs: Math.round(elapsedMs) },
+  };
+  if (!all) doc.note = 'the tree and the attattr map need every block (--blocks all)';
+  const json = path.join(opts.out, 'attribution.json');
+  await writeFile(json, `${JSON.stringify(doc, null, 1)}\n`);
+  console.log(`attributed class ${target} (${metadata.labels[target]}) over ${blocks.length} block(s), m = ${opts.steps}, in ${seconds(elapsedMs)}`);
+  console.log(`wrote ${json} and ${written.length} more file(s) in ${opts.out}`);
+  return 0;
+}

@@ -1,0 +1,114 @@
+// Runs the Self-Attention Attribution graphs (models/exporter/attribution.py) with
+// onnxruntime-web: the hidden-states graph once, then for each requested block its
+// attribution graph on the m scaled copies α_i = i/m (METHODS.md's left Riemann sum),
+// and forms Attr[b] = A[b] ⊙ Σ_i ∂p_t/∂(α_i A[b]) / m. Environment-neutral like
+// explainer.js: the caller passes `ort` and the bytes.
+import { validateMetadata, contractDims } from './metadata.js';
+
+// The core's tensor id of Attr (src/methods/registry.h): not an explainer graph output.
+export const ATTRIBUTION_TENSOR = 'attr';
+
+// α values per graph run: the copies are batched, in runs of at most this many to bound
+// the memory of the batched records (DeiT-tiny block 0: ≈ 60 MB per copy).
+export const DEFAULT_STEPS_PER_RUN = 10;
+
+// α_i = i/m, i = 0..m-1.
+export function leftRiemannAlphas(steps) {
+  return Float32Array.from({ length: steps }, (_, i) => i / steps);
+}
+
+// "all" or "i,j,..." → sorted distinct block indices in [0, B); throws naming the bad item.
+export function parseBlocks(text, B) {
+  if (text === undefined || text === 'all') return Array.from({ length: B }, (_, b) => b);
+  const items = String(text).split(',').map((s) => s.trim());
+  const blocks = items.map((s) => {
+    const b = /^\d+$/.test(s) ? Number(s) : NaN;
+    if (!(b >= 0 && b < B)) throw new Error(`--blocks: "${s}" is not a block index 0..${B - 1} (or give "all")`);
+    return b;
+  });
+  return [...new Set(blocks)].sort((a, b) => a - b);
+}
+
+// files: { states, blocks: [bytes per block], weights } (bytes); weightsName: the file
+// name the graphs reference for their external data.
+export async function openAttribution({ ort, metadata, files, weightsName, sessionOptions = {} }) {
+  validateMetadata(metadata, 'metadata');
+  const d = contractDims(metadata);
+  const { blocks: B, heads: h, tokens: S, classes: C, height: H, width: W } = d;
+  if (files.blocks.length !== B) {
+    throw new Error(`the model has ${B} blocks but ${files.blocks.length} attribution graphs were given`);
+  }
+  const options = {
+    executionProviders: ['wasm'], ...sessionOptions,
+    externalData: [{ path: weightsName, data: new Uint8Array(files.weights) }],
+  };
+  const create = (bytes) => ort.InferenceSession.create(new Uint8Array(bytes), options);
+  const states = await create(files.states);
+  const blockSessions = new Array(B).fill(null);
+
+  // Sessions open when first used: an attribution of a few blocks opens only those.
+  async function blockSession(b) {
+    if (!blockSessions[b]) blockSessions[b] = await create(files.blocks[b]);
+    return blockSessions[b];
+  }
+
+  // → { logits: Float32Array [C], hidden: Float32Array [B,S,D] }
+  async function hiddenStates(pixels) {
+    if (!(pixels instanceof Float32Array) || pixels.length !== 3 * H * W) {
+      throw new Error(`pixels must be a Float32Array of 3×${H}×${W} values`);
+    }
+    const out = await states.run({ pixels: new ort.Tensor('float32', pixels, [1, 3, H, W]) });
+    return { logits: out.logits.data, hidden: out.hidden.data };
+  }
+
+  // One block: → { block, attr [h,S,S], attn, probs [m] (p_t(α_i A)) }.
+  async function attributeBlock(hidden, b, target, { steps, stepsPerRun = DEFAULT_STEPS_PER_RUN }) {
+    const D = hidden.length / (B * S);
+    const session = await blockSession(b);
+    const alphas = leftRiemannAlphas(steps);
+    const oneHot = new Float32Array(C);
+    oneHot[target] = 1;
+    const feedsBase = {
+      hidden: new ort.Tensor('float32', hidden.subarray(b * S * D, (b + 1) * S * D), [S, D]),
+      target: new ort.Tensor('float32', oneHot, [C]),
+    };
+    const gradSum = new Float32Array(h * S * S);
+    const probs = new Float32Array(steps);
+    let attn = null;
+    for (let start = 0; start < steps; start += stepsPerRun) {
+      const chunk = alphas.subarray(start, Math.min(steps, start + stepsPerRun));
+      const out = await session.run({ ...feedsBase, alpha: new ort.Tensor('float32', chunk, [chunk.length]) });
+      const g = out.grad_sum.data;
+      for (let i = 0; i < g.length; i++) gradSum[i] += g[i];
+      probs.set(out.prob.data, start);
+      attn ??= out.attn.data;
+    }
+    const attr = new Float32Array(gradSum.length);
+    for (let i = 0; i < attr.length; i++) attr[i] = (attn[i] / steps) * gradSum[i];
+    return { block: b, attr, attn, probs };
+  }
+
+  // Several blocks in order: → { attr: { data, shape: [blocks.length, h, S, S] }, results }
+  // (results as attributeBlock's); onBlock(done, block) after each.
+  async function attributeBlocks(hidden, blocks, target, { steps, stepsPerRun, onBlock } = {}) {
+    const attr = new Float32Array(blocks.length * h * S * S);
+    const results = [];
+    for (const [i, b] of blocks.entries()) {
+      const r = await attributeBlock(hidden, b, target, { steps, stepsPerRun });
+      attr.set(r.attr, i * h * S * S);
+      results.push(r);
+      onBlock?.(i + 1, b);
+    }
+    return { attr: { data: attr, shape: [blocks.length, h, S, S] }, results };
+  }
+
+  return {
+    dims: d,
+    hiddenStates,
+    attributeBlock,
+    attributeBlocks,
+    async release() {
+      await Promise.all([states, ...blockSessions].map((s) => s?.release()));
+    },
+  };
+}
