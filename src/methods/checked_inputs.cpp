@@ -112,6 +112,7 @@ const BlockStack* stack_of(const CheckedInputs& in, Tensor t) {
     case Tensor::AttnRel: return &in.attn_rel;
     case Tensor::AttnRelClassicLast: return &in.attn_rel_classic_last;
     case Tensor::InputRelClassic: return nullptr;
+    case Tensor::Attr: return &in.attr;
   }
   return nullptr;
 }

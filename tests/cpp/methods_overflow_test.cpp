@@ -92,6 +92,18 @@ TEST(Overflow, RolloutThatGrowsPastFloatRangeNamesTheBlock) {
   for (float v : map.data) EXPECT_FLOAT_EQ(v, 1e19f);
 }
 
+TEST(Overflow, AttAttrOverflowNamesTheAttributionTensor) {
+  // E_h[Attr+] + I of 3e38 everywhere: block 2's row (3e38 + 1 at q) still fits, block 1
+  // multiplies it by 3e38 again.
+  const OwnedTensor attr({3, 2, 5, 5}, kHuge);
+  RelevanceInputs in;
+  in.attr = attr.view();
+  expect_input_error(
+      [&] { compute_relevance(Method::AttAttr, in, kLayout); },
+      "attattr: the rollout's row after block 1 (+inf at index 0) overflows float32: "
+      "the inputs are finite but too large for this method (|attr| up to 3e+38)");
+}
+
 TEST(Overflow, AnInputNaNIsReportedAsSuchEvenWhenAnOverflowComesFirst) {
   // The walk meets block 2's overflowing row sum before it scans block 0's NaN: the
   // input error still wins, as for a whole-tensor check.

@@ -32,14 +32,9 @@ FuzzedTensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
       shape[in.ConsumeIntegralInRange<size_t>(0, shape.size() - 1)] =
           in.ConsumeIntegralInRange(-1, 7);
       break;
-    case 1:
-      shape.pop_back();
-      break;
-    case 2:
-      shape.push_back(in.ConsumeIntegralInRange(1, 2));
-      break;
-    default:
-      break;
+    case 1: shape.pop_back(); break;
+    case 2: shape.push_back(in.ConsumeIntegralInRange(1, 2)); break;
+    default: break;
   }
   int64_t n = 1;
   for (int64_t d : shape) n *= std::max<int64_t>(d, 0);
@@ -55,7 +50,7 @@ bool has_token_row(Method m) { return method_info(m).form != MethodForm::Map; }
 void check_against_reference(Method m, const std::vector<float>& row, const RelevanceInputs& in,
                              const MethodOptions& options) {
   if (m != Method::TransformerAttribution && m != Method::AblationNoGrad &&
-      m != Method::GenericAttention)
+      m != Method::GenericAttention && m != Method::AttAttr)
     return;
   // The reference takes B and h from any tensor present: give it only the method's own.
   RelevanceInputs own;
@@ -87,7 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (Method& m : methods)
     m = in.ConsumeIntegralInRange(0, 31) == 0
             ? static_cast<Method>(in.ConsumeIntegralInRange(-2, 20))
-            : all_values<Method>()[in.ConsumeIntegralInRange<size_t>(0, all_values<Method>().size() - 1)];
+            : all_values<Method>()[in.ConsumeIntegralInRange<size_t>(
+                  0, all_values<Method>().size() - 1)];
   MethodOptions options;
   options.start_layer = in.ConsumeIntegralInRange(0, 7) == 0
                             ? in.ConsumeIntegral<int>()
@@ -97,10 +93,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                             : in.ConsumeIntegralInRange(0, int(S) - 1);
 
   const FuzzedTensor a = fuzz_tensor(in, {B, h, S, S}), g = fuzz_tensor(in, {B, h, S, S}),
-               r = fuzz_tensor(in, {B, h, S, S}), rc = fuzz_tensor(in, {h, S, S}),
-               x = fuzz_tensor(in,
-                               {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)});
-  const RelevanceInputs inputs{a.view(), g.view(), r.view(), rc.view(), x.view()};
+                     r = fuzz_tensor(in, {B, h, S, S}), rc = fuzz_tensor(in, {h, S, S}),
+                     x = fuzz_tensor(
+                         in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)}),
+                     attr = fuzz_tensor(in, {B, h, S, S});
+  const RelevanceInputs inputs{a.view(), g.view(), r.view(), rc.view(), x.view(), attr.view()};
 
   try {
     const std::vector<RelevanceMap> maps = compute_relevance_maps(methods, inputs, layout, options);
