@@ -17,6 +17,8 @@ export function createSession({ explainer, core }) {
   const vector = (t) => (t.b === undefined || t.b === null ? t.a : contrastiveTarget(t.a, t.b, classes));
   let graphRuns = 0;
 
+  // The 5 most likely classes of a photo that has been through the graph.
+  const top5 = (photo) => topK(photo.logits, 5, metadata.labels);
   const newPhoto = (pixels, region) => ({ pixels, region, tensors: new TensorCache(4), cache: null });
 
   // RGBA bytes → a photo: the core's preprocess, and the region of it the model saw.
@@ -51,7 +53,7 @@ export function createSession({ explainer, core }) {
     const target = { a: out.classes[0] };
     keep(photo, [target], out, outputs);
     photo.logits = out.logits;
-    return { top5: topK(out.logits, 5, metadata.labels), target, modelMs: out.timings.modelMs };
+    return { top5: top5(photo), target, modelMs: out.timings.modelMs };
   }
 
   // The photo's target-independent tensors (split graphs), computed once; null without them.
@@ -102,6 +104,7 @@ export function createSession({ explainer, core }) {
     // A photo from already-normalised pixels (a .npy tensor): no region.
     pixelsPhoto: (pixels) => newPhoto(pixels, null),
     predict,
+    top5,
     cachePhoto,
     explain,
     closePhoto: (photo) => { photo.tensors.clear(); photo.cache = null; },

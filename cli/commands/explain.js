@@ -9,11 +9,10 @@ import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
-import { openExplainerFile } from '../../runtime/node/open-explainer.js';
+import { loadExplainer } from '../../runtime/node/index.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
-import { topK } from '../../runtime/topk.js';
 
 const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
@@ -133,7 +132,7 @@ export async function run(argv) {
 
   let t0 = performance.now();
   // The core loads while the graph opens.
-  const opening = userStep(() => openExplainerFile(opts.model, { threads: opts.threads, engine: opts.engine }));
+  const opening = userStep(() => loadExplainer({ model: opts.model, threads: opts.threads, engine: opts.engine }));
   opening.catch(() => {}); // it may fail while the core loads: handled when awaited below
   let core;
   let methods;
@@ -145,36 +144,25 @@ export async function run(argv) {
       throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
     }
   } catch (err) {
-    opening.then((e) => e.release(), () => {}); // close the session, whenever it opens
+    opening.then((e) => e.close(), () => {}); // close the session, whenever it opens
     throw err;
   }
   const explainer = await opening;
   timings.loadMs = ms(t0);
   try {
     const { metadata } = explainer;
-    const arch = metadata.architecture;
-    // Without --target: null, the predicted class, which the graph resolves in the same run.
     const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
-    if (!targetIds.length) targetIds.push(null);
 
     t0 = performance.now();
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
     timings.preprocessMs = ms(t0);
 
-    const out = await explainer.explain(input.pixels, targetIds, { outputs: core.outputsFor(methods) });
+    // Without --target: null, the predicted class, explained in the run that predicts it.
+    const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: targetIds, methods, startLayer: opts.startLayer }));
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
-    const top5 = topK(out.logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
+    const { top5, targets } = out;
     printTop5(top5, inputFile);
-
-    t0 = performance.now();
-    const targets = out.classes.map((id, k) => ({
-      id,
-      label: metadata.labels[id],
-      maps: userStepSync(() => core.computeMaps(out.tensors[k], {
-        methods, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer: opts.startLayer,
-      })),
-    }));
-    timings.relevanceMs = ms(t0);
+    timings.relevanceMs = Math.round(out.timings.relevanceMs * 10) / 10;
 
     await mkdir(opts.out, { recursive: true });
     t0 = performance.now();
@@ -195,14 +183,6 @@ export async function run(argv) {
     console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
     return 0;
   } finally {
-    await explainer.release();
-  }
-}
-
-function userStepSync(fn) {
-  try {
-    return fn();
-  } catch (err) {
-    throw new UserError(err.message);
+    await explainer.close();
   }
 }
