@@ -41,10 +41,11 @@ export function firstModel() {
 
 const CSP_REPORT_PATH = '/__csp-report';
 
-// Serves dist/site; `overrides` maps URL paths to { body, type } answered instead.
+// Serves dist/site; `overrides` maps URL paths to { body, type } answered instead;
+// `prefix` serves the site under a sub-path (e.g. '/project/docs/').
 // `cspReports`: an array collecting the Content-Security-Policy violation reports the
 // browser posts (every policy then names this server as its report-uri).
-export async function startSite({ overrides = {}, isolate = true, cspReports = null } = {}) {
+export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/' } = {}) {
   await buildSite(paths);
   const files = createStaticServer(paths.site, { isolate, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
   const server = createServer((req, res) => {
@@ -60,16 +61,22 @@ export async function startSite({ overrides = {}, isolate = true, cspReports = n
       return;
     }
     const o = overrides[pathname];
-    if (!o) return files.emit('request', req, res);
+    if (!o) {
+      if (!req.url.startsWith(prefix)) {
+        res.writeHead(404).end();
+        return;
+      }
+      req.url = `/${req.url.slice(prefix.length)}`;
+      return files.emit('request', req, res);
+    }
     res.writeHead(o.status ?? 200, {
       'Content-Type': o.type ?? 'application/octet-stream',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
+      ...(isolate ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {}),
     });
     res.end(o.body);
   });
   const port = await listen(server, 0);
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }
 
 export async function launch() {
