@@ -11,7 +11,8 @@ const benches = [
   ['core', 'core.js'],        // relevance methods: WebAssembly vs native; row-vector vs full-matrix rollout (native)
   ['explain', 'explain.js'],  // explainer graph vs plain forward in onnxruntime-web; K=5 vs 5×K=1
   ['browser', 'browser.js'],  // the page in headless Chromium: first heatmap, class switch, code size
-  ['eval', 'eval.js'],        // explain per stage; evaluation throughput and overhead; shards merged = one run
+  ['eval', 'eval.js'],
+  ['embed', 'embed.js'],      // <vit-relevance> elements: 2nd/3rd element and class switch vs the page's; script size        // explain per stage; evaluation throughput and overhead; shards merged = one run
 ];
 const only = process.argv.slice(2);
 let failed = 0;

@@ -83,24 +83,26 @@ export async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 }
 
-// A page that records console errors and every request leaving `origin`. `beforeLoad`
-// (context, page) runs before the page is opened (e.g. to add init scripts).
+// A page that records console errors, every request, and those leaving `origin`.
+// `beforeLoad` (context, page) runs before the page is opened (e.g. to add init scripts).
 export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }, { beforeLoad } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   await beforeLoad?.(context, page);
   const offOrigin = [];
+  const requests = []; // every URL requested, the Workers' included
   const errors = [];
   const origin = new URL(url).origin;
   const watch = (req) => {
     const u = req.url();
+    requests.push(u);
     if (!u.startsWith(origin) && !/^(data|blob):/.test(u)) offOrigin.push(u);
   };
   context.on('request', watch);
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(url);
-  return { page, context, offOrigin, errors };
+  return { page, context, offOrigin, requests, errors };
 }
 
 export async function screenshot(page, name) {
