@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
+import { pageClassSwitches } from './page-switches.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -48,16 +49,7 @@ try {
     await page.waitForFunction((n) => window.__vitrel.state.photo?.name === n && window.__vitrel.timeline.firstHeatmap, name, { timeout: 180_000 });
   }
   await page.waitForFunction(() => window.__vitrel.timeline.photoCached?.imageId === window.__vitrel.state.photo.imageId, null, { timeout: 180_000 });
-  const pageSwitches = [];
-  const ids = await page.$$eval('#top5 button', (bs) => bs.map((b) => b.dataset.classId));
-  for (const id of ids.slice(1)) {
-    await page.click(`#top5 button[data-class-id="${id}"]`);
-    await page.waitForFunction((t) => {
-      const tl = window.__vitrel.timeline;
-      return tl.lastRender?.target === t && tl.lastRender.at > tl.classChosen.at;
-    }, `c${id}`, { timeout: 180_000 });
-    pageSwitches.push(await page.evaluate(() => window.__vitrel.timeline.lastRender.at - window.__vitrel.timeline.classChosen.at));
-  }
+  const { ids, switches: pageSwitches } = await pageClassSwitches(page);
   await page.close();
 
   // Elements, one after another, each timed from insertion to its `explained` event.

@@ -19,20 +19,51 @@ let nextImageId = 1;
 
 // A photo the Worker keeps between explanations: other targets, methods and start layers
 // reuse its tensors (and with the split graphs, a class switch runs the target graph alone).
+// Photos opened from the same URL on the same model are one photo, counted: the last
+// close() frees it.
 class Photo {
   #engine;
   #model;
   #imageId = null;
   #decoded;
-  constructor(engine, model, decoded) {
+  #analyzing = null;
+  #refs = 1;
+  #onFree;
+  constructor(engine, model, decoded, onFree = () => {}) {
     this.#engine = engine;
     this.#model = model;
     this.#decoded = decoded;
+    this.#onFree = onFree;
     this.width = decoded.width;
     this.height = decoded.height;
     this.bitmap = decoded.bitmap;
     this.top5 = null;
     this.region = null;
+  }
+
+  retain() {
+    this.#refs++;
+    return this;
+  }
+
+  async #ask(type, body, signal, transfer = []) {
+    const r = await this.#engine.request(type, body, { signal, transfer });
+    if (r.stale) throw signal?.aborted ? abortError() : new Error('the photo was released');
+    return r.replies;
+  }
+
+  // Preprocess, prediction and the predicted class's maps: one graph run, once per photo.
+  async #analyze(methods, startLayer, signal) {
+    const imageId = nextImageId++;
+    const rgba = new Uint8ClampedArray(this.#decoded.rgba);
+    const replies = await this.#ask(REQUEST.ANALYZE,
+      { modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height, methods, startLayer },
+      signal, [rgba.buffer]);
+    this.#imageId = imageId;
+    const prediction = replies.find((m) => m.type === REPLY.PREDICTION);
+    this.top5 = top5Of(this.#model.metadata, prediction.top5);
+    this.region = prediction.region;
+    return { prediction, maps: replies.find((m) => m.type === REPLY.MAPS) };
   }
 
   async explain({ targets, methods, startLayer = 0, signal } = {}) {
@@ -43,28 +74,26 @@ class Photo {
     const started = now();
     const results = new Map();
     const keep = (msg) => { for (const r of msg.results) results.set(`${r.target.a}|${r.target.b}`, r.maps); Object.assign(timings, msg.timings); };
-    const ask = async (type, body, options = {}) => {
-      const r = await this.#engine.request(type, body, { signal, ...options });
-      if (r.stale) throw signal?.aborted ? abortError() : new Error('the photo was released');
-      return r.replies;
-    };
-    if (this.#imageId === null) {
-      const imageId = nextImageId++;
-      const rgba = new Uint8ClampedArray(this.#decoded.rgba);
-      const replies = await ask(REQUEST.ANALYZE,
-        { modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height, methods: list, startLayer },
-        { transfer: [rgba.buffer] });
-      this.#imageId = imageId;
-      const prediction = replies.find((m) => m.type === REPLY.PREDICTION);
-      this.top5 = top5Of(metadata, prediction.top5);
-      this.region = prediction.region;
-      timings.preprocessMs = prediction.timings.preprocessMs;
-      keep(replies.find((m) => m.type === REPLY.MAPS));
+    while (this.#imageId === null) {
+      if (this.#analyzing) {
+        // Another caller's analysis of this photo: wait for it (or retry if it was aborted).
+        await this.#analyzing.catch(() => {});
+        if (signal?.aborted) throw abortError();
+        continue;
+      }
+      this.#analyzing = this.#analyze(list, startLayer, signal);
+      try {
+        const { prediction, maps } = await this.#analyzing;
+        timings.preprocessMs = prediction.timings.preprocessMs;
+        keep(maps);
+      } finally {
+        this.#analyzing = null;
+      }
     }
     const all = withPredicted(wanted, this.top5[0].id);
     const missing = all.filter((t) => !results.has(`${t.a}|${t.b}`));
     if (missing.length) {
-      const replies = await ask(REQUEST.EXPLAIN, { imageId: this.#imageId, targets: missing, methods: list, startLayer });
+      const replies = await this.#ask(REQUEST.EXPLAIN, { imageId: this.#imageId, targets: missing, methods: list, startLayer }, signal);
       keep(replies.find((m) => m.type === REPLY.MAPS));
     }
     timings.totalMs = now() - started;
@@ -78,11 +107,30 @@ class Photo {
     };
   }
 
-  // Frees the photo's tensors in the Worker.
+  // Frees the photo's tensors in the Worker once its last holder closes it.
   close() {
+    if (--this.#refs > 0) return;
     if (this.#imageId !== null) this.#engine.request(REQUEST.RELEASE, { imageId: this.#imageId }).catch(() => {});
     this.#imageId = null;
+    this.#onFree();
   }
+}
+
+// `${modelKey}|${absolute URL}` → promise of the Photo every opener of that URL shares.
+const byUrl = new Map();
+
+function openPhoto(engine, model, image, signal) {
+  if (typeof image !== 'string' && !(image instanceof URL)) {
+    return decodeImage(image, { signal }).then((decoded) => new Photo(engine, model, decoded));
+  }
+  const key = `${model.modelKey}|${new URL(String(image), globalThis.document?.baseURI ?? globalThis.location?.href).href}`;
+  let shared = byUrl.get(key);
+  if (shared) return shared.then((photo) => photo.retain());
+  // Decoded without the opener's signal: a second opener may still want it.
+  shared = decodeImage(image).then((decoded) => new Photo(engine, model, decoded, () => byUrl.delete(key)));
+  byUrl.set(key, shared);
+  shared.catch(() => byUrl.delete(key));
+  return shared;
 }
 
 // options: { model (URL of a models folder or metadata JSON; default: the site's own),
@@ -94,7 +142,7 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
     signal.addEventListener('abort', () => reject(abortError()), { once: true });
   })]) : opening);
   const engine = sharedEngine();
-  const photos = new Set();
+  const photos = []; // opened and not yet closed
   const { metadata } = ready;
   return {
     metadata,
@@ -106,8 +154,8 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
     label: (id) => metadata.labels[id],
     // Decodes a photo once for several explanations; close() it when done.
     async open(image, { signal: photoSignal } = {}) {
-      const photo = new Photo(engine, ready, await decodeImage(image, { signal: photoSignal }));
-      photos.add(photo);
+      const photo = await openPhoto(engine, ready, image, photoSignal);
+      photos.push(photo);
       return photo;
     },
     async explain(image, options = {}) {
@@ -116,12 +164,11 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
         return await photo.explain(options);
       } finally {
         photo.close();
-        photos.delete(photo);
+        photos.splice(photos.indexOf(photo), 1);
       }
     },
     close() {
-      for (const p of photos) p.close();
-      photos.clear();
+      for (const p of photos.splice(0)) p.close();
     },
   };
 }

@@ -126,6 +126,19 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
   await page().$eval('#a', (el) => { el.setAttribute('colormap', 'viridis'); el.opacity = 0.8; el.display = 'grid'; });
   await page().waitForFunction((n) => Number(document.getElementById('a').dataset.rendered) > n, rendered, { timeout: TIMEOUT });
   assert.equal((await stats()).graphRuns, afterTarget.graphRuns, 'rendering attributes must not run the graph');
+
+  // Another element on the same photo shares it: no new photo, and 243's tensors are kept.
+  await page().evaluate(() => {
+    const twin = document.createElement('vit-relevance');
+    Object.assign(twin, { id: 'twin', src: 'samples/catdog.png', target: 'bull mastiff', loading: 'eager' });
+    document.getElementById('a').after(twin);
+  });
+  await waitResult('twin');
+  const shared = await stats();
+  assert.equal(shared.photos, afterTarget.photos, 'the same src is one photo in the Worker');
+  assert.equal(shared.graphRuns, afterTarget.graphRuns, 'the twin reuses the kept tensors of 243');
+  assert.deepEqual((await resultOf('twin')).targets[0].maps, dog.targets[0].maps);
+  await page().$eval('#twin', (el) => el.remove());
 });
 
 test('loading="lazy": nothing runs until the element is scrolled into view; removal frees the photo', { skip, timeout: TIMEOUT }, async () => {
