@@ -38,6 +38,16 @@ const IFRAME_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <iframe id="frame" src="../embed.html?src=catdog.png&amp;method=transformer_attribution" title="map" style="width: 320px; height: 40px; border: 0"></iframe>
 </body></html>`;
 
+// The browser entry inside a Worker (it starts its own inference Worker there).
+const API_IN_WORKER = `import { loadExplainer } from './vit-relevance.js';
+try {
+  const explainer = await loadExplainer();
+  const result = await explainer.explain('samples/catdog.png', { targets: ['tiger cat'] });
+  postMessage({ top1: result.top5[0].id, target: result.targets[0].id, shape: result.targets[0].maps.transformer_attribution.shape });
+} catch (err) {
+  postMessage({ error: err.message });
+}`;
+
 let site;
 let browser;
 let session;
@@ -47,6 +57,7 @@ before(async () => {
   site = await startSite({ overrides: {
     '/elements.html': { body: ELEMENTS_PAGE, type: 'text/html' },
     '/samples/parent.html': { body: IFRAME_PAGE, type: 'text/html' },
+    '/api-in-worker.js': { body: API_IN_WORKER, type: 'text/javascript' },
   } });
   browser = await launch();
   session = await openPage(browser, `${site.url}elements.html`);
@@ -96,6 +107,8 @@ test('three elements: one Worker, one download of each model file, non-blank map
     const cli = await readMaps(out);
     assert.equal((await resultOf(id)).top1, cli.top5[0].id, `${file}: top-1 differs from vit-relevance explain`);
   }
+  const events = await page().evaluate(() => window.__events);
+  for (const id of Object.keys(PHOTOS)) assert.ok(events.some((e) => e.id === id && e.type === 'load'), `${id}: no load event`);
   const a11y = await page().$eval('#a', (el) => el.getAttribute('aria-label'));
   assert.match(a11y, /^Relevance map: Transformer attribution .* for bull mastiff, \d+ %$/);
   await screenshot(page(), 'embed-elements');
@@ -154,6 +167,15 @@ test('loading="lazy": nothing runs until the element is scrolled into view; remo
   assert.deepEqual(session.offOrigin, []);
 });
 
+test('the browser API works inside a Worker', { skip, timeout: TIMEOUT }, async () => {
+  const got = await page().evaluate(() => new Promise((resolve) => {
+    const worker = new Worker('api-in-worker.js', { type: 'module' });
+    worker.onmessage = (e) => { resolve(e.data); worker.terminate(); };
+    worker.onerror = (e) => resolve({ error: e.message });
+  }));
+  assert.deepEqual(got, { top1: 243, target: 282, shape: [14, 14] });
+});
+
 test('the iframe route renders, resizes its parent\'s frame and posts its result', { skip, timeout: TIMEOUT }, async () => {
   const { page: p, offOrigin, context } = await openPage(browser, `${site.url}samples/parent.html`);
   try {
@@ -193,6 +215,9 @@ test('served from a sub-path: docs.html shows the element, the iframe and the AP
     assert.deepEqual(offOrigin, []);
     assert.match(await p.textContent('code[data-source="#element-demo"]'), /<vit-relevance src="samples\/catdog.png" target="bull mastiff"/);
     assert.match(await p.textContent('code[data-file="examples/api.js"]'), /loadExplainer/);
+    // controls="compact": a class picker holding the top 5, and a method picker.
+    const pickers = await p.$eval('vit-relevance[controls="compact"]', (el) => [...el.shadowRoot.querySelectorAll('.controls select')].map((s) => s.options.length));
+    assert.ok(pickers[0] >= 5 && pickers[1] >= 10, `compact controls: ${pickers}`);
     await screenshot(p, 'embed-docs');
   } finally {
     await context.close();
