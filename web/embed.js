@@ -23,7 +23,6 @@ function photoBase() {
 }
 if (params.has('src')) element.setAttribute('src', new URL(params.get('src'), photoBase()).href);
 if (params.has('model')) element.setAttribute('model', new URL(params.get('model'), document.baseURI).href);
-element.setAttribute('aria-label', params.get('title') ?? 'Relevance map');
 document.body.append(element);
 
 const post = (message) => { if (window.parent !== window) window.parent.postMessage({ source: 'vit-relevance', ...message }, '*'); };

@@ -45,6 +45,7 @@ export class VitRelevanceElement extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
 
   #shadow;
+  #internals;          // the host's role and accessible name, without touching its attributes
   #maps;
   #caption;
   #controls;
@@ -62,6 +63,8 @@ export class VitRelevanceElement extends HTMLElement {
   constructor() {
     super();
     this.#shadow = this.attachShadow({ mode: 'open' });
+    this.#internals = this.attachInternals();
+    this.#internals.role = 'figure';
     this.#shadow.adoptedStyleSheets = [styleSheet()];
     const figure = document.createElement('figure');
     this.#controls = document.createElement('div');
@@ -208,7 +211,7 @@ export class VitRelevanceElement extends HTMLElement {
   #status(text, isError = false) {
     this.#caption.className = isError ? 'error' : 'status';
     this.#caption.textContent = text;
-    if (isError) this.setAttribute('aria-invalid', 'true'); else this.removeAttribute('aria-invalid');
+    this.#internals.ariaInvalid = isError ? 'true' : null;
   }
 
   // Draws every method's map of the first target over the photo, from the kept maps.
@@ -238,7 +241,7 @@ export class VitRelevanceElement extends HTMLElement {
     this.#maps.replaceChildren(...tiles);
     const names = methods.map((m) => METHOD_SHORT[m] ?? m).join(', ');
     this.#status(`${what}${prob !== undefined && !target.contrast ? ` · ${pct(prob)}` : ''} · ${names}`);
-    this.setAttribute('aria-label', tiles.at(-1).querySelector('canvas').getAttribute('aria-label'));
+    this.#internals.ariaLabel = tiles.at(-1).querySelector('canvas').getAttribute('aria-label');
     this.dataset.rendered = String(Number(this.dataset.rendered ?? 0) + 1);
   }
 

@@ -109,7 +109,13 @@ test('three elements: one Worker, one download of each model file, non-blank map
   }
   const events = await page().evaluate(() => window.__events);
   for (const id of Object.keys(PHOTOS)) assert.ok(events.some((e) => e.id === id && e.type === 'load'), `${id}: no load event`);
-  const a11y = await page().$eval('#a', (el) => el.getAttribute('aria-label'));
+  const a11y = await page().$eval('#a', (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label'));
+  // Chromium's accessibility tree: the element is a figure named like its map.
+  const cdp = await session.context.newCDPSession(page());
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#a' });
+  const [node] = (await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false })).nodes;
+  assert.deepEqual([node.role?.value, node.name?.value], ['figure', a11y]);
   assert.match(a11y, /^Relevance map: Transformer attribution .* for bull mastiff, \d+ %$/);
   await screenshot(page(), 'embed-elements');
 });
