@@ -71,5 +71,5 @@ export const NOTICE = Object.freeze({
 // Replies after which a request has no more.
 export const isFinal = (type) => type === REPLY.DONE || type === REPLY.STALE || type === REPLY.ERROR;
 
-// The key a Worker gives an opened model: its folder and metadata file.
-export const modelKeyOf = (base, model) => `${base}|${model.metadata}`;
+// The key a Worker gives an opened model: its folder and every file its entry names.
+export const modelKeyOf = (base, model) => `${base}|${JSON.stringify(model)}`;
