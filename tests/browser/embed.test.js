@@ -157,6 +157,15 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
   assert.equal(shared.photos, afterTarget.photos, 'the same src is one photo in the Worker');
   assert.equal(shared.graphRuns, afterTarget.graphRuns, 'the twin reuses the kept tensors of 243');
   assert.deepEqual((await resultOf('twin')).targets[0].maps, dog.targets[0].maps);
+
+  // contrast: why bull mastiff rather than tiger cat; a misspelt class is a specific error.
+  await page().$eval('#twin', (el) => { el.contrast = 'tiger cat'; });
+  await waitResult('twin', 'r.targets[0].contrast?.id === 282');
+  assert.match(await page().$eval('#twin', (el) => el.shadowRoot.querySelector('figcaption').textContent), /bull mastiff rather than tiger cat/);
+  await page().$eval('#twin', (el) => { el.contrast = null; el.target = 'bull mastif'; });
+  await page().waitForFunction(() => window.__events.some((e) => e.id === 'twin' && e.type === 'error'), null, { timeout: TIMEOUT });
+  const error = await page().evaluate(() => window.__events.find((e) => e.id === 'twin' && e.type === 'error').message);
+  assert.match(error, /"bull mastif" is not a class of this model\. Close matches: 243 \(bull mastiff/);
   await page().$eval('#twin', (el) => el.remove());
 });
 
