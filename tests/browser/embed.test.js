@@ -218,8 +218,9 @@ test('without COOP/COEP headers: one thread, and the element still explains', { 
   }
 });
 
-test('served from a sub-path: docs.html shows the element, the iframe and the API, all requests under it', { skip, timeout: TIMEOUT }, async () => {
-  const sub = await startSite({ prefix: '/project/docs/' });
+test('served from a sub-path under the site\'s CSP: docs.html shows the element, the iframe and the API, all requests under it', { skip, timeout: TIMEOUT }, async () => {
+  const cspReports = [];
+  const sub = await startSite({ prefix: '/project/docs/', cspReports });
   const { page: p, context, offOrigin, requests } = await openPage(browser, `${sub.url}docs.html`);
   try {
     await p.waitForFunction(() => [...document.querySelectorAll('vit-relevance')].every((el) => el.result)
@@ -228,6 +229,8 @@ test('served from a sub-path: docs.html shows the element, the iframe and the AP
     const http = requests.filter((u) => u.startsWith('http'));
     assert.deepEqual(http.map((u) => new URL(u).pathname).filter((u) => !u.startsWith('/project/docs/')), []);
     assert.deepEqual(offOrigin, []);
+    // The site's Content-Security-Policy (no inline code, frames only from itself) holds.
+    assert.deepEqual(cspReports, []);
     assert.match(await p.textContent('code[data-source="#element-demo"]'), /<vit-relevance src="samples\/catdog.png" target="bull mastiff"/);
     assert.match(await p.textContent('code[data-file="examples/api.js"]'), /loadExplainer/);
     // controls="compact": a class picker holding the top 5, and a method picker.
