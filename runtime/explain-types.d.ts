@@ -68,9 +68,17 @@ export interface ExplainerMetadata {
   [field: string]: unknown;
 }
 
+/** A method's entry in the core's registry (src/methods/registry.h). */
+export interface MethodInfo {
+  id: MethodId; name: string; shortName: string; description: string; paper: string;
+  tensors: string[]; startLayer: boolean; tokenRow: boolean;
+}
+
 export interface ExplainerBase<Image> {
   metadata: ExplainerMetadata;
   methods: readonly MethodId[];
+  /** The registry entry of a method (throws for an unknown id). */
+  method(id: MethodId): MethodInfo;
   /** Class id from an id, WordNet id or name; throws naming close matches. */
   classId(spec: ClassSpec): number;
   label(id: number): string;

@@ -3,7 +3,7 @@
 // (vit-relevance.js). All elements of a page share one Worker and one session per model.
 // Rendering attributes re-draw from the kept maps; target, contrast, method and start
 // layer re-explain the photo the Worker keeps (no new decode, cached tensors reused).
-import { loadExplainer, loadRenderer, METHOD_SHORT, METHOD_NAMES } from './vit-relevance.js';
+import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { heatImage } from './lib/render.js';
 import { drawOverlay } from './lib/overlay.js';
 
@@ -220,6 +220,7 @@ export class VitRelevanceElement extends HTMLElement {
     if (!result) return;
     const core = await loadRenderer();
     const [target] = result.targets;
+    const { explainer } = this.#shown;
     const methods = Object.keys(target.maps);
     const sideBySide = this.#option('view') === 'side-by-side';
     const opacity = Math.min(1, Math.max(0, Number(this.#option('opacity'))));
@@ -233,13 +234,13 @@ export class VitRelevanceElement extends HTMLElement {
     for (const m of methods) {
       const map = target.maps[m];
       const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, options);
-      const label = `Relevance map: ${METHOD_NAMES[m] ?? m} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`;
-      tiles.push(this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? (METHOD_SHORT[m] ?? m) : null, label,
+      const label = `Relevance map: ${explainer.method(m).name} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`;
+      tiles.push(this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
         sideBySide ? 1 : opacity, display));
     }
     this.#maps.style.setProperty('--columns', String(Math.min(tiles.length, 3)));
     this.#maps.replaceChildren(...tiles);
-    const names = methods.map((m) => METHOD_SHORT[m] ?? m).join(', ');
+    const names = methods.map((m) => explainer.method(m).shortName).join(', ');
     this.#status(`${what}${prob !== undefined && !target.contrast ? ` · ${pct(prob)}` : ''} · ${names}`);
     this.#internals.ariaLabel = tiles.at(-1).querySelector('canvas').getAttribute('aria-label');
     this.dataset.rendered = String(Number(this.dataset.rendered ?? 0) + 1);
@@ -277,7 +278,7 @@ export class VitRelevanceElement extends HTMLElement {
     const methodPick = document.createElement('select');
     methodPick.setAttribute('aria-label', 'Relevance method');
     const current = this.#methods();
-    for (const m of explainer.methods) methodPick.append(new Option(METHOD_SHORT[m] ?? m, m, false, current[0] === m));
+    for (const m of explainer.methods) methodPick.append(new Option(explainer.method(m).shortName, m, false, current[0] === m));
     methodPick.addEventListener('change', () => this.setAttribute('method', methodPick.value));
     this.#controls.replaceChildren(classPick, methodPick);
   }

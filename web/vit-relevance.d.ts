@@ -41,5 +41,3 @@ export function render(map: RelevanceMap, options?: RenderOptions & {
 /** Loads the WebAssembly core render() uses (once). */
 export function loadRenderer(): Promise<unknown>;
 
-export const METHOD_NAMES: Readonly<Record<string, string>>;
-export const METHOD_SHORT: Readonly<Record<string, string>>;

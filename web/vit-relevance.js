@@ -11,8 +11,6 @@ import { loadCore } from './runtime/core.js';
 import { resolveTarget } from './runtime/targets.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from './runtime/explain-request.js';
 
-export { METHOD_NAMES, METHOD_SHORT } from './lib/methods.js';
-
 const now = () => performance.now();
 const abortError = () => new DOMException('the request was aborted', 'AbortError');
 let nextImageId = 1;
@@ -144,9 +142,16 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
   const engine = sharedEngine();
   const photos = []; // opened and not yet closed
   const { metadata } = ready;
+  // The core's method registry: { id, name, shortName, description, paper, ... }.
+  const registry = new Map(ready.methods.map((m) => [m.id, m]));
+  const opened = { ...ready, methods: [...registry.keys()] };
   return {
     metadata,
-    methods: ready.methods,
+    methods: opened.methods,
+    method: (id) => {
+      if (!registry.has(id)) throw new Error(`unknown method "${id}"; known: ${opened.methods.join(', ')}`);
+      return registry.get(id);
+    },
     backend: ready.backend,
     threads: ready.threads,
     // A class id from an id, WordNet id or name (throws naming close matches).
@@ -154,7 +159,7 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
     label: (id) => metadata.labels[id],
     // Decodes a photo once for several explanations; close() it when done.
     async open(image, { signal: photoSignal } = {}) {
-      const photo = await openPhoto(engine, ready, image, photoSignal);
+      const photo = await openPhoto(engine, opened, image, photoSignal);
       photos.push(photo);
       return photo;
     },

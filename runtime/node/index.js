@@ -67,6 +67,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
   return {
     metadata,
     methods: core.methodIds,
+    method: (id) => core.method(id),
     engine: explainer.engine,
     classId: (spec) => resolveTarget(metadata, spec),
     label: (id) => metadata.labels[id],
