@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
+import { pageClassSwitches } from './page-switches.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -78,17 +79,7 @@ try {
     cacheMs = await page.evaluate(() => window.__vitrel.timeline.photoCached.modelMs);
   }
 
-  // Class switch: each of the other top-5 classes in turn (none cached yet).
-  const switches = [];
-  const ids = await page.$$eval('#top5 button', (bs) => bs.map((b) => b.dataset.classId));
-  for (const id of ids.slice(1)) {
-    await page.click(`#top5 button[data-class-id="${id}"]`);
-    await page.waitForFunction((t) => {
-      const tl = window.__vitrel.timeline;
-      return tl.lastRender?.target === t && tl.lastRender.at > tl.classChosen.at;
-    }, `c${id}`, { timeout: 180_000 });
-    switches.push(await page.evaluate(() => window.__vitrel.timeline.lastRender.at - window.__vitrel.timeline.classChosen.at));
-  }
+  const { switches } = await pageClassSwitches(page);
   const timings = await page.evaluate(() => window.__vitrel.state.timings);
   const forward = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
 

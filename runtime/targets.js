@@ -48,7 +48,7 @@ export function closeMatches(metadata, query, limit = 8) {
   return scored.slice(0, limit).map(([, id]) => id);
 }
 
-// Class id for `spec` (number, numeric string, or class name). Throws a clear Error for
+// Class id for `spec` (number, numeric string, WordNet id, or class name). Throws a clear Error for
 // out-of-range ids, unknown names (listing close matches) and ambiguous names (listing
 // every class the name denotes).
 export function resolveTarget(metadata, spec) {
@@ -59,8 +59,14 @@ export function resolveTarget(metadata, spec) {
     if (id < 0 || id >= C) throw new Error(`target ${text} is out of range: this model has classes 0..${C - 1}`);
     return id;
   }
+  // A WordNet id (n02108422), when the metadata lists them.
+  if (/^n\d{8}$/i.test(text) && Array.isArray(metadata.wnids)) {
+    const id = metadata.wnids.indexOf(text.toLowerCase());
+    if (id >= 0) return id;
+    throw new Error(`target ${text} is not a WordNet id of this model's classes`);
+  }
   const q = normalise(text);
-  if (!q) throw new Error('target is empty: give a class id or a class name');
+  if (!q) throw new Error('target is empty: give a class id, a WordNet id or a class name');
   const exact = [];
   metadata.labels.forEach((_, id) => { if (classNames(metadata, id).includes(q)) exact.push(id); });
   if (exact.length === 1) return exact[0];

@@ -28,6 +28,8 @@ const DOCUMENT = {
 };
 // The embed route is made to be framed by other sites.
 const EMBED = { ...DOCUMENT, 'frame-ancestors': ['*'] };
+// The docs page shows the embed route in an iframe of its own.
+const DOCS = { ...DOCUMENT, 'frame-src': [SELF] };
 // A dedicated worker runs under the policy sent with its own script, not its page's.
 const WORKER = {
   'default-src': ["'none'"],
@@ -55,7 +57,8 @@ export const HEADER_RULES = [
     },
   },
   // Cloudflare Pages and Netlify (pretty URLs) serve x.html at /x too.
-  { paths: ['/', '/index.html', '/docs.html', '/docs'], headers: { [CSP]: policyText(DOCUMENT) } },
+  { paths: ['/', '/index.html'], headers: { [CSP]: policyText(DOCUMENT) } },
+  { paths: ['/docs.html', '/docs'], headers: { [CSP]: policyText(DOCS) } },
   { paths: ['/embed.html', '/embed'], headers: { [CSP]: policyText(EMBED) } },
   // Worker scripts: the page's Worker and onnxruntime-web's thread workers.
   { paths: ['/worker.js', '/ort/*'], headers: { [CSP]: policyText(WORKER) } },

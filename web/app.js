@@ -9,6 +9,7 @@ import { drawOverlay, cellAt } from './lib/overlay.js';
 import { Busy } from './lib/busy.js';
 import { downloadCanvas, downloadMapPng, copyJson, slug } from './lib/exports.js';
 import { loadCore } from './runtime/core.js';
+import { REQUEST } from './lib/protocol.js';
 
 const $ = (id) => document.getElementById(id);
 const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
@@ -30,7 +31,7 @@ window.__vitrel = {
   state,
   timeline,
   // Plain forward passes (logits only) on the current photo, timed inside the Worker.
-  benchForward: async (runs = 5) => (await engine.request('bench', { runs })).replies[0].times,
+  benchForward: async (runs = 5) => (await engine.request(REQUEST.BENCH, { imageId: state.photo.imageId, runs })).replies[0].times,
 };
 
 const busy = new Busy($('busy'));
@@ -98,7 +99,8 @@ async function openModel(model) {
   };
   let ready;
   try {
-    const r = await engine.request('init', { model, backend: state.backend }, { onEvent });
+    const base = new URL('./models/', import.meta.url).href;
+    const r = await engine.request(REQUEST.INIT, { model, base, backend: state.backend }, { onEvent });
     if (r.stale) return; // another model was chosen meanwhile
     ready = r.replies.find((m) => m.type === 'ready');
   } catch (err) {
@@ -109,6 +111,7 @@ async function openModel(model) {
   $('load-progress').hidden = true;
   clearError();
   state.metadata = ready.metadata;
+  state.modelKey = ready.modelKey;
   state.methods = ready.methods.map((m) => m.id);
   state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
   const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';
@@ -161,6 +164,7 @@ async function onPhoto(blob, name) {
   }
   clearError();
   state.photo?.bitmap.close?.();
+  if (state.photo) engine?.request(REQUEST.RELEASE, { imageId: state.photo.imageId }).catch(() => {});
   state.photo = { ...photo, imageId: ++imageCounter };
   state.region = null;
   state.top5 = [];
@@ -204,8 +208,8 @@ async function analyze(photo) {
   };
   timeline.analyzeSent = performance.now();
   try {
-    const r = await engine.request('analyze',
-      { imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: viewMethods(), startLayer },
+    const r = await engine.request(REQUEST.ANALYZE,
+      { modelKey: state.modelKey, imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: viewMethods(), startLayer },
       { supersede: true, transfer: [rgba.buffer], onEvent });
     if (r.stale) return;
     ensureMaps();
@@ -258,7 +262,7 @@ async function ensureMaps() {
   busy.start(`Explaining ${missing.map(targetLabel).join(' & ')}…`);
   const startLayer = state.startLayer;
   try {
-    const r = await engine.request('explain',
+    const r = await engine.request(REQUEST.EXPLAIN,
       { imageId: photo.imageId, targets: missing, methods, startLayer }, { supersede: true });
     if (r.stale || photo !== state.photo) return;
     storeMaps(r.replies.find((m) => m.type === 'maps'));

@@ -9,12 +9,11 @@ import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
-import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
+import { loadExplainer } from '../../runtime/node/index.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
-import { topK } from '../../runtime/topk.js';
 
 const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
@@ -134,7 +133,7 @@ export async function run(argv) {
 
   let t0 = performance.now();
   // The core loads while the graph opens.
-  const opening = userStep(() => openExplainerFile(opts.model, { threads: opts.threads, engine: opts.engine }));
+  const opening = userStep(() => loadExplainer({ model: opts.model, threads: opts.threads, engine: opts.engine }));
   opening.catch(() => {}); // it may fail while the core loads: handled when awaited below
   let core;
   let methods;
@@ -147,43 +146,38 @@ export async function run(argv) {
       throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
     }
   } catch (err) {
-    opening.then((e) => e.release(), () => {}); // close the session, whenever it opens
+    opening.then((e) => e.close(), () => {}); // close the session, whenever it opens
     throw err;
   }
   const explainer = await opening;
   timings.loadMs = ms(t0);
   try {
     const { metadata } = explainer;
-    const arch = metadata.architecture;
-    // Without --target: null, the predicted class, which the graph resolves in the same run.
     const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
-    if (!targetIds.length) targetIds.push(null);
-    const attribution = methods.filter((m) => !core.explainerMethodIds.includes(m)).length > 0;
-    if (attribution) await userStep(() => checkAttributionFiles(opts.model, arch.blocks));
+    // attattr reads Attr from the attribution graphs, the other methods the explainer's run
+    const attributionMethods = methods.filter((m) => !core.explainerMethodIds.includes(m));
+    const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
+    if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
 
     t0 = performance.now();
     const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
     timings.preprocessMs = ms(t0);
 
-    const out = await explainer.explain(input.pixels, targetIds, { outputs: core.outputsFor(methods) });
+    // Without --target: null, the predicted class, explained in the run that predicts it. With
+    // attattr alone the run still gives the top-5 and the predicted class (raw_attention, the
+    // cheapest map, stands in and is dropped).
+    const runMethods = explainerMethods.length ? explainerMethods : ['raw_attention'];
+    const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: targetIds, methods: runMethods, startLayer: opts.startLayer }));
+    if (!explainerMethods.length) for (const t of out.targets) t.maps = {};
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
-    const top5 = topK(out.logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
+    const { top5, targets } = out;
     printTop5(top5, inputFile);
-    if (attribution) {
+    timings.relevanceMs = Math.round(out.timings.relevanceMs * 10) / 10;
+    if (attributionMethods.length) {
       t0 = performance.now();
-      await addAttribution(opts, metadata, input.pixels, out);
+      await addAttributionMaps(core, opts, metadata, input.pixels, targets, attributionMethods);
       timings.attributionMs = ms(t0);
     }
-
-    t0 = performance.now();
-    const targets = out.classes.map((id, k) => ({
-      id,
-      label: metadata.labels[id],
-      maps: userStepSync(() => core.computeMaps(out.tensors[k], {
-        methods, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer: opts.startLayer,
-      })),
-    }));
-    timings.relevanceMs = ms(t0);
 
     await mkdir(opts.out, { recursive: true });
     t0 = performance.now();
@@ -204,29 +198,26 @@ export async function run(argv) {
     console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
     return 0;
   } finally {
-    await explainer.release();
+    await explainer.close();
   }
 }
 
-// Attr of every block (m = 20, METHODS.md's default) for each explained class, as the
-// tensor attr of its maps.
-async function addAttribution(opts, metadata, pixels, out) {
+// Attr of every block (m = 20, METHODS.md's default) for each explained class, and the maps
+// that read it (attattr), added to that class's maps.
+async function addAttributionMaps(core, opts, metadata, pixels, targets, methods) {
+  const arch = metadata.architecture;
   const attribution = await userStep(() => openAttributionFiles(opts.model, metadata, { threads: opts.threads }));
   try {
     const { hidden } = await attribution.hiddenStates(pixels);
-    const blocks = Array.from({ length: metadata.architecture.blocks }, (_, b) => b);
-    for (const [k, id] of out.classes.entries()) {
-      out.tensors[k].attr = (await attribution.attributeBlocks(hidden, blocks, id, { steps: 20 })).attr;
+    const blocks = Array.from({ length: arch.blocks }, (_, b) => b);
+    for (const target of targets) {
+      const { attr } = await attribution.attributeBlocks(hidden, blocks, target.id, { steps: 20 });
+      const maps = await userStep(() => core.computeMaps({ attr }, {
+        methods, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer: opts.startLayer,
+      }));
+      Object.assign(target.maps, maps);
     }
   } finally {
     await attribution.release();
-  }
-}
-
-function userStepSync(fn) {
-  try {
-    return fn();
-  } catch (err) {
-    throw new UserError(err.message);
   }
 }

@@ -41,10 +41,11 @@ export function firstModel() {
 
 const CSP_REPORT_PATH = '/__csp-report';
 
-// Serves dist/site; `overrides` maps URL paths to { body, type } answered instead.
+// Serves dist/site; `overrides` maps URL paths to { body, type } answered instead;
+// `prefix` serves the site under a sub-path (e.g. '/project/docs/').
 // `cspReports`: an array collecting the Content-Security-Policy violation reports the
 // browser posts (every policy then names this server as its report-uri).
-export async function startSite({ overrides = {}, isolate = true, cspReports = null } = {}) {
+export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/' } = {}) {
   await buildSite(paths);
   const files = createStaticServer(paths.site, { isolate, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
   const server = createServer((req, res) => {
@@ -60,40 +61,48 @@ export async function startSite({ overrides = {}, isolate = true, cspReports = n
       return;
     }
     const o = overrides[pathname];
-    if (!o) return files.emit('request', req, res);
+    if (!o) {
+      if (!req.url.startsWith(prefix)) {
+        res.writeHead(404).end();
+        return;
+      }
+      req.url = `/${req.url.slice(prefix.length)}`;
+      return files.emit('request', req, res);
+    }
     res.writeHead(o.status ?? 200, {
       'Content-Type': o.type ?? 'application/octet-stream',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
+      ...(isolate ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {}),
     });
     res.end(o.body);
   });
   const port = await listen(server, 0);
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }
 
 export async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
 }
 
-// A page that records console errors and every request leaving `origin`. `beforeLoad`
-// (context, page) runs before the page is opened (e.g. to add init scripts).
+// A page that records console errors, every request, and those leaving `origin`.
+// `beforeLoad` (context, page) runs before the page is opened (e.g. to add init scripts).
 export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }, { beforeLoad } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   await beforeLoad?.(context, page);
   const offOrigin = [];
+  const requests = []; // every URL requested, the Workers' included
   const errors = [];
   const origin = new URL(url).origin;
   const watch = (req) => {
     const u = req.url();
+    requests.push(u);
     if (!u.startsWith(origin) && !/^(data|blob):/.test(u)) offOrigin.push(u);
   };
   context.on('request', watch);
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(url);
-  return { page, context, offOrigin, errors };
+  return { page, context, offOrigin, requests, errors };
 }
 
 export async function screenshot(page, name) {

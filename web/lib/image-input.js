@@ -10,7 +10,16 @@ export class ImageInputError extends Error {}
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp|bmp|avif|ico|svg)$/i;
 
 // The oriented size, read without decoding every pixel (the <img> element decodes lazily).
-function orientedSize(url) {
+// A Worker has no <img>: there the photo is decoded once to read it.
+async function orientedSize(url, blob) {
+  if (typeof Image === 'undefined') {
+    const bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' }).catch(() => {
+      throw new ImageInputError('could not decode');
+    });
+    const size = { width: bitmap.width, height: bitmap.height };
+    bitmap.close();
+    return size;
+  }
   return new Promise((resolve, reject) => {
     const img = new Image();
     img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight });
@@ -31,7 +40,7 @@ export async function readPhoto(blob, name = blob.name || 'photo') {
   const url = URL.createObjectURL(blob);
   let size;
   try {
-    size = await orientedSize(url);
+    size = await orientedSize(url, blob);
   } catch {
     throw new ImageInputError(`“${name}” could not be decoded: the file is damaged or not an image format this browser reads.`);
   } finally {

@@ -25,7 +25,7 @@ export function drawOverlay(canvas, photo, region, heat, { opacity, smooth, maxS
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;
     canvas.height = height;
-    canvas.style.setProperty('--ar', String(width / height));
+    canvas.style?.setProperty('--ar', String(width / height)); // OffscreenCanvas has no style
   }
   const ctx = canvas.getContext('2d');
   ctx.globalAlpha = 1;

@@ -1,6 +1,10 @@
-// Talks to web/worker.js: numbered requests, replies routed back by id. A request made
-// with { supersede: true } makes every older superseding request stale: the Worker skips
-// it if still queued, and its late replies are dropped here.
+// Talks to web/worker.js (messages: web/lib/protocol.js): numbered requests, replies
+// routed back by id. A request made with { supersede: true } makes every older superseding
+// request stale: the Worker skips it if still queued, and its late replies are dropped
+// here. A request's AbortSignal cancels it: it resolves as stale at once and the Worker
+// skips it if it has not started.
+import { REQUEST, REPLY, isFinal } from './protocol.js';
+
 export class Engine {
   constructor(url) {
     this.worker = new Worker(url, { type: 'module' });
@@ -15,13 +19,21 @@ export class Engine {
     };
   }
 
-  // Resolves with the reply list ({ stale: true } if superseded); rejects on an error
-  // reply. `onEvent` sees every intermediate reply (progress, prediction, maps).
-  request(type, body = {}, { supersede = false, transfer = [], onEvent } = {}) {
+  // Resolves with the reply list ({ stale: true } if superseded or aborted); rejects on an
+  // error reply. `onEvent` sees every intermediate reply (progress, prediction, maps).
+  request(type, body = {}, { supersede = false, transfer = [], onEvent, signal } = {}) {
+    if (signal?.aborted) return Promise.resolve({ stale: true });
     const id = this.nextId++;
     if (supersede) this.latest = id;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onEvent, supersede, replies: [] });
+      const onAbort = () => {
+        if (!this.pending.delete(id)) return;
+        this.worker.postMessage({ type: REQUEST.CANCEL, id: this.nextId++, ids: [id] });
+        resolve({ stale: true });
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = (fn) => (v) => { signal?.removeEventListener('abort', onAbort); fn(v); };
+      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), onEvent, supersede, replies: [] });
       this.worker.postMessage({ ...body, type, id, supersede }, transfer);
     });
   }
@@ -31,14 +43,14 @@ export class Engine {
   #route(msg) {
     const p = this.pending.get(msg.id);
     if (!p) {
-      this.onNotice?.(msg);
+      if (msg.id === 0) this.onNotice?.(msg);
       return;
     }
     const stale = p.supersede && !this.isCurrent(msg.id);
-    if (msg.type === 'done' || msg.type === 'stale' || msg.type === 'error') {
+    if (isFinal(msg.type)) {
       this.pending.delete(msg.id);
-      if (msg.type === 'error' && !stale) p.reject(new Error(msg.message));
-      else p.resolve(stale || msg.type === 'stale' ? { stale: true } : { replies: p.replies });
+      if (msg.type === REPLY.ERROR && !stale) p.reject(new Error(msg.message));
+      else p.resolve(stale || msg.type === REPLY.STALE ? { stale: true } : { replies: p.replies });
       return;
     }
     if (stale) return; // a newer request owns the screen

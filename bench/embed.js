@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// `npm run bench -- embed`: <vit-relevance> elements in headless Chromium, beside the
+// page's own class switch in the same run:
+//   1st element    — from insertion to its map: model download, session, photo
+//   2nd, 3rd       — further elements on other photos: no download, no new session (checked)
+//   element switch — an element's target attribute changed: the photo's cached tensors
+//   page switch    — the page's class switch (bench/browser.js measures the same)
+// and the element's script gzipped: every module the element and the Worker load, with the
+// core's .mjs glue, without onnxruntime, the core's .wasm and the model (target ≤ 40 KB).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
+import { pageClassSwitches } from './page-switches.js';
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f = (ms) => `${ms.toFixed(0)} ms`;
+const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g;
+
+// The modules reachable from `entries` through relative static and literal dynamic
+// imports, onnxruntime-web's files left out.
+function moduleGraph(entries) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file) || file.includes(`${path.sep}ort${path.sep}`)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) visit(path.resolve(path.dirname(file), m[1] ?? m[2] ?? m[3]));
+  };
+  entries.forEach(visit);
+  return [...seen];
+}
+
+const reason = skipReason();
+if (reason) {
+  console.log(`bench embed: skipped: ${reason}`);
+  process.exit(0);
+}
+const PHOTOS = ['catdog.png', 'dogbird.png', 'el1.png'];
+const ELEMENTS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
+<script type="module" src="vit-relevance-element.js"></script></head><body></body></html>`;
+const site = await startSite({ overrides: { '/bench-elements.html': { body: ELEMENTS_PAGE, type: 'text/html' } } });
+const browser = await launch();
+try {
+  // The page's class switch, as bench/browser.js times it (after a warm-up photo).
+  const { page } = await openPage(browser, site.url);
+  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  for (const name of ['dogbird.png', 'catdog.png']) {
+    await page.setInputFiles('#file-input', sample(name));
+    await page.waitForFunction((n) => window.__vitrel.state.photo?.name === n && window.__vitrel.timeline.firstHeatmap, name, { timeout: 180_000 });
+  }
+  await page.waitForFunction(() => window.__vitrel.timeline.photoCached?.imageId === window.__vitrel.state.photo.imageId, null, { timeout: 180_000 });
+  const { ids, switches: pageSwitches } = await pageClassSwitches(page);
+  await page.close();
+
+  // Elements, one after another, each timed from insertion to its `explained` event.
+  const { page: el, requests } = await openPage(browser, `${site.url}bench-elements.html`);
+  const addElement = (src, target) => el.evaluate(([s, t]) => new Promise((resolve, reject) => {
+    const e = document.createElement('vit-relevance');
+    e.setAttribute('src', s);
+    if (t) e.setAttribute('target', t);
+    e.setAttribute('loading', 'eager');
+    const t0 = performance.now();
+    e.addEventListener('explained', () => resolve(performance.now() - t0), { once: true });
+    e.addEventListener('error', (ev) => reject(new Error(ev.detail.message)), { once: true });
+    document.body.append(e);
+  }), [src, target]);
+  const elementMs = [];
+  for (const name of PHOTOS) elementMs.push(await addElement(`samples/${name}`));
+  const modelRequests = requests.filter((u) => new URL(u).pathname.startsWith('/models/') && !u.endsWith('index.json')).length;
+  const stats = await el.evaluate(async () => {
+    const { sharedEngine } = await import('./lib/shared-runtime.js');
+    return (await sharedEngine().request('stats')).replies[0];
+  });
+  // Once the 1st photo's tensors are cached (idle Worker): its class switches.
+  await el.waitForTimeout(10_000);
+  // One more element on the 1st element's photo, for another class: it shares the photo.
+  const samePhotoMs = await addElement(`samples/${PHOTOS[0]}`, ids[1]);
+  const elementSwitches = [];
+  for (const id of ids.slice(2)) {
+    elementSwitches.push(await el.evaluate((t) => new Promise((resolve) => {
+      const e = document.querySelector('vit-relevance');
+      const t0 = performance.now();
+      e.addEventListener('explained', () => resolve(performance.now() - t0), { once: true });
+      e.setAttribute('target', t);
+    }), id));
+  }
+
+  const pageSwitch = median(pageSwitches);
+  const elementSwitch = median(elementSwitches);
+  console.log(`page class switch: ${f(pageSwitch)} (median of ${pageSwitches.length}: ${pageSwitches.map(f).join(', ')})`);
+  console.log(`1st element (download ${modelRequests} model files, ${stats.sessions} session): ${f(elementMs[0])}`);
+  for (const k of [1, 2]) {
+    const r = elementMs[k] / pageSwitch;
+    console.log(`element ${k + 1} on a new photo (no download, no session): ${f(elementMs[k])} = ${r.toFixed(2)}× the page's class switch (target ≤ 1.2×) ${r <= 1.2 ? 'OK' : 'MISSED'}`);
+  }
+  const rs = elementSwitch / pageSwitch;
+  console.log(`element class switch (target attribute): ${f(elementSwitch)} (median of ${elementSwitches.length}) = ${rs.toFixed(2)}× the page's class switch`);
+  const rp = samePhotoMs / pageSwitch;
+  console.log(`element on the 1st element's photo, another class: ${f(samePhotoMs)} = ${rp.toFixed(2)}× the page's class switch (target ≤ 1.2×) ${rp <= 1.2 ? 'OK' : 'MISSED'}`);
+  console.log(`worker graph runs: ${stats.graphRuns}; sessions: ${stats.sessions}; model file requests: ${modelRequests}`);
+} finally {
+  await browser.close();
+  await site.close();
+}
+const inSite = (n) => path.join(paths.site, n);
+const gzipped = (files) => files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const glue = inSite('build/wasm/vit_relevance_core.mjs');
+const files = moduleGraph([inSite('vit-relevance-element.js'), inSite('worker.js'), glue]);
+const mainThread = moduleGraph([inSite('vit-relevance-element.js'), glue]); // it draws with the core too
+const gz = gzipped(files);
+console.log(`element script: ${files.length} modules (element, API, Worker, core's JS glue), ${kb(gz)} gzipped file by file `
+  + `(target ≤ 40 KB) ${gz <= 40 * 1024 ? 'OK' : 'MISSED'}; without the core's Emscripten glue ${kb(gz - gzipped([glue]))}; `
+  + `the page's main thread alone ${kb(gzipped(mainThread))}; all of it as one gzip stream ${kb(gzipSync(Buffer.concat(files.map((file) => readFileSync(file))), { level: 9 }).length)}`);

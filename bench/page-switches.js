@@ -1,0 +1,16 @@
+// The page's class switch, timed in the page (bench/browser.js, bench/embed.js): each of
+// the other top-5 classes in turn (none cached yet), from the click to its heat map.
+// → { ids (the top-5 class ids), switches (ms) }
+export async function pageClassSwitches(page) {
+  const switches = [];
+  const ids = await page.$$eval('#top5 button', (bs) => bs.map((b) => b.dataset.classId));
+  for (const id of ids.slice(1)) {
+    await page.click(`#top5 button[data-class-id="${id}"]`);
+    await page.waitForFunction((t) => {
+      const tl = window.__vitrel.timeline;
+      return tl.lastRender?.target === t && tl.lastRender.at > tl.classChosen.at;
+    }, `c${id}`, { timeout: 180_000 });
+    switches.push(await page.evaluate(() => window.__vitrel.timeline.lastRender.at - window.__vitrel.timeline.classChosen.at));
+  }
+  return { ids, switches };
+}

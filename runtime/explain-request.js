@@ -1,0 +1,47 @@
+// What a caller of the public API (loadExplainer().explain) asks for and gets back, in
+// both environments: target specs → the session's targets, and the result's shape
+// { top5, targets: [{ id, label, contrast?, maps: { <method>: { shape, data } } }] }.
+// Environment-neutral.
+import { resolveTarget } from './targets.js';
+
+export const DEFAULT_METHODS = Object.freeze(['transformer_attribution']);
+
+// A spec is null (the predicted class), a class (id, WordNet id or name), or
+// { class, contrast }: why `class` (null: the predicted one) rather than `contrast`.
+// → [{ a, b }] with a = null standing for the predicted class.
+export function resolveTargets(metadata, specs) {
+  const list = specs === undefined || specs === null ? [null] : Array.isArray(specs) ? specs : [specs];
+  if (!list.length) return [{ a: null }];
+  return list.map((spec) => {
+    if (spec === null || typeof spec !== 'object') return { a: spec === null ? null : resolveTarget(metadata, spec) };
+    const a = spec.class === undefined || spec.class === null ? null : resolveTarget(metadata, spec.class);
+    const b = spec.contrast === undefined || spec.contrast === null ? undefined : resolveTarget(metadata, spec.contrast);
+    if (b !== undefined && a === b) throw new Error(`contrast ${spec.contrast} is the class itself: give another class`);
+    return b === undefined ? { a } : { a, b };
+  });
+}
+
+// Replaces "the predicted class" by its id once it is known.
+export const withPredicted = (targets, predicted) => targets.map((t) => ({ ...t, a: t.a ?? predicted }));
+
+export function checkMethods(methods, known) {
+  const list = methods === undefined ? DEFAULT_METHODS : typeof methods === 'string' ? methods.split(',').map((m) => m.trim()) : methods;
+  if (!Array.isArray(list) || !list.length) throw new Error(`methods must be a non-empty list of method ids; known: ${known.join(', ')}`);
+  const unknown = list.filter((m) => !known.includes(m));
+  if (unknown.length) throw new Error(`unknown method "${unknown[0]}"; known: ${known.join(', ')}`);
+  return [...new Set(list)];
+}
+
+export const top5Of = (metadata, top5) => top5.map(({ id, prob }) => ({ id, label: metadata.labels[id], prob }));
+
+// maps: { <method>: { shape } | { rows, cols } with data } → { <method>: { shape, data } }.
+export function resultTarget(metadata, target, maps, methods) {
+  const out = {};
+  for (const m of methods) {
+    const map = maps[m];
+    if (map) out[m] = { shape: map.shape ?? [map.rows, map.cols], data: map.data };
+  }
+  const t = { id: target.a, label: metadata.labels[target.a], maps: out };
+  if (target.b !== undefined && target.b !== null) t.contrast = { id: target.b, label: metadata.labels[target.b] };
+  return t;
+}

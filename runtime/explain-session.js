@@ -1,0 +1,114 @@
+// One open explainer graph with the core, and the photos explained on it: the work the
+// Worker (page and embeds) and the Node API share. A photo keeps its per-target tensors in
+// the core's heap (other methods and start layers reuse them) and, with the split graphs,
+// its target-independent tensors (a class switch then runs the target graph alone).
+// Environment-neutral.
+import { topK } from './topk.js';
+import { contrastiveTarget } from './targets.js';
+import { TensorCache } from './tensor-cache.js';
+
+// A target is { a } (class a) or { a, b } (why a rather than b).
+export const targetKey = (t) => (t.b === undefined || t.b === null ? `c${t.a}` : `c${t.a}-${t.b}`);
+
+export function createSession({ explainer, core }) {
+  const { metadata } = explainer;
+  const arch = metadata.architecture;
+  const classes = metadata.labels.length;
+  const vector = (t) => (t.b === undefined || t.b === null ? t.a : contrastiveTarget(t.a, t.b, classes));
+  let graphRuns = 0;
+
+  // The 5 most likely classes of a photo that has been through the graph.
+  const top5 = (photo) => topK(photo.logits, 5, metadata.labels);
+  const newPhoto = (pixels, region) => ({ pixels, region, tensors: new TensorCache(4), cache: null });
+
+  // RGBA bytes → a photo: the core's preprocess, and the region of it the model saw.
+  function openPhoto(rgba, width, height) {
+    const pre = core.preprocess(rgba, width, height, metadata);
+    const { x, y, width: w, height: h } = pre.region;
+    return newPhoto(pre.pixels, { x, y, width: w, height: h });
+  }
+
+  function keep(photo, targets, out, outputs) {
+    targets.forEach((t, k) => {
+      const heap = core.uploadTensors(out.tensors[k]);
+      photo.tensors.set(targetKey(t), { heap, outputs: new Set(outputs), free: () => heap.free() });
+    });
+  }
+
+  function mapsOf(photo, targets, startLayer) {
+    return targets.map((t) => ({
+      target: t,
+      maps: core.computeMaps(photo.tensors.get(targetKey(t)).heap, {
+        methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer, queryToken: 0,
+      }),
+    }));
+  }
+
+  // The prediction and the predicted class's tensors in ONE explainer run (a null target
+  // row means "the predicted class"), so the first map costs one run, not two.
+  async function predict(photo, { methods }) {
+    const outputs = core.outputsFor(methods);
+    graphRuns++;
+    const out = await explainer.explain(photo.pixels, [null], { outputs });
+    const target = { a: out.classes[0] };
+    keep(photo, [target], out, outputs);
+    photo.logits = out.logits;
+    return { top5: top5(photo), target, modelMs: out.timings.modelMs };
+  }
+
+  // The photo's target-independent tensors (split graphs), computed once; null without them.
+  function cachePhoto(photo) {
+    if (!explainer.canCachePhoto) return null;
+    if (!photo.cache) {
+      graphRuns++;
+      photo.cache = explainer.cachePhoto(photo.pixels);
+      photo.cache.catch(() => { photo.cache = null; }); // explain() falls back to the single graph
+    }
+    return photo.cache;
+  }
+
+  // Maps of `targets` for `methods`. The graph runs (once, for every target lacking them)
+  // only when cached tensors miss an output these methods read.
+  async function explain(photo, targets, { methods, startLayer = 0 }) {
+    const need = core.outputsFor(methods);
+    const lacking = targets.filter((t) => {
+      const entry = photo.tensors.get(targetKey(t));
+      return !entry || need.some((o) => !entry.outputs.has(o));
+    });
+    let modelMs = 0;
+    if (lacking.length) {
+      // Keep the outputs cached entries had, so re-running never loses a method.
+      const outputs = new Set(need);
+      for (const t of lacking) for (const o of photo.tensors.get(targetKey(t))?.outputs ?? []) outputs.add(o);
+      // The photo's tensors when their computation has started; before that the single
+      // graph costs less than computing them first.
+      const cached = photo.cache && await photo.cache.catch(() => null);
+      const vectors = lacking.map(vector);
+      graphRuns++;
+      const out = cached
+        ? await explainer.explainCached(cached, vectors, { outputs: [...outputs] })
+        : await explainer.explain(photo.pixels, vectors, { outputs: [...outputs] });
+      modelMs = out.timings.modelMs;
+      keep(photo, lacking, out, outputs);
+      photo.logits ??= out.logits;
+    }
+    const t0 = (globalThis.performance ?? Date).now();
+    const results = mapsOf(photo, targets, startLayer);
+    return { results, timings: { modelMs, relevanceMs: (globalThis.performance ?? Date).now() - t0 } };
+  }
+
+  return {
+    metadata,
+    explainer,
+    openPhoto,
+    // A photo from already-normalised pixels (a .npy tensor): no region.
+    pixelsPhoto: (pixels) => newPhoto(pixels, null),
+    predict,
+    top5,
+    cachePhoto,
+    explain,
+    closePhoto: (photo) => { photo.tensors.clear(); photo.cache = null; },
+    get graphRuns() { return graphRuns; },
+    close: () => explainer.release(),
+  };
+}

@@ -1,0 +1,140 @@
+// The public JavaScript API in Node (package entry "vit-relevance/node"; types in
+// index.d.ts): the same loadExplainer/explain/render as the browser entry, on files and
+// Buffers. The CLI's `explain` runs on it. Maps are { shape: [rows, cols], data }.
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCore } from '../core.js';
+import { resolveTarget } from '../targets.js';
+import { createSession } from '../explain-session.js';
+import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
+import { openExplainerFile } from './open-explainer.js';
+import { decodeImage, decodeImageBytes } from './image.js';
+
+const DEFAULT_MODELS = fileURLToPath(new URL('../../build/models/', import.meta.url));
+const now = () => performance.now();
+let corePromise = null;
+const sharedCore = () => (corePromise ??= loadCore());
+
+function abortIf(signal) {
+  if (signal?.aborted) throw signal.reason ?? new DOMException('the request was aborted', 'AbortError');
+}
+
+// A models folder (its index.json's first model), or an explainer graph .onnx (its
+// metadata .json beside it) → the graph's path.
+async function graphPath(model) {
+  const where = path.resolve(model);
+  if (!existsSync(where)) throw new Error(`model ${model} not found: give an explainer graph (.onnx) or a models folder (npm run build writes build/models)`);
+  if (!statSync(where).isDirectory()) return where;
+  const indexFile = path.join(where, 'index.json');
+  let index;
+  try {
+    index = JSON.parse(await readFile(indexFile, 'utf8'));
+  } catch (err) {
+    throw new Error(`model folder ${model} has no readable index.json (${err.code === 'ENOENT' ? 'no such file' : err.message})`);
+  }
+  const entry = index.models?.[0];
+  if (!entry) throw new Error(`${indexFile} lists no model`);
+  return path.join(where, entry.onnx);
+}
+
+// image: a file path, an encoded photo (Buffer / Uint8Array), or { pixels } already
+// normalised (Float32Array of 3·H·W, as a .npy tensor holds).
+async function openPhoto(session, image) {
+  if (image?.pixels instanceof Float32Array) return { photo: session.pixelsPhoto(image.pixels), width: null, height: null };
+  let decoded;
+  if (typeof image === 'string') decoded = await decodeImage(image);
+  else if (image instanceof Uint8Array) decoded = await decodeImageBytes(image, 'the image buffer');
+  else throw new Error('image must be a file path, a Buffer / Uint8Array of an encoded photo, or { pixels: Float32Array }');
+  return { photo: session.openPhoto(decoded.rgba, decoded.width, decoded.height), width: decoded.width, height: decoded.height };
+}
+
+// options: { model (graph .onnx or models folder; default the package's build/models),
+// engine ('web' as the page, 'node' or 'auto'), threads, onProgress(loaded, total), signal }.
+export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', threads, onProgress, signal } = {}) {
+  abortIf(signal);
+  const file = await graphPath(model);
+  const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine })]);
+  const bytes = statSync(file).size;
+  onProgress?.(bytes, bytes);
+  if (signal?.aborted) {
+    await explainer.release();
+    abortIf(signal);
+  }
+  const session = createSession({ explainer, core });
+  const { metadata } = explainer;
+  return {
+    metadata,
+    methods: core.explainerMethodIds, // attattr runs the attribution graphs (vit-relevance attribute)
+    method: (id) => core.method(id),
+    engine: explainer.engine,
+    classId: (spec) => resolveTarget(metadata, spec),
+    label: (id) => metadata.labels[id],
+    // → { top5, targets: [{ id, label, contrast?, maps }], region, width, height, timings }
+    async explain(image, { targets, methods, startLayer = 0, signal: explainSignal } = {}) {
+      const started = now();
+      const wanted = resolveTargets(metadata, targets);
+      const list = checkMethods(methods, core.explainerMethodIds);
+      abortIf(explainSignal);
+      const { photo, width, height } = await openPhoto(session, image);
+      const preprocessMs = now() - started;
+      try {
+        // The predicted class comes from the same run as its maps.
+        const predicted = wanted.some((t) => t.a === null) ? await session.predict(photo, { methods: list }) : null;
+        abortIf(explainSignal);
+        const resolved = predicted ? withPredicted(wanted, predicted.target.a) : wanted;
+        const { results, timings } = await session.explain(photo, resolved, { methods: list, startLayer });
+        const modelMs = (predicted?.modelMs ?? 0) + timings.modelMs;
+        return {
+          top5: top5Of(metadata, session.top5(photo)),
+          targets: results.map(({ target, maps }) => resultTarget(metadata, target, maps, list)),
+          region: photo.region,
+          width,
+          height,
+          timings: { preprocessMs, modelMs, relevanceMs: timings.relevanceMs, totalMs: now() - started },
+        };
+      } finally {
+        session.closePhoto(photo);
+      }
+    },
+    close: () => session.close(),
+  };
+}
+
+// A map → RGBA pixels { data, width, height }: min-max normalised, coloured, `display`
+// smooth (bilinear) or grid; `threshold` makes removed pixels transparent. With `photo`
+// ({ rgba, width, height }) and `region` (from the result), the map is drawn over the
+// photo at `opacity`, at the photo's size; else `size` is the side of the square image.
+export async function render(map, {
+  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', size = 224, photo, region,
+} = {}) {
+  const core = await sharedCore();
+  const [rows, cols] = map.shape;
+  const map01 = core.normalize(map.data, rows, cols);
+  if (photo) {
+    const data = core.overlayOnPhoto(photo.rgba, photo.width, photo.height, map01, rows, cols,
+      region ?? { x: 0, y: 0, width: photo.width, height: photo.height },
+      { colormap, opacity, sampling: display === 'grid' ? 'patch_grid' : 'bilinear' });
+    return { data, width: photo.width, height: photo.height };
+  }
+  const side = Math.max(1, Math.round(size));
+  const grid = display === 'grid';
+  // Grid: each patch a block of pixels (nearest); smooth: bilinear.
+  const big = grid ? nearest(map01, rows, cols, side) : core.upsample(map01, rows, cols, side, side);
+  const data = core.colorize(big, side, side, colormap);
+  if (threshold !== 'none') {
+    const mask = core.threshold(big, side, side, threshold);
+    for (let i = 0; i < mask.length; i++) if (!(mask[i] > 0)) data[i * 4 + 3] = 0;
+  }
+  return { data, width: side, height: side };
+}
+
+function nearest(map, rows, cols, side) {
+  const out = new Float32Array(side * side);
+  for (let y = 0; y < side; y++) {
+    const r = Math.floor((y * rows) / side);
+    for (let x = 0; x < side; x++) out[y * side + x] = map[r * cols + Math.floor((x * cols) / side)];
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+// The public Node API ("vit-relevance/node") on the real DeiT-tiny graph: the same maps as
+// `vit-relevance explain`, targets by id, WordNet id, name and contrast, the predicted
+// class by default, render(); and the shipped .d.ts files type-check a consumer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readMaps, runCli, tempDir, root } from './maps-support.js';
+import { argmax, deitModel, images, skipDeit } from './explain-support.js';
+import { loadExplainer, render } from '../../runtime/node/index.js';
+
+const catdog = path.join(images, 'catdog.png');
+const METHODS = ['transformer_attribution', 'attention_rollout', 'gradcam'];
+
+test('the Node API on catdog gives the CLI\'s maps; classes by id, WordNet id, name; contrast', { skip: skipDeit }, async () => {
+  const out = tempDir('vitrel-api-');
+  const r = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--target', '282',
+    '--method', METHODS.join(','), '--threads', '1', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const cli = await readMaps(out);
+
+  const explainer = await loadExplainer({ model: path.dirname(deitModel), threads: 1 });
+  try {
+    assert.equal(explainer.classId('n02108422'), 243);
+    assert.equal(explainer.classId('tiger cat'), 282);
+    assert.throws(() => explainer.classId('n99999999'), /n99999999 is not a WordNet id/);
+    const result = await explainer.explain(readFileSync(catdog), { targets: [243, 'n02123159'], methods: METHODS });
+    assert.deepEqual(result.top5.map((t) => t.id), cli.top5.map((t) => t.id));
+    assert.deepEqual(result.targets.map((t) => [t.id, t.label]), [[243, 'bull mastiff'], [282, 'tiger cat']]);
+    for (const [k, t] of result.targets.entries()) {
+      for (const m of METHODS) {
+        assert.deepEqual(t.maps[m].shape, cli.targets[k].maps[m].shape);
+        // maps.json holds float32 values exactly (the shortest text that reads back as the float32).
+        assert.deepEqual(Array.from(t.maps[m].data), cli.targets[k].maps[m].data.map(Math.fround), `${t.id} ${m}`);
+      }
+    }
+    assert.notEqual(argmax(result.targets[0].maps.transformer_attribution.data), argmax(result.targets[1].maps.transformer_attribution.data));
+
+    // Default: the predicted class, from a path; a contrast; render() draws something.
+    const predicted = await explainer.explain(catdog);
+    assert.equal(predicted.targets[0].id, 243);
+    assert.deepEqual(Object.keys(predicted.targets[0].maps), ['transformer_attribution']);
+    assert.deepEqual(predicted.region, { x: 0, y: 0, width: 224, height: 224 });
+    const contrast = await explainer.explain(catdog, { targets: { class: 'tiger cat', contrast: 243 } });
+    assert.deepEqual(contrast.targets[0].contrast, { id: 243, label: 'bull mastiff' });
+    const image = await render(contrast.targets[0].maps.transformer_attribution, { size: 64, colormap: 'viridis' });
+    assert.equal(image.data.length, 64 * 64 * 4);
+    assert.ok(new Set(Array.from({ length: 64 * 64 }, (_, i) => image.data[i * 4])).size > 10, 'render gave a flat image');
+
+    await assert.rejects(explainer.explain(catdog, { methods: ['nope'] }), /unknown method "nope"/);
+    await assert.rejects(explainer.explain(path.join(images, 'missing.png')), /missing\.png: no such file/);
+  } finally {
+    await explainer.close();
+  }
+});
+
+const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
+const typecheck = (config) => spawnSync(tsc, ['-p', config], { cwd: root, encoding: 'utf8' });
+
+test('the shipped .d.ts files type-check a consumer, and reject a wrong one', () => {
+  const good = typecheck('tests/types/tsconfig.json');
+  assert.equal(good.status, 0, good.stdout + good.stderr);
+  // The same settings on a consumer that misuses the API must fail: the check has teeth.
+  const config = JSON.parse(readFileSync(path.join(root, 'tests/types/tsconfig.json'), 'utf8'));
+  writeFileSync(path.join(root, 'tests/types/.wrong-consumer.ts'),
+    "import { loadExplainer } from 'vit-relevance/node';\nexport const n: number = (await loadExplainer()).metadata;\n");
+  config.files = ['.wrong-consumer.ts'];
+  const wrongConfig = path.join(root, 'tests/types/.wrong.json');
+  writeFileSync(wrongConfig, JSON.stringify(config));
+  try {
+    const bad = typecheck(wrongConfig);
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stdout, /ExplainerMetadata' is not assignable to type 'number'/);
+  } finally {
+    for (const f of ['.wrong-consumer.ts', '.wrong.json']) rmSync(path.join(root, 'tests/types', f), { force: true });
+  }
+});

@@ -1,0 +1,45 @@
+// Whatever an author passes as a photo (a URL, Blob/File, ImageBitmap, <img>, ImageData)
+// → { bitmap, width, height, rgba, name }: decoded as the page decodes a file (EXIF
+// orientation, no colour conversion), with an error naming the photo when it fails.
+import { readPhoto, rgbaOf } from './image-input.js';
+
+async function fetchPhoto(url, signal) {
+  let response;
+  try {
+    response = await fetch(url, { signal });
+  } catch (err) {
+    if (err?.name === 'AbortError') throw err;
+    throw new Error(`could not load the photo ${url}: ${err.message}`);
+  }
+  if (!response.ok) throw new Error(`could not load the photo ${url}: HTTP ${response.status}`);
+  return response.blob();
+}
+
+export async function decodeImage(image, { signal } = {}) {
+  const base = globalThis.document?.baseURI ?? globalThis.location?.href;
+  if (typeof image === 'string' || image instanceof URL) {
+    const url = new URL(String(image), base).href;
+    const blob = await fetchPhoto(url, signal);
+    const photo = await readPhoto(blob, url.split('/').pop() || url);
+    return { ...photo, rgba: rgbaOf(photo.bitmap) };
+  }
+  if (globalThis.Blob && image instanceof Blob) {
+    const photo = await readPhoto(image, image.name || 'photo');
+    return { ...photo, rgba: rgbaOf(photo.bitmap) };
+  }
+  if (globalThis.ImageData && image instanceof ImageData) {
+    const bitmap = await createImageBitmap(image);
+    return { bitmap, width: image.width, height: image.height, rgba: new Uint8ClampedArray(image.data), name: 'image data' };
+  }
+  if (globalThis.HTMLImageElement && image instanceof HTMLImageElement) {
+    try {
+      await image.decode();
+    } catch {
+      throw new Error(`the image ${image.currentSrc || image.src} could not be decoded`);
+    }
+  } else if (!(globalThis.ImageBitmap && image instanceof ImageBitmap)) {
+    throw new Error('image must be a URL, Blob/File, ImageBitmap, HTMLImageElement or ImageData');
+  }
+  const bitmap = image instanceof ImageBitmap ? image : await createImageBitmap(image);
+  return { bitmap, width: bitmap.width, height: bitmap.height, rgba: rgbaOf(bitmap), name: image.src ?? 'bitmap' };
+}

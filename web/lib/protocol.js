@@ -1,0 +1,75 @@
+// The message protocol between the page's side (web/lib/worker-client.js) and the
+// inference Worker (web/worker.js): every request and reply, in one place. Each request
+// carries a numbered `id`; every reply to it carries the same id and the last one is
+// `done`, `stale` or `error`. Replies with id 0 are notices that belong to no request.
+// Maps travel as { rows, cols, data } (row-major Float32Array).
+
+/** @typedef {{ x: number, y: number, width: number, height: number }} Region */
+/** @typedef {{ a: number, b?: number }} Target  class a, or "a rather than b" */
+/** @typedef {{ rows: number, cols: number, data: Float32Array }} WireMap */
+/** @typedef {{ target: Target, maps: Object<string, WireMap> }} TargetMaps */
+/**
+ * A models/index.json entry: the graph files, relative to the models folder.
+ * @typedef {{ name: string, onnx: string, metadata: string, bytes?: number,
+ *   forward_onnx?: string, forward_bytes?: number,
+ *   split?: { graph: string, photo: string, target: string, weights: string, bytes: number } }} ModelEntry
+ */
+
+export const REQUEST = Object.freeze({
+  /** Opens a model once per Worker (later inits of the same one share it).
+   * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number }
+   * → progress…, checking, ready */
+  INIT: 'init',
+  /** Preprocesses a photo, predicts and explains the predicted class in one run.
+   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer }
+   * → prediction, maps */
+  ANALYZE: 'analyze',
+  /** Maps of targets on an analysed photo (cached tensors reused).
+   * @type {'explain'} { imageId, targets: Target[], methods: string[], startLayer } → maps */
+  EXPLAIN: 'explain',
+  /** Frees a photo's tensors. @type {'release'} { imageId } → done */
+  RELEASE: 'release',
+  /** Skips queued requests (answered `stale`); handled at once. @type {'cancel'} { ids: number[] } → done */
+  CANCEL: 'cancel',
+  /** Counters for tests and the benchmark. @type {'stats'} {} → stats */
+  STATS: 'stats',
+  /** Plain forward passes on a photo, timed. @type {'bench'} { imageId, runs } → bench */
+  BENCH: 'bench',
+});
+
+export const REPLY = Object.freeze({
+  /** @type {'progress'} { loaded: number, total: number } bytes of the model files */
+  PROGRESS: 'progress',
+  /** @type {'checking'} the model downloaded; its outputs are being checked */
+  CHECKING: 'checking',
+  /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split, sessionMs, methods } */
+  READY: 'ready',
+  /** @type {'prediction'} { imageId, top5: {id, prob}[], region: Region, timings: { preprocessMs } } */
+  PREDICTION: 'prediction',
+  /** @type {'maps'} { imageId, results: TargetMaps[], startLayer, timings: { modelMs, relevanceMs } } */
+  MAPS: 'maps',
+  /** @type {'stats'} { graphRuns, sessions, photos, workerId } */
+  STATS: 'stats',
+  /** @type {'bench'} { times: number[] } */
+  BENCH: 'bench',
+  /** @type {'done'} the request finished */
+  DONE: 'done',
+  /** @type {'stale'} superseded or cancelled before it ran */
+  STALE: 'stale',
+  /** @type {'error'} { message } */
+  ERROR: 'error',
+});
+
+// Notices (id 0).
+export const NOTICE = Object.freeze({
+  /** @type {'photo-cached'} { imageId, timings: { modelMs } }: class switches now run the target graph alone */
+  PHOTO_CACHED: 'photo-cached',
+  /** @type {'photo-cache-failed'} { imageId, message } */
+  PHOTO_CACHE_FAILED: 'photo-cache-failed',
+});
+
+// Replies after which a request has no more.
+export const isFinal = (type) => type === REPLY.DONE || type === REPLY.STALE || type === REPLY.ERROR;
+
+// The key a Worker gives an opened model: its folder and every file its entry names.
+export const modelKeyOf = (base, model) => `${base}|${JSON.stringify(model)}`;

@@ -1,0 +1,296 @@
+// <vit-relevance src="photo.jpg" target="bull mastiff" method="transformer_attribution">:
+// a live, class-specific relevance map inside any page, built on the public API
+// (vit-relevance.js). All elements of a page share one Worker and one session per model.
+// Rendering attributes re-draw from the kept maps; target, contrast, method and start
+// layer re-explain the photo the Worker keeps (no new decode, cached tensors reused).
+import { loadExplainer, loadRenderer } from './vit-relevance.js';
+import { heatImage } from './lib/render.js';
+import { drawOverlay } from './lib/overlay.js';
+
+const RENDERING = new Set(['colormap', 'opacity', 'threshold', 'display', 'view']);
+const EXPLAINING = new Set(['target', 'contrast', 'method', 'start-layer']);
+const LOADING = new Set(['src', 'model', 'backend']);
+const ATTRIBUTES = [...LOADING, ...EXPLAINING, ...RENDERING, 'controls', 'loading'];
+const DEFAULTS = {
+  method: 'transformer_attribution', colormap: 'jet', opacity: '0.5', threshold: 'none', display: 'smooth',
+  'start-layer': '0', view: 'overlay', controls: 'none', loading: 'lazy', backend: 'wasm',
+};
+const pct = (p) => `${Math.round(p * 100)} %`;
+const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+
+const STYLE = `
+:host { display: inline-block; max-width: 100%; font: 13px/1.4 system-ui, sans-serif; color: inherit; vertical-align: top; }
+:host([hidden]) { display: none; }
+figure { margin: 0; }
+.maps { display: grid; grid-template-columns: repeat(var(--columns, 1), minmax(0, 1fr)); gap: 4px; }
+.tile { position: relative; margin: 0; }
+canvas { display: block; width: 100%; height: auto; background: #8882; }
+.tile span { position: absolute; left: 4px; top: 4px; padding: 0 4px; background: #000a; color: #fff; border-radius: 3px; font-size: 11px; }
+figcaption { margin-top: 4px; }
+.status { opacity: .75; }
+.error { color: #b00020; }
+.controls { display: flex; gap: 6px; margin-bottom: 4px; flex-wrap: wrap; }
+.controls select { font: inherit; max-width: 100%; }
+`;
+let sheet = null; // one constructed stylesheet for every element (no inline <style>: strict CSP)
+function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+  }
+  return sheet;
+}
+
+export class VitRelevanceElement extends HTMLElement {
+  static observedAttributes = ATTRIBUTES;
+
+  #shadow;
+  #internals;          // the host's role and accessible name, without touching its attributes
+  #maps;
+  #caption;
+  #controls;
+  #explainer = null;   // { key, promise }
+  #photo = null;       // { src, promise of a Photo }
+  #result = null;
+  #shown = null;       // { photo, explainer } of #result
+  #abort = null;
+  #pending = null;     // 'render' | 'explain', coalesced into one microtask
+  #running = null;
+  #started = false;
+  #observer = null;
+  #generation = 0;
+
+  constructor() {
+    super();
+    this.#shadow = this.attachShadow({ mode: 'open' });
+    this.#internals = this.attachInternals();
+    this.#internals.role = 'figure';
+    this.#shadow.adoptedStyleSheets = [styleSheet()];
+    const figure = document.createElement('figure');
+    this.#controls = document.createElement('div');
+    this.#controls.className = 'controls';
+    this.#controls.hidden = true;
+    this.#maps = document.createElement('div');
+    this.#maps.className = 'maps';
+    this.#caption = document.createElement('figcaption');
+    this.#caption.className = 'status';
+    figure.append(this.#controls, this.#maps, this.#caption);
+    this.#shadow.append(figure);
+  }
+
+  // The last explanation: { top5, targets: [{ id, label, maps }], timings, region }.
+  get result() { return this.#result; }
+
+  connectedCallback() {
+    if (this.#option('loading') === 'eager') return this.#start();
+    this.#observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) this.#start();
+    }, { rootMargin: '200px' });
+    this.#observer.observe(this);
+  }
+
+  // Cancels pending work and frees the photo's maps, here and in the Worker.
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#abort?.abort();
+    this.#releasePhoto();
+    this.#result = null;
+    this.#shown = null;
+    this.#started = false;
+    this.#maps.replaceChildren();
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (old === value) return;
+    if (name === 'controls') this.#fillControls();
+    if (!this.#started) return;
+    if (LOADING.has(name)) {
+      if (name !== 'src') this.#explainer = null;
+      this.#releasePhoto();
+      this.#schedule('explain');
+    } else if (EXPLAINING.has(name)) this.#schedule('explain');
+    else if (RENDERING.has(name)) this.#schedule('render');
+  }
+
+  // Runs (or re-runs) the explanation now, whatever `loading` says.
+  explain() {
+    this.#started = true;
+    this.#observer?.disconnect();
+    this.#pending = null;
+    return this.#run();
+  }
+
+  #start() {
+    if (this.#started) return;
+    this.#started = true;
+    this.#observer?.disconnect();
+    this.#schedule('explain');
+  }
+
+  #option(name) { return this.getAttribute(name) ?? DEFAULTS[name] ?? null; }
+
+  #methods() { return this.#option('method').split(',').map((m) => m.trim()).filter(Boolean); }
+
+  #schedule(kind) {
+    const first = !this.#pending;
+    if (kind === 'explain' || !this.#pending) this.#pending = kind;
+    if (!first) return;
+    queueMicrotask(() => {
+      const job = this.#pending;
+      this.#pending = null;
+      if (!job || !this.isConnected) return;
+      if (job === 'render' && this.#result) this.#render();
+      else this.#run().catch(() => {}); // reported by the error event
+    });
+  }
+
+  #releasePhoto() {
+    const photo = this.#photo;
+    this.#photo = null;
+    photo?.promise.then((p) => p.close(), () => {});
+  }
+
+  #emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+
+  #loadExplainer(signal) {
+    const model = this.#option('model') ?? undefined;
+    const backend = this.#option('backend');
+    const key = `${model}|${backend}`;
+    if (this.#explainer?.key !== key) {
+      const promise = loadExplainer({
+        model, backend, onProgress: (loaded, total) => this.#emit('progress', { loaded, total }),
+      });
+      promise.then((explainer) => { if (this.#explainer?.promise === promise) this.#emit('load', { metadata: explainer.metadata }); }, () => {});
+      this.#explainer = { key, promise };
+    }
+    const { promise } = this.#explainer;
+    return signal ? Promise.race([promise, new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]) : promise;
+  }
+
+  async #run() {
+    const generation = ++this.#generation;
+    this.#abort?.abort();
+    const abort = new AbortController();
+    this.#abort = abort;
+    const { signal } = abort;
+    this.#status(this.#result ? 'Explaining…' : 'Loading…');
+    try {
+      const src = this.getAttribute('src');
+      if (!src) throw new Error('no photo: set the src attribute');
+      const explainer = await this.#loadExplainer(signal);
+      if (this.#photo?.src !== src) {
+        this.#releasePhoto();
+        this.#photo = { src, promise: explainer.open(src, { signal }) };
+        this.#photo.promise.catch(() => {});
+      }
+      const photo = await this.#photo.promise;
+      const target = this.getAttribute('target');
+      const contrast = this.getAttribute('contrast');
+      const spec = contrast ? { class: target, contrast } : target;
+      const result = await photo.explain({
+        targets: [spec], methods: this.#methods(), startLayer: Number(this.#option('start-layer')) || 0, signal,
+      });
+      if (generation !== this.#generation) return this.#result;
+      this.#result = result;
+      this.#shown = { photo, explainer };
+      await this.#render();
+      this.#fillControls();
+      this.#emit('explained', result);
+      return result;
+    } catch (err) {
+      if (signal.aborted || generation !== this.#generation) return this.#result;
+      if (this.#photo && !(await this.#photo.promise.then(() => true, () => false))) this.#photo = null;
+      const message = err?.message ?? String(err);
+      this.#status(message, true);
+      this.#emit('error', { message });
+      throw err;
+    }
+  }
+
+  #status(text, isError = false) {
+    this.#caption.className = isError ? 'error' : 'status';
+    this.#caption.textContent = text;
+    this.#internals.ariaInvalid = isError ? 'true' : null;
+  }
+
+  // Draws every method's map of the first target over the photo, from the kept maps.
+  async #render() {
+    const result = this.#result;
+    if (!result) return;
+    const core = await loadRenderer();
+    const [target] = result.targets;
+    const { explainer } = this.#shown;
+    const methods = Object.keys(target.maps);
+    const sideBySide = this.#option('view') === 'side-by-side';
+    const opacity = Math.min(1, Math.max(0, Number(this.#option('opacity'))));
+    const display = this.#option('display') === 'grid' ? 'grid' : 'smooth';
+    const options = { colormap: this.#option('colormap'), threshold: this.#option('threshold'), display };
+    const photo = { bitmap: this.#shown.photo.bitmap, width: result.width, height: result.height };
+    const prob = result.top5.find((t) => t.id === target.id)?.prob;
+    const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : target.label;
+    const tiles = [];
+    if (sideBySide) tiles.push(this.#tile(photo, null, null, 'Photo', `Photo (${result.width}×${result.height})`, opacity));
+    for (const m of methods) {
+      const map = target.maps[m];
+      const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, options);
+      const label = `Relevance map: ${explainer.method(m).name} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`;
+      tiles.push(this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
+        sideBySide ? 1 : opacity, display));
+    }
+    this.#maps.style.setProperty('--columns', String(Math.min(tiles.length, 3)));
+    this.#maps.replaceChildren(...tiles);
+    const names = methods.map((m) => explainer.method(m).shortName).join(', ');
+    this.#status(`${what}${prob !== undefined && !target.contrast ? ` · ${pct(prob)}` : ''} · ${names}`);
+    this.#internals.ariaLabel = tiles.at(-1).querySelector('canvas').getAttribute('aria-label');
+    this.dataset.rendered = String(Number(this.dataset.rendered ?? 0) + 1);
+  }
+
+  #tile(photo, region, heat, badge, label, opacity, display = 'smooth') {
+    const tile = document.createElement('div');
+    tile.className = 'tile';
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', label);
+    drawOverlay(canvas, photo, region, heat, { opacity, smooth: display === 'smooth', maxSide: 1024 });
+    tile.append(canvas);
+    if (badge) {
+      const span = document.createElement('span');
+      span.textContent = badge;
+      tile.append(span);
+    }
+    return tile;
+  }
+
+  // controls="compact": a class picker (the top 5 and the current target) and a method picker.
+  #fillControls() {
+    const on = this.#option('controls') === 'compact' && this.#result;
+    this.#controls.hidden = !on;
+    if (!on) return;
+    const { top5, targets } = this.#result;
+    const { explainer } = this.#shown;
+    const classes = new Map(top5.map((t) => [t.id, `${t.label} ${pct(t.prob)}`]));
+    if (!classes.has(targets[0].id)) classes.set(targets[0].id, targets[0].label);
+    const classPick = document.createElement('select');
+    classPick.setAttribute('aria-label', 'Class to explain');
+    for (const [id, text] of classes) classPick.append(new Option(text, String(id), false, id === targets[0].id));
+    classPick.addEventListener('change', () => this.setAttribute('target', classPick.value));
+    const methodPick = document.createElement('select');
+    methodPick.setAttribute('aria-label', 'Relevance method');
+    const current = this.#methods();
+    for (const m of explainer.methods) methodPick.append(new Option(explainer.method(m).shortName, m, false, current[0] === m));
+    methodPick.addEventListener('change', () => this.setAttribute('method', methodPick.value));
+    this.#controls.replaceChildren(classPick, methodPick);
+  }
+}
+
+// Properties mirror the attributes (start-layer → startLayer).
+for (const name of ATTRIBUTES) {
+  Object.defineProperty(VitRelevanceElement.prototype, camel(name), {
+    get() { return this.getAttribute(name) ?? DEFAULTS[name] ?? null; },
+    set(v) { if (v === null || v === undefined) this.removeAttribute(name); else this.setAttribute(name, String(v)); },
+    configurable: true,
+  });
+}
+
+if (!customElements.get('vit-relevance')) customElements.define('vit-relevance', VitRelevanceElement);

@@ -1,0 +1,43 @@
+// Browser / Worker entry of the public API ("vit-relevance").
+import type { ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, RelevanceMap, RenderOptions, Region, ClassProbability } from '../runtime/explain-types.js';
+export type * from '../runtime/explain-types.js';
+
+/** What explain() and open() take in the browser. A string is a URL (relative to the document). */
+export type BrowserImage = Blob | ImageBitmap | HTMLImageElement | ImageData | string | URL;
+
+/** A photo decoded once, kept in the Worker for several explanations. */
+export interface Photo {
+  readonly width: number;
+  readonly height: number;
+  readonly bitmap: ImageBitmap;
+  /** After the first explain(). */
+  readonly top5: ClassProbability[] | null;
+  readonly region: Region | null;
+  explain(options?: ExplainOptions): Promise<ExplainResult>;
+  /** Frees its tensors in the Worker. */
+  close(): void;
+}
+
+export interface Explainer extends ExplainerBase<BrowserImage> {
+  backend: 'wasm' | 'webgpu';
+  threads: number;
+  open(image: BrowserImage, options?: { signal?: AbortSignal }): Promise<Photo>;
+  close(): void;
+}
+
+export interface BrowserLoadOptions extends LoadOptions {
+  /** URL of a built models folder, or of one model's metadata JSON. Default: the site's models/. */
+  model?: string | URL;
+}
+
+/** Loads (once per page) and opens a model in the page's shared inference Worker. */
+export function loadExplainer(options?: BrowserLoadOptions): Promise<Explainer>;
+
+/** The map as an image; with `photo` drawn over it at `opacity`. */
+export function render(map: RelevanceMap, options?: RenderOptions & {
+  photo?: { bitmap?: CanvasImageSource; image?: CanvasImageSource; width: number; height: number } | ImageBitmap;
+}): Promise<ImageData>;
+
+/** Loads the WebAssembly core render() uses (once). */
+export function loadRenderer(): Promise<unknown>;
+

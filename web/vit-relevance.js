@@ -1,0 +1,201 @@
+// The public JavaScript API in the browser (package entry "vit-relevance"; types in
+// vit-relevance.d.ts). Safe to import in a page or a Worker. Every explainer shares the
+// page's one inference Worker (web/lib/shared-runtime.js); maps come back as
+// { shape: [rows, cols], data: Float32Array }.
+import { sharedEngine, openSharedModel } from './lib/shared-runtime.js';
+import { REQUEST, REPLY } from './lib/protocol.js';
+import { decodeImage } from './lib/image-source.js';
+import { heatImage } from './lib/render.js';
+import { drawOverlay } from './lib/overlay.js';
+import { loadCore } from './runtime/core.js';
+import { resolveTarget } from './runtime/targets.js';
+import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from './runtime/explain-request.js';
+
+const now = () => performance.now();
+const abortError = () => new DOMException('the request was aborted', 'AbortError');
+let nextImageId = 1;
+
+// A photo the Worker keeps between explanations: other targets, methods and start layers
+// reuse its tensors (and with the split graphs, a class switch runs the target graph alone).
+// Photos opened from the same URL on the same model are one photo, counted: the last
+// close() frees it.
+class Photo {
+  #engine;
+  #model;
+  #imageId = null;
+  #decoded;
+  #analyzing = null;
+  #refs = 1;
+  #onFree;
+  constructor(engine, model, decoded, onFree = () => {}) {
+    this.#engine = engine;
+    this.#model = model;
+    this.#decoded = decoded;
+    this.#onFree = onFree;
+    this.width = decoded.width;
+    this.height = decoded.height;
+    this.bitmap = decoded.bitmap;
+    this.top5 = null;
+    this.region = null;
+  }
+
+  retain() {
+    this.#refs++;
+    return this;
+  }
+
+  async #ask(type, body, signal, transfer = []) {
+    const r = await this.#engine.request(type, body, { signal, transfer });
+    if (r.stale) throw signal?.aborted ? abortError() : new Error('the photo was released');
+    return r.replies;
+  }
+
+  // Preprocess, prediction and the predicted class's maps: one graph run, once per photo.
+  async #analyze(methods, startLayer, signal) {
+    const imageId = nextImageId++;
+    const rgba = new Uint8ClampedArray(this.#decoded.rgba);
+    const replies = await this.#ask(REQUEST.ANALYZE,
+      { modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height, methods, startLayer },
+      signal, [rgba.buffer]);
+    this.#imageId = imageId;
+    const prediction = replies.find((m) => m.type === REPLY.PREDICTION);
+    this.top5 = top5Of(this.#model.metadata, prediction.top5);
+    this.region = prediction.region;
+    return { prediction, maps: replies.find((m) => m.type === REPLY.MAPS) };
+  }
+
+  async explain({ targets, methods, startLayer = 0, signal } = {}) {
+    const { metadata } = this.#model;
+    const wanted = resolveTargets(metadata, targets);
+    const list = checkMethods(methods, this.#model.methods);
+    const timings = {};
+    const started = now();
+    const results = new Map();
+    const keep = (msg) => { for (const r of msg.results) results.set(`${r.target.a}|${r.target.b}`, r.maps); Object.assign(timings, msg.timings); };
+    while (this.#imageId === null) {
+      if (this.#analyzing) {
+        // Another caller's analysis of this photo: wait for it (or retry if it was aborted).
+        await this.#analyzing.catch(() => {});
+        if (signal?.aborted) throw abortError();
+        continue;
+      }
+      this.#analyzing = this.#analyze(list, startLayer, signal);
+      try {
+        const { prediction, maps } = await this.#analyzing;
+        timings.preprocessMs = prediction.timings.preprocessMs;
+        keep(maps);
+      } finally {
+        this.#analyzing = null;
+      }
+    }
+    const all = withPredicted(wanted, this.top5[0].id);
+    const missing = all.filter((t) => !results.has(`${t.a}|${t.b}`));
+    if (missing.length) {
+      const replies = await this.#ask(REQUEST.EXPLAIN, { imageId: this.#imageId, targets: missing, methods: list, startLayer }, signal);
+      keep(replies.find((m) => m.type === REPLY.MAPS));
+    }
+    timings.totalMs = now() - started;
+    return {
+      top5: this.top5,
+      targets: all.map((t) => resultTarget(metadata, t, results.get(`${t.a}|${t.b}`), list)),
+      region: this.region,
+      width: this.width,
+      height: this.height,
+      timings,
+    };
+  }
+
+  // Frees the photo's tensors in the Worker once its last holder closes it.
+  close() {
+    if (--this.#refs > 0) return;
+    if (this.#imageId !== null) this.#engine.request(REQUEST.RELEASE, { imageId: this.#imageId }).catch(() => {});
+    this.#imageId = null;
+    this.#onFree();
+  }
+}
+
+// `${modelKey}|${absolute URL}` → promise of the Photo every opener of that URL shares.
+const byUrl = new Map();
+
+function openPhoto(engine, model, image, signal) {
+  if (typeof image !== 'string' && !(image instanceof URL)) {
+    return decodeImage(image, { signal }).then((decoded) => new Photo(engine, model, decoded));
+  }
+  const key = `${model.modelKey}|${new URL(String(image), globalThis.document?.baseURI ?? globalThis.location?.href).href}`;
+  let shared = byUrl.get(key);
+  if (shared) return shared.then((photo) => photo.retain());
+  // Decoded without the opener's signal: a second opener may still want it.
+  shared = decodeImage(image).then((decoded) => new Photo(engine, model, decoded, () => byUrl.delete(key)));
+  byUrl.set(key, shared);
+  shared.catch(() => byUrl.delete(key));
+  return shared;
+}
+
+// options: { model (URL of a models folder or metadata JSON; default: the site's own),
+// backend ('wasm' | 'webgpu'), threads, onProgress(loaded, total), signal }.
+export async function loadExplainer({ model, backend = 'wasm', threads, onProgress, signal } = {}) {
+  const opening = openSharedModel({ model, backend, threads, onProgress });
+  const ready = await (signal ? Promise.race([opening, new Promise((_, reject) => {
+    if (signal.aborted) reject(abortError());
+    signal.addEventListener('abort', () => reject(abortError()), { once: true });
+  })]) : opening);
+  const engine = sharedEngine();
+  const photos = []; // opened and not yet closed
+  const { metadata } = ready;
+  // The core's method registry: { id, name, shortName, description, paper, ... }.
+  const registry = new Map(ready.methods.map((m) => [m.id, m]));
+  const opened = { ...ready, methods: [...registry.keys()] };
+  return {
+    metadata,
+    methods: opened.methods,
+    method: (id) => {
+      if (!registry.has(id)) throw new Error(`unknown method "${id}"; known: ${opened.methods.join(', ')}`);
+      return registry.get(id);
+    },
+    backend: ready.backend,
+    threads: ready.threads,
+    // A class id from an id, WordNet id or name (throws naming close matches).
+    classId: (spec) => resolveTarget(metadata, spec),
+    label: (id) => metadata.labels[id],
+    // Decodes a photo once for several explanations; close() it when done.
+    async open(image, { signal: photoSignal } = {}) {
+      const photo = await openPhoto(engine, opened, image, photoSignal);
+      photos.push(photo);
+      return photo;
+    },
+    async explain(image, options = {}) {
+      const photo = await this.open(image, options);
+      try {
+        return await photo.explain(options);
+      } finally {
+        photo.close();
+        photos.splice(photos.indexOf(photo), 1);
+      }
+    },
+    close() {
+      for (const p of photos.splice(0)) p.close();
+    },
+  };
+}
+
+let corePromise = null;
+export const loadRenderer = () => (corePromise ??= loadCore());
+
+// A map → ImageData: min-max normalised, thresholded, coloured; `display` smooth
+// (bilinear) or grid (one block per patch). With `photo` ({ bitmap|image, width, height }
+// and `region` from the result), the map is drawn over the photo at `opacity`; `size` is
+// the longest side of the image returned.
+export async function render(map, {
+  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', size = 512, photo, region,
+} = {}) {
+  const core = await loadRenderer();
+  const [rows, cols] = map.shape;
+  const heat = heatImage(core, { rows, cols, data: map.data }, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth' });
+  const canvas = new OffscreenCanvas(1, 1);
+  const picture = photo
+    ? { bitmap: photo.bitmap ?? photo.image ?? photo, width: photo.width, height: photo.height }
+    : { bitmap: new OffscreenCanvas(heat.width, heat.height), width: heat.width, height: heat.height };
+  drawOverlay(canvas, picture, region ?? { x: 0, y: 0, width: picture.width, height: picture.height }, heat,
+    { opacity: photo ? opacity : 1, smooth: display !== 'grid', maxSide: size });
+  return canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+}
