@@ -45,6 +45,21 @@ FuzzedTensor fuzz_tensor(FuzzedDataProvider& in, std::vector<int64_t> shape) {
 
 bool has_token_row(Method m) { return method_info(m).form != MethodForm::Map; }
 
+// Nonzero values within [1e-6, 1e6]: every entry of a rollout row then holds a single-block
+// term of at least 1e-12 (the identity carries it through the other blocks), so products
+// of B <= 4 factors that become subnormal, and round differently in the two association
+// orders, cannot move it by a relative 1e-4. Outside that band they can (found: 7.6e-7 vs
+// 6.6e-7 beside entries of 1e38, inputs from 1.4e-45 to 3.4e38), and the check is skipped.
+bool within_normal_band(const TensorView& t) {
+  if (t.empty()) return true;
+  const int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    const float a = std::fabs(t.data[i]);
+    if (a != 0.f && (a < 1e-6f || a > 1e6f)) return false;
+  }
+  return true;
+}
+
 // Sums of non-negative terms in another order: within a relative 1e-4 (B*h*S <= 150
 // roundings of 6e-8 each), plus slack for products that underflow differently.
 void check_against_reference(Method m, const std::vector<float>& row, const RelevanceInputs& in,
@@ -55,7 +70,10 @@ void check_against_reference(Method m, const std::vector<float>& row, const Rele
   // The reference takes B and h from any tensor present: give it only the method's own.
   RelevanceInputs own;
   for (Tensor t : all_values<Tensor>())
-    if (method_info(m).needs.contains(t)) own[t] = in[t];
+    if (method_info(m).needs.contains(t)) {
+      own[t] = in[t];
+      if (!within_normal_band(in[t])) return;
+    }
   const std::vector<float> ref = reference::rollout_row(m, own, options);
   if (!fuzz::all_finite(ref)) return;  // the full-matrix products may overflow where rows do not
   FUZZ_CHECK(ref.size() == row.size());
