@@ -207,7 +207,7 @@ test('eval pointing-game: two mosaics of the ImageNet samples end to end', { ski
   assert.equal(s.n, 2);
   assert.equal(s.tiles, 8);
   assert.equal(s.seed, 0);
-  assert.equal(s.methods.length, (await loadCore()).methodIds.length);
+  assert.equal(s.methods.length, (await loadCore()).explainerMethodIds.length);
   for (const m of s.methods) {
     for (const v of [s.score[m], s.hitRate[m]]) assert.ok(v >= 0 && v <= 1, `${m}: ${v}`);
   }
