@@ -60,7 +60,7 @@ export function validateMetadata(metadata, source = 'metadata') {
       const special = arch.special_tokens ?? 1;
       const patches = arch.image_size.map((n) => n / arch.patch_size);
       if (patches.some((n) => !Number.isInteger(n)) || patches.some((n, i) => n !== arch.grid[i])) {
-        problems.push(`"architecture.grid" ${JSON.stringify(arch.grid)} != image_size ${arch.image_size.join('×')} / patch_size ${arch.patch_size}`
+        problems.push(`"architecture.grid" ${JSON.stringify(arch.grid)} does not match image_size ${arch.image_size.join('×')} / patch_size ${arch.patch_size}`
           + (patches.every(Number.isInteger) ? ` = ${JSON.stringify(patches)}` : ' (not a whole number of patches)'));
       } else if (arch.grid[0] * arch.grid[1] + special !== arch.tokens) {
         problems.push(`"architecture.tokens" ${arch.tokens} != grid ${arch.grid.join('×')} + ${special} special token(s)`);

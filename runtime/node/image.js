@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import { UserError } from '../errors.js';
 
 export const EXIF_MODES = ['use', 'ignore'];
+export const DEFAULT_EXIF = 'ignore'; // PIL's reading: what evaluations record in run.json
 export const MAX_INPUT_PIXELS = 40_000_000;
 
 class ImageError extends UserError {
@@ -31,7 +32,7 @@ function checkExif(exif) {
 }
 
 // → { rgba: Uint8Array (width·height·4), width, height }. Errors name the file.
-export async function decodeImage(file, { exif = 'ignore' } = {}) {
+export async function decodeImage(file, { exif = DEFAULT_EXIF } = {}) {
   checkExif(exif);
   let input;
   try {
@@ -60,7 +61,7 @@ async function checkedSize(input, name) {
   return info;
 }
 
-export async function decodeImageBytes(input, name = 'image', { exif = 'ignore' } = {}) {
+export async function decodeImageBytes(input, name = 'image', { exif = DEFAULT_EXIF } = {}) {
   checkExif(exif);
   await checkedSize(input, name);
   try {

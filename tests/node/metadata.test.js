@@ -71,7 +71,7 @@ test('grid must be image_size / patch_size (issue 11: grid [7,28] passed and wro
   m.architecture = { ...m.architecture, ...deitArchitecture };
   assert.equal(validateMetadata(m), m);
   m.architecture = { ...m.architecture, grid: [7, 28] };
-  assert.throws(() => validateMetadata(m, 'deit.json'), { message: 'deit.json is not valid explainer metadata: "architecture.grid" [7,28] != image_size 224×224 / patch_size 16 = [14,14]' });
+  assert.throws(() => validateMetadata(m, 'deit.json'), { message: 'deit.json is not valid explainer metadata: "architecture.grid" [7,28] does not match image_size 224×224 / patch_size 16 = [14,14]' });
   m.architecture = { ...m.architecture, grid: [14, 14], special_tokens: -1 };
   assert.throws(() => validateMetadata(m), /"architecture\.special_tokens" must be a non-negative integer/);
 });
