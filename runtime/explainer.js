@@ -25,7 +25,7 @@ function sameDims(a, b) {
 const EXTERNAL_DATA = /Failed to load external data file "+([^"]+)"+/;
 
 // The external weights file a failed session creation asked for, or null.
-export function missingExternalData(err) {
+function missingExternalData(err) {
   return EXTERNAL_DATA.exec(err?.message ?? '')?.[1] ?? null;
 }
 
@@ -35,8 +35,11 @@ async function createSession(ort, bytes, options, name) {
     return await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), options);
   } catch (err) {
     const weights = missingExternalData(err);
+    const given = (options.externalData ?? []).map((d) => d.path);
+    if (weights && given.includes(weights)) throw new Error(`${name}: its external weights file ${weights} does not fit it: ${err.message}`);
     if (weights) {
-      const error = new Error(`${name} keeps its weights in ${weights}, which is missing: put ${weights} beside it (the exporter writes both)`);
+      const error = new Error(`${name} keeps its weights in the external file ${weights}, `
+        + (given.length ? `not in ${given.join(', ')}` : `which is missing: put ${weights} beside it (the exporter writes both)`));
       error.externalData = weights;
       throw error;
     }

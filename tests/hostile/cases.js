@@ -24,6 +24,8 @@ const page = (name, upload, message) => ({ surface: 'page', name, upload, messag
 const server = (name, request, status) => ({ surface: 'server', name, request, status });
 
 const tensors = ['--attn', '<tmp>/attn.npy', '--grad', '<tmp>/grad.npy'];
+// pointing-game on the given photos and labels (the eval cases' usual command).
+const pointing = (images, labels, to = out) => ['pointing-game', '--images', images, '--labels', labels, '--model', tiny, '--out', to];
 const evalArgs = (kind, ...rest) => [kind, '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out, ...rest];
 
 export const CASES = [
@@ -64,6 +66,8 @@ export const CASES = [
   maps('a [h,S,S] tensor for --attn', ['--attn', '<tmp>/rank3.npy', '--out', out], 1, "vit-relevance maps: error: <tmp>/rank3.npy: --attn takes a 4-axis [B,h,S,S] tensor, this one has shape [1,5,5]"),
   maps('a scalar for --input-rel-classic', ['--input-rel-classic', '<tmp>/scalar.npy', '--out', out], 1, "vit-relevance maps: error: <tmp>/scalar.npy: --input-rel-classic takes a 2-axis [H,W] tensor, this one has shape [] (a scalar)"),
   maps('a [B,h,S,S] tensor for --rel-classic-last', ['--rel-classic-last', '<tmp>/attn.npy', '--out', out], 1, "vit-relevance maps: error: <tmp>/attn.npy: --rel-classic-last takes a 3-axis [h,S,S] tensor, this one has shape [2,1,5,5]"),
+  maps('a method that needs --grad given only --rel', ['--rel', '<tmp>/rel.npy', '--method', 'transformer_attribution', '--out', out], 1, "vit-relevance maps: error: transformer_attribution: needs attention_grad, which is missing (attention_grad comes from --grad)"),
+  maps('--rel-classic-last with a grid it does not fit', ['--rel-classic-last', '<tmp>/rel-last.npy', '--grid', '3x3', '--out', out], 1, "vit-relevance maps: error: rel_classic_last: expected shape [?,10,10], got [1,5,5] (rel_classic_last is --rel-classic-last <tmp>/rel-last.npy)"),
   maps('shapes that disagree', ['--attn', '<tmp>/attn.npy', '--grad', '<tmp>/short.npy', '--out', out], 1, "vit-relevance maps: error: attention_grad: expected shape [2,1,5,5] like attention, got [2,1,5,4] (attention is --attn <tmp>/attn.npy; attention_grad is --grad <tmp>/short.npy)"),
   maps('a grid that cannot be inferred', ['--attn', '<tmp>/odd.npy', '--out', out], 2, "vit-relevance maps: error: cannot infer the patch grid: 7 tokens minus 1 special token(s) is not a square number; pass --grid RxC (and --special-tokens N)"),
   maps('zero tokens', ['--attn', '<tmp>/empty-tokens.npy', '--grid', '1x1', '--out', out], 1, "vit-relevance maps: error: attn: shape must be an array of positive integers, got [2,1,0,0]"),
@@ -140,7 +144,7 @@ export const CASES = [
   explain('an image size and tokens that the graph does not have', ['<tmp>/input-8x8.npy', '--model', '<tmp>/models/size-8.onnx', '--out', out], 1, "vit-relevance explain: error: the metadata does not match size-8.onnx: architecture.image_size[0] is 8 in the metadata, 4 in the graph (pixels [1,3,4,4]); architecture.image_size[1] is 8 in the metadata, 4 in the graph (pixels [1,3,4,4])"),
   explain('a photo preprocessed to another size than the metadata says', ['<tmp>/photo.png', '--model', '<tmp>/models/size-8.onnx', '--out', out], 1, "vit-relevance explain: error: preprocessing gives a 4x4 input but the model takes 8x8: check \"preprocess\" in the metadata"),
   {
-    ...explain('the split photo graph without its external weights (issue 11: "not an ONNX model")', ['<tmp>/photo.png', '--model', '<tmp>/models/split-photo.onnx', '--out', out], 1, "vit-relevance explain: error: split-photo.onnx keeps its weights in deit_tiny_patch16_224.weights.bin, which is missing: put deit_tiny_patch16_224.weights.bin beside it (the exporter writes both)"),
+    ...explain('the split photo graph without its external weights (issue 11: "not an ONNX model")', ['<tmp>/photo.png', '--model', '<tmp>/models/split-photo.onnx', '--out', out], 1, "vit-relevance explain: error: split-photo.onnx keeps its weights in the external file deit_tiny_patch16_224.weights.bin, which is missing: put deit_tiny_patch16_224.weights.bin beside it (the exporter writes both)"),
     requires: { file: '<tmp>/models/split-photo.onnx', what: 'the DeiT-tiny export (npm run build)' },
   },
 
@@ -152,21 +156,21 @@ export const CASES = [
   evaluation('--shard 3/2', evalArgs('pointing-game', '--shard', '3/2'), 2, "vit-relevance eval: error: --shard 3/2: i must be between 1 and 2 (shards are numbered from 1)"),
   evaluation('unknown method', evalArgs('pointing-game', '--methods', 'bogus'), 2, /^vit-relevance eval: error: unknown method "bogus"; known: all, transformer_attribution, /),
   evaluation('--limit 0', evalArgs('pointing-game', '--limit', '0'), 2, "vit-relevance eval: error: --limit must be >= 1, got 0"),
-  evaluation('--out is a file', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', '<tmp>/a-file'], 1, "vit-relevance eval: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)"),
-  evaluation('--out where run.json is a folder', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', '<tmp>/run-json-is-a-folder'], 1, "vit-relevance eval: error: --out <tmp>/run-json-is-a-folder: run.json exists and is a folder, so it cannot be written; remove it or choose another folder"),
+  evaluation('--out is a file', pointing('<tmp>/eval/images', '<tmp>/eval/labels.csv', '<tmp>/a-file'), 1, "vit-relevance eval: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)"),
+  evaluation('--out where run.json is a folder', pointing('<tmp>/eval/images', '<tmp>/eval/labels.csv', '<tmp>/run-json-is-a-folder'), 1, "vit-relevance eval: error: --out <tmp>/run-json-is-a-folder: run.json exists and is a folder, so it cannot be written; remove it or choose another folder"),
   evaluation('perturbation without the forward graph', evalArgs('perturbation'), 1, "vit-relevance eval: error: <tmp>/models/tiny.forward.onnx not found: this command needs the plain forward graph beside the explainer (models/export.py --plain writes it; npm run build does)"),
-  evaluation('a missing image folder', ['pointing-game', '--images', '<tmp>/eval/nope', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: image folder <tmp>/eval/nope does not exist"),
-  evaluation('a file as the image folder', ['pointing-game', '--images', '<tmp>/eval/labels.csv', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: <tmp>/eval/labels.csv is a file; --images takes a folder of photos"),
-  evaluation('a folder without photos', ['pointing-game', '--images', '<tmp>/eval/no-photos', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: image folder <tmp>/eval/no-photos holds no photos (.png, .jpg, .jpeg, .webp)"),
-  evaluation('a missing labels file', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/nope.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: cannot read label file <tmp>/eval/nope.csv: no such file"),
-  evaluation('a folder as the labels file', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: --labels <tmp>/eval is a folder, expected a file"),
-  evaluation('a label that is no class', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels-unknown.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: labels-unknown.csv row 1 (a.png): target \"zebra\" is not a class of this model."),
-  evaluation('a photo without a label', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels-missing.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: 1 photo(s) in <tmp>/eval/images have no label in labels-missing.csv: b.png (--skip-unlabelled leaves them out)"),
-  evaluation('a label for a photo that is not there', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels-extra.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: labels-extra.csv names 1 file(s) that are not photos in <tmp>/eval/images: c.png"),
-  evaluation('a CSV row with three fields', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels-fields.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: labels-fields.csv row 1 has 3 field(s), expected \"file,label\" (quote names holding commas)"),
-  evaluation('a CSV with an unclosed quote', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels-quote.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: CSV ends inside a quoted field (a missing closing \")"),
-  evaluation('a photo labelled twice', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels-twice.csv', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: labels-twice.csv row 2: a.png is labelled twice, as 0 and 1"),
-  evaluation('a synset file of the wrong form', ['pointing-game', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/synsets-bad.txt', '--model', tiny, '--out', out], 1, "vit-relevance eval: error: synsets-bad.txt line 1 is not \"<wnid> <class name>\": not a synset line"),
+  evaluation('a missing image folder', pointing('<tmp>/eval/nope', '<tmp>/eval/labels.csv'), 1, "vit-relevance eval: error: image folder <tmp>/eval/nope does not exist"),
+  evaluation('a file as the image folder', pointing('<tmp>/eval/labels.csv', '<tmp>/eval/labels.csv'), 1, "vit-relevance eval: error: <tmp>/eval/labels.csv is a file; --images takes a folder of photos"),
+  evaluation('a folder without photos', pointing('<tmp>/eval/no-photos', '<tmp>/eval/labels.csv'), 1, "vit-relevance eval: error: image folder <tmp>/eval/no-photos holds no photos (.png, .jpg, .jpeg, .webp)"),
+  evaluation('a missing labels file', pointing('<tmp>/eval/images', '<tmp>/eval/nope.csv'), 1, "vit-relevance eval: error: cannot read label file <tmp>/eval/nope.csv: no such file"),
+  evaluation('a folder as the labels file', pointing('<tmp>/eval/images', '<tmp>/eval'), 1, "vit-relevance eval: error: --labels <tmp>/eval is a folder, expected a file"),
+  evaluation('a label that is no class', pointing('<tmp>/eval/images', '<tmp>/eval/labels-unknown.csv'), 1, "vit-relevance eval: error: labels-unknown.csv row 1 (a.png): target \"zebra\" is not a class of this model."),
+  evaluation('a photo without a label', pointing('<tmp>/eval/images', '<tmp>/eval/labels-missing.csv'), 1, "vit-relevance eval: error: 1 photo(s) in <tmp>/eval/images have no label in labels-missing.csv: b.png (--skip-unlabelled leaves them out)"),
+  evaluation('a label for a photo that is not there', pointing('<tmp>/eval/images', '<tmp>/eval/labels-extra.csv'), 1, "vit-relevance eval: error: labels-extra.csv names 1 file(s) that are not photos in <tmp>/eval/images: c.png"),
+  evaluation('a CSV row with three fields', pointing('<tmp>/eval/images', '<tmp>/eval/labels-fields.csv'), 1, "vit-relevance eval: error: labels-fields.csv row 1 has 3 field(s), expected \"file,label\" (quote names holding commas)"),
+  evaluation('a CSV with an unclosed quote', pointing('<tmp>/eval/images', '<tmp>/eval/labels-quote.csv'), 1, "vit-relevance eval: error: CSV ends inside a quoted field (a missing closing \")"),
+  evaluation('a photo labelled twice', pointing('<tmp>/eval/images', '<tmp>/eval/labels-twice.csv'), 1, "vit-relevance eval: error: labels-twice.csv row 2: a.png is labelled twice, as 0 and 1"),
+  evaluation('a synset file of the wrong form', pointing('<tmp>/eval/images', '<tmp>/eval/synsets-bad.txt'), 1, "vit-relevance eval: error: synsets-bad.txt line 1 is not \"<wnid> <class name>\": not a synset line"),
   evaluation('too few classes for a mosaic', evalArgs('pointing-game'), 1, "vit-relevance eval: error: a mosaic needs photos of 4 different classes; the folder has 2 labelled photo(s) of 1 class(es)"),
   evaluation('merge without folders', ['merge', '--out', out], 2, "vit-relevance eval: error: give the run folders to merge (see `vit-relevance eval merge --help`)"),
   evaluation('merge into a file', ['merge', '<tmp>/eval/runs/shard-1', '--out', '<tmp>/a-file'], 1, "vit-relevance eval: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)"),
