@@ -8,7 +8,7 @@ import { UserError } from '../runtime/errors.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { resolveShard } from '../runtime/node/eval/shard.js';
 import { ON_UNREADABLE } from '../runtime/node/eval/run.js';
-import { prepareOutDir } from '../runtime/node/out-dir.js';
+import { RECORDS_FILE, RUN_FILE } from '../runtime/node/eval/records.js';
 
 export const EVAL_OPTIONS = {
   images: { type: 'string', value: 'DIR', required: true, help: 'folder of photos (.png .jpg .jpeg .webp), evaluated in file-name order' },
@@ -46,13 +46,11 @@ export function evalOnUnreadable(opts) {
   return opts.onUnreadable;
 }
 
-// The files every run folder holds (runtime/node/eval/records.js), checked before work.
-export const OUT_FILES = ['run.json', 'records.jsonl'];
+// The files of a run folder a run or merge writes first, checked before any work.
+export const OUT_FILES = [RUN_FILE, RECORDS_FILE];
 
-// The explainer graph an evaluation runs, once --out is known to take the run's files;
-// problems with the files are the user's to fix.
+// The explainer graph an evaluation runs; problems with the files are the user's to fix.
 export async function openEvalModel(opts, { requireForward = false } = {}) {
-  await prepareOutDir(opts.out, OUT_FILES);
   try {
     return await openExplainerFile(opts.model, { engine: opts.engine, threads: opts.threads, requireForward });
   } catch (err) {

@@ -136,6 +136,11 @@ export async function writeFixtures() {
   write('eval/no-photos/readme.txt', 'nothing here');
   mkdirSync(at('eval/runs/shard-1'), { recursive: true });
   write('eval/runs/not-a-run/records.jsonl', '');
+  const runJson = (kind, data) => `${JSON.stringify({ kind, settings: {}, data, shard: null }, null, 2)}\n`;
+  write('eval/runs/of-pointing-game/run.json', runJson('pointing-game', null));
+  write('eval/runs/other-photos/run.json', runJson('perturbation', {
+    images: '/data/other-photos', labelsSha256: null, masks: null, fileCount: 2, fileListSha256: '0'.repeat(64),
+  }));
   // server: a site folder with a secret beside it
   write('site/index.html', '<!doctype html>');
   write('site/sub/index.html', 'sub');

@@ -11,9 +11,14 @@ export const fill = (text, tmp) => text.replaceAll('<tmp>', tmp).replaceAll('<re
 export const unfill = (text, tmp) => text.replaceAll(tmp, '<tmp>').replaceAll(repo, '<repo>');
 
 // → { status, stderr (trimmed, <tmp>/<repo> restored), stdout }
+// The job runners' variables (--shard auto) are left out: cases must not depend on where
+// the suite runs.
+const RUNNER_VARIABLES = /^(SLURM_|JOB_COMPLETION_INDEX$|PARALLEL_)/;
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !RUNNER_VARIABLES.test(k)));
+
 export function runCliCase(c, tmp) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...c.args.map((a) => fill(a, tmp))], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...c.args.map((a) => fill(a, tmp))], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
