@@ -26,6 +26,8 @@ const server = (name, request, status) => ({ surface: 'server', name, request, s
 const tensors = ['--attn', '<tmp>/attn.npy', '--grad', '<tmp>/grad.npy'];
 // pointing-game on the given photos and labels (the eval cases' usual command).
 const pointing = (images, labels, to = out) => ['pointing-game', '--images', images, '--labels', labels, '--model', tiny, '--out', to];
+// pointing-game on the good photos with a label file (in <tmp>/eval) wrong in one way.
+const labelled = (name, labels, message) => evaluation(name, pointing('<tmp>/eval/images', `<tmp>/eval/${labels}`), 1, message);
 const evalArgs = (kind, ...rest) => [kind, '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out, ...rest];
 
 export const CASES = [
@@ -162,15 +164,15 @@ export const CASES = [
   evaluation('a missing image folder', pointing('<tmp>/eval/nope', '<tmp>/eval/labels.csv'), 1, "vit-relevance eval: error: image folder <tmp>/eval/nope does not exist"),
   evaluation('a file as the image folder', pointing('<tmp>/eval/labels.csv', '<tmp>/eval/labels.csv'), 1, "vit-relevance eval: error: <tmp>/eval/labels.csv is a file; --images takes a folder of photos"),
   evaluation('a folder without photos', pointing('<tmp>/eval/no-photos', '<tmp>/eval/labels.csv'), 1, "vit-relevance eval: error: image folder <tmp>/eval/no-photos holds no photos (.png, .jpg, .jpeg, .webp)"),
-  evaluation('a missing labels file', pointing('<tmp>/eval/images', '<tmp>/eval/nope.csv'), 1, "vit-relevance eval: error: cannot read label file <tmp>/eval/nope.csv: no such file"),
+  labelled('a missing labels file', 'nope.csv', "vit-relevance eval: error: cannot read label file <tmp>/eval/nope.csv: no such file"),
   evaluation('a folder as the labels file', pointing('<tmp>/eval/images', '<tmp>/eval'), 1, "vit-relevance eval: error: --labels <tmp>/eval is a folder, expected a file"),
-  evaluation('a label that is no class', pointing('<tmp>/eval/images', '<tmp>/eval/labels-unknown.csv'), 1, "vit-relevance eval: error: labels-unknown.csv row 1 (a.png): target \"zebra\" is not a class of this model."),
-  evaluation('a photo without a label', pointing('<tmp>/eval/images', '<tmp>/eval/labels-missing.csv'), 1, "vit-relevance eval: error: 1 photo(s) in <tmp>/eval/images have no label in labels-missing.csv: b.png (--skip-unlabelled leaves them out)"),
-  evaluation('a label for a photo that is not there', pointing('<tmp>/eval/images', '<tmp>/eval/labels-extra.csv'), 1, "vit-relevance eval: error: labels-extra.csv names 1 file(s) that are not photos in <tmp>/eval/images: c.png"),
-  evaluation('a CSV row with three fields', pointing('<tmp>/eval/images', '<tmp>/eval/labels-fields.csv'), 1, "vit-relevance eval: error: labels-fields.csv row 1 has 3 field(s), expected \"file,label\" (quote names holding commas)"),
-  evaluation('a CSV with an unclosed quote', pointing('<tmp>/eval/images', '<tmp>/eval/labels-quote.csv'), 1, "vit-relevance eval: error: CSV ends inside a quoted field (a missing closing \")"),
-  evaluation('a photo labelled twice', pointing('<tmp>/eval/images', '<tmp>/eval/labels-twice.csv'), 1, "vit-relevance eval: error: labels-twice.csv row 2: a.png is labelled twice, as 0 and 1"),
-  evaluation('a synset file of the wrong form', pointing('<tmp>/eval/images', '<tmp>/eval/synsets-bad.txt'), 1, "vit-relevance eval: error: synsets-bad.txt line 1 is not \"<wnid> <class name>\": not a synset line"),
+  labelled('a label that is no class', 'labels-unknown.csv', "vit-relevance eval: error: labels-unknown.csv row 1 (a.png): target \"zebra\" is not a class of this model."),
+  labelled('a photo without a label', 'labels-missing.csv', "vit-relevance eval: error: 1 photo(s) in <tmp>/eval/images have no label in labels-missing.csv: b.png (--skip-unlabelled leaves them out)"),
+  labelled('a label for a photo that is not there', 'labels-extra.csv', "vit-relevance eval: error: labels-extra.csv names 1 file(s) that are not photos in <tmp>/eval/images: c.png"),
+  labelled('a CSV row with three fields', 'labels-fields.csv', "vit-relevance eval: error: labels-fields.csv row 1 has 3 field(s), expected \"file,label\" (quote names holding commas)"),
+  labelled('a CSV with an unclosed quote', 'labels-quote.csv', "vit-relevance eval: error: CSV ends inside a quoted field (a missing closing \")"),
+  labelled('a photo labelled twice', 'labels-twice.csv', "vit-relevance eval: error: labels-twice.csv row 2: a.png is labelled twice, as 0 and 1"),
+  labelled('a synset file of the wrong form', 'synsets-bad.txt', "vit-relevance eval: error: synsets-bad.txt line 1 is not \"<wnid> <class name>\": not a synset line"),
   evaluation('too few classes for a mosaic', evalArgs('pointing-game'), 1, "vit-relevance eval: error: a mosaic needs photos of 4 different classes; the folder has 2 labelled photo(s) of 1 class(es)"),
   evaluation('an unknown --on-unreadable', evalArgs('pointing-game', '--on-unreadable', 'maybe'), 2, "vit-relevance eval: error: --on-unreadable must be stop or skip, got \"maybe\""),
   evaluation('--shard auto without a job runner', evalArgs('pointing-game', '--shard', 'auto'), 2, "vit-relevance eval: error: --shard auto: no job runner found (none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, PARALLEL_SEQ is set); run it as a Slurm array task, a Kubernetes Indexed Job pod or a GNU parallel job, or give --shard i/n"),
