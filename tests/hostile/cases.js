@@ -1,16 +1,20 @@
 // The hostile-input table: every way a user (or an attacker) can feed the product bad
 // input, with the exact answer it must give. tests/node/hostile.test.js runs the
-// command-line and server cases, tests/browser/hostile.test.js the page's, and
+// command-line cases, tests/browser/hostile.test.js the page's,
+// tests/node/server-hostile.test.js the server's, and
 // scripts/errors-doc.js turns this table into docs/errors.md.
-//
+import { SERVER_CASES, SERVER_START_CASES } from '../node/server-cases.js';
+
 // A case: { surface, name, ... , message }
 //   maps | explain | eval   args: the vit-relevance arguments; exit: its exit code;
 //                           message: the whole of stderr (a string, compared exactly, or
 //                           a RegExp) after <tmp> (./fixtures.js) and <repo> are put back
 //   page                    upload: { file, name, type } chosen in the page; message: the
-//                           page's error text
-//   server                  request: { method, path } sent as is to scripts/serve.js serving
-//                           <tmp>/site; status: the answer's status code
+//                           page's error text (run by tests/browser/hostile.test.js)
+//   server                  request: { raw } HTTP bytes; status and message: the answer's
+//                           status and body (tests/node/server-cases.js, run by
+//                           tests/node/server-hostile.test.js with its own site); or
+//                           start: { port } of `node scripts/serve.js` (exit, message)
 // requires: { file, what }: the case runs only where that file exists.
 // Files are named <tmp>/… (./fixtures.js) or <repo>/…. No case may end in an internal
 // error (exit 70) or print a stack trace: the runner asserts that for every one.
@@ -21,7 +25,7 @@ const maps = (name, args, exit, message) => ({ surface: 'maps', name, args: ['ma
 const explain = (name, args, exit, message) => ({ surface: 'explain', name, args: ['explain', ...args], exit, message });
 const evaluation = (name, args, exit, message) => ({ surface: 'eval', name, args: ['eval', ...args], exit, message });
 const page = (name, upload, message) => ({ surface: 'page', name, upload, message });
-const server = (name, request, status) => ({ surface: 'server', name, request, status });
+const server = (name, request, status, message) => ({ surface: 'server', name, request, status, message });
 
 const tensors = ['--attn', '<tmp>/attn.npy', '--grad', '<tmp>/grad.npy'];
 // pointing-game on the given photos and labels (the eval cases' usual command).
@@ -193,15 +197,7 @@ export const CASES = [
   page('text with an image name', { file: '<tmp>/not-a-photo.png', name: 'fake.png', type: 'image/png' }, '“fake.png” could not be decoded: the file is damaged or not an image format this browser reads.'),
   page('no type and no image name (sent as application/octet-stream)', { file: '<tmp>/notes.txt', name: 'notes', type: '' }, '“notes” is not an image (application/octet-stream). Choose a PNG, JPEG, WebP or GIF photo.'),
 
-  // ---- the static server (scripts/serve.js)
-  server('a path out of the root', { method: 'GET', path: '/../secret.txt' }, 404),
-  server('an encoded path out of the root', { method: 'GET', path: '/%2e%2e/secret.txt' }, 404),
-  server('a nested encoded path out of the root', { method: 'GET', path: '/sub/%2e%2e/%2e%2e/secret.txt' }, 404),
-  server('an encoded slash out of the root', { method: 'GET', path: '/..%2fsecret.txt' }, 404),
-  server('a NUL byte', { method: 'GET', path: '/%00' }, 403),
-  server('a malformed escape', { method: 'GET', path: '/%E0%A4%A' }, 403),
-  server('a missing file', { method: 'GET', path: '/missing.js' }, 404),
-  server('POST', { method: 'POST', path: '/index.html' }, 405),
-  server('DELETE', { method: 'DELETE', path: '/index.html' }, 405),
-  server('PUT', { method: 'PUT', path: '/index.html' }, 405),
+  // ---- the static server (scripts/serve.js): its own table, run by tests/node/server-hostile.test.js
+  ...SERVER_CASES.map((c) => server(c.name, { raw: c.request }, c.status, c.body)),
+  ...SERVER_START_CASES.map((c) => ({ surface: 'server', name: `started with ${c.name}`, start: { port: c.port }, exit: c.exitCode, message: c.stderr.trimEnd() })),
 ];

@@ -141,11 +141,6 @@ export async function writeFixtures() {
   write('eval/runs/other-photos/run.json', runJson('perturbation', {
     images: '/data/other-photos', labelsSha256: null, masks: null, fileCount: 2, fileListSha256: '0'.repeat(64),
   }));
-  // server: a site folder with a secret beside it
-  write('site/index.html', '<!doctype html>');
-  write('site/sub/index.html', 'sub');
-  write('secret.txt', 'secret');
-
   // The split photo graph (external weights) when the DeiT-tiny export is built.
   const photoGraph = path.join(repo, 'build', 'models', 'deit_tiny_patch16_224.photo.onnx');
   if (existsSync(photoGraph)) {
