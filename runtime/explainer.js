@@ -38,10 +38,10 @@ async function createSession(ort, bytes, options, name) {
     const given = (options.externalData ?? []).map((d) => d.path);
     if (weights && given.includes(weights)) throw new Error(`${name}: its external weights file ${weights} does not fit it: ${err.message}`);
     if (weights) {
-      const error = new Error(`${name} keeps its weights in the external file ${weights}, `
-        + (given.length ? `not in ${given.join(', ')}` : `which is missing: put ${weights} beside it (the exporter writes both)`));
-      error.externalData = weights;
-      throw error;
+      // externalData: the file's name, so a caller holding it can open the graph again.
+      throw Object.assign(new Error(`${name} keeps its weights in the external file ${weights}, `
+        + (given.length ? `not in ${given.join(', ')}` : `which is missing: put ${weights} beside it (the exporter writes both)`)),
+      { externalData: weights });
     }
     throw new Error(`${name} is not an ONNX model: ${err.message}`);
   }
