@@ -39,7 +39,7 @@ export const CASES = [
   { surface: 'maps', name: 'unknown command', args: ['frobnicate'], exit: 2, message: /^vit-relevance: unknown command "frobnicate"\n/ },
 
   // ---- maps: usage
-  maps('no input tensor', ['--out', out], 2, 'vit-relevance maps: error: give at least one input tensor (--attn, --grad, --rel, --rel-classic-last, --input-rel-classic)'),
+  maps('no input tensor', ['--out', out], 2, 'vit-relevance maps: error: give at least one input tensor (--attn, --grad, --rel, --rel-classic-last, --input-rel-classic, --attr)'),
   maps('no --out', ['--attn', '<tmp>/attn.npy'], 2, 'vit-relevance maps: error: --out is required (see `vit-relevance maps --help`)'),
   maps('unknown option', [...tensors, '--frobnicate', '1', '--out', out], 2, "vit-relevance maps: error: Unknown option '--frobnicate' (see `vit-relevance maps --help`)"),
   maps('--start-layer not an integer', [...tensors, '--start-layer', 'two', '--out', out], 2, 'vit-relevance maps: error: --start-layer must be an integer, got "two"'),
@@ -104,7 +104,7 @@ export const CASES = [
   explain('an ambiguous class name', ['<tmp>/input.npy', '--model', tiny, '--target', 'crane', '--out', out], 1, 'vit-relevance explain: error: target "crane" is ambiguous: it names classes 2 (crane); 3 (crane, derrick). Give the class id instead.'),
   explain('a class id out of range', ['<tmp>/input.npy', '--model', tiny, '--target', '9', '--out', out], 1, 'vit-relevance explain: error: target 9 is out of range: this model has classes 0..3'),
   explain('a negative class id', ['<tmp>/input.npy', '--model', tiny, '--target', '-1', '--out', out], 1, 'vit-relevance explain: error: target -1 is out of range: this model has classes 0..3'),
-  explain('an empty target', ['<tmp>/input.npy', '--model', tiny, '--target', ' ', '--out', out], 1, 'vit-relevance explain: error: target is empty: give a class id or a class name'),
+  explain('an empty target', ['<tmp>/input.npy', '--model', tiny, '--target', ' ', '--out', out], 1, 'vit-relevance explain: error: target is empty: give a class id, a WordNet id or a class name'),
   // ---- explain: the input, checked before the model loads (the graph here is not ONNX,
   // so a message about the input proves the model was never opened)
   explain('an input that is not an image', ['<repo>/package.json', '--model', '<tmp>/models/not-onnx.onnx', '--out', out], 1, 'vit-relevance explain: error: <repo>/package.json is not a readable image (PNG, JPEG, WebP, …): Input buffer contains unsupported image format'),
