@@ -48,15 +48,29 @@ function convert(name, spec, raw) {
   }
 }
 
+// "--start-layer -1" is a value, not an option: joined into "--start-layer=-1" so the
+// option's range check answers, not parseArgs' "argument is ambiguous".
+function joinNegativeValues(argv, options) {
+  const args = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const takesValue = a.startsWith('--') && options[a.slice(2)]?.type === 'string';
+    if (takesValue && /^-\d/.test(argv[i + 1] ?? '')) args.push(`${a}=${argv[++i]}`);
+    else args.push(a);
+  }
+  return args;
+}
+
 export function parseOptions(argv, specs, command) {
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [name, spec] of Object.entries(specs)) {
     options[name] = { type: spec.type === 'boolean' ? 'boolean' : 'string' };
     if (spec.short) options[name].short = spec.short;
   }
+  const args = joinNegativeValues(argv, options);
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: false });
   } catch (err) {
     // util.parseArgs messages are clear but mention internals; keep their first sentence.
     throw new UsageError(`${err.message.split('. ')[0].replace(/\.$/, '')} (see \`vit-relevance ${command} --help\`)`);

@@ -1,6 +1,6 @@
 // The one flow of every `vit-relevance eval <kind>` (perturbation, pointing-game,
 // segmentation), given the kind's job (runtime/node/eval/<kind>-job.js):
-//   options → shard → methods → the items and their data identity, checked against an
+//   options → shard → --out writable → methods → the items and their data identity, checked against an
 //   existing --out folder (all before the model loads, so a wrong folder is reported in
 //   a second) → the model → runEvaluation
 //   (resumable, --on-unreadable) → the lines saying what was done and written.
@@ -8,7 +8,8 @@
 // prepare({ explainer, core, modelFile, methods, startLayer, opts, items }) →
 // { settings, processItem, describe?() }, summaryLines(summary, methods) }.
 import { parseOptions } from './args.js';
-import { evalMethods, evalOnUnreadable, evalShard, openEvalModel } from './eval-options.js';
+import { evalMethods, evalOnUnreadable, evalShard, openEvalModel, OUT_FILES } from './eval-options.js';
+import { prepareOutDir } from '../runtime/node/out-dir.js';
 import { UserError } from '../runtime/errors.js';
 import { loadCore } from '../runtime/core.js';
 import { metadataPathFor, readMetadata } from '../runtime/node/open-explainer.js';
@@ -36,6 +37,7 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   }
   const { shard, source } = evalShard(opts);
   const onUnreadable = evalOnUnreadable(opts);
+  await prepareOutDir(opts.out, OUT_FILES);
   if (source) console.log(`shard ${formatShard(shard)} (${source})`);
   const core = await loadCore();
   const methods = evalMethods(opts, core.explainerMethodIds);

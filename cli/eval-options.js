@@ -8,6 +8,7 @@ import { UserError } from '../runtime/errors.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { resolveShard } from '../runtime/node/eval/shard.js';
 import { ON_UNREADABLE } from '../runtime/node/eval/run.js';
+import { RECORDS_FILE, RUN_FILE } from '../runtime/node/eval/records.js';
 
 export const EVAL_OPTIONS = {
   images: { type: 'string', value: 'DIR', required: true, help: 'folder of photos (.png .jpg .jpeg .webp), evaluated in file-name order' },
@@ -45,6 +46,9 @@ export function evalOnUnreadable(opts) {
   if (!ON_UNREADABLE.includes(opts.onUnreadable)) throw new UsageError(`--on-unreadable must be ${ON_UNREADABLE.join(' or ')}, got "${opts.onUnreadable}"`);
   return opts.onUnreadable;
 }
+
+// The files of a run folder a run or merge writes first, checked before any work.
+export const OUT_FILES = [RUN_FILE, RECORDS_FILE];
 
 // The explainer graph an evaluation runs; problems with the files are the user's to fix.
 export async function openEvalModel(opts, { requireForward = false } = {}) {

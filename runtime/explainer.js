@@ -21,13 +21,34 @@ function sameDims(a, b) {
 }
 
 // A plain forward graph: one input (the pixels), logits as its first output.
-async function openForward(ort, bytes, options, name) {
-  let session;
+// onnxruntime's words for a graph whose weights live in a file it was not given.
+const EXTERNAL_DATA = /Failed to load external data file "+([^"]+)"+/;
+
+// The external weights file a failed session creation asked for, or null.
+function missingExternalData(err) {
+  return EXTERNAL_DATA.exec(err?.message ?? '')?.[1] ?? null;
+}
+
+// InferenceSession.create with a message naming the graph (and a missing weights file).
+async function createSession(ort, bytes, options, name) {
   try {
-    session = await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), options);
+    return await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), options);
   } catch (err) {
+    const weights = missingExternalData(err);
+    const given = (options.externalData ?? []).map((d) => d.path);
+    if (weights && given.includes(weights)) throw new Error(`${name}: its external weights file ${weights} does not fit it: ${err.message}`);
+    if (weights) {
+      // externalData: the file's name, so a caller holding it can open the graph again.
+      throw Object.assign(new Error(`${name} keeps its weights in the external file ${weights}, `
+        + (given.length ? `not in ${given.join(', ')}` : `which is missing: put ${weights} beside it (the exporter writes both)`)),
+      { externalData: weights });
+    }
     throw new Error(`${name} is not an ONNX model: ${err.message}`);
   }
+}
+
+async function openForward(ort, bytes, options, name) {
+  const session = await createSession(ort, bytes, options, name);
   if (session.inputNames.length !== 1 || !session.outputNames.length) {
     await session.release();
     throw new Error(`${name} is not a plain forward graph (inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')}): it needs one input, the pixels, and the logits as output`);
@@ -66,14 +87,9 @@ export async function openExplainer({
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
-  let session;
+  const session = await createSession(ort, bytes, { executionProviders: ['wasm'], ...sessionOptions }, modelName);
   try {
-    session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], ...sessionOptions });
-  } catch (err) {
-    throw new Error(`${modelName} is not an ONNX model: ${err.message}`);
-  }
-  try {
-    checkSessionContract(session, modelName);
+    checkSessionContract(session, modelName, metadata);
   } catch (err) {
     await session.release();
     throw err;
@@ -94,8 +110,8 @@ export async function openExplainer({
   let cacheInputs = [];
   if (split) {
     try {
-      photoSession = await ort.InferenceSession.create(new Uint8Array(split.photo), { executionProviders: ['wasm'], ...sessionOptions });
-      targetSession = await ort.InferenceSession.create(new Uint8Array(split.target), { executionProviders: ['wasm'], ...sessionOptions });
+      photoSession = await createSession(ort, split.photo, { executionProviders: ['wasm'], ...sessionOptions }, 'its photo graph');
+      targetSession = await createSession(ort, split.target, { executionProviders: ['wasm'], ...sessionOptions }, 'its target graph');
       cacheInputs = checkSplitContract(photoSession, targetSession, modelName);
     } catch (err) {
       await Promise.all([session, forward, photoSession, targetSession].map((x) => x?.release()));

@@ -53,9 +53,16 @@ export function validateMetadata(metadata, source = 'metadata') {
         problems.push(`"architecture.${f}" must be [rows, cols] of positive integers`);
       }
     }
+    if (arch.special_tokens !== undefined && !(Number.isInteger(arch.special_tokens) && arch.special_tokens >= 0)) {
+      problems.push('"architecture.special_tokens" must be a non-negative integer');
+    }
     if (problems.length === 0) {
       const special = arch.special_tokens ?? 1;
-      if (arch.grid[0] * arch.grid[1] + special !== arch.tokens) {
+      const patches = arch.image_size.map((n) => n / arch.patch_size);
+      if (patches.some((n) => !Number.isInteger(n)) || patches.some((n, i) => n !== arch.grid[i])) {
+        problems.push(`"architecture.grid" ${JSON.stringify(arch.grid)} does not match image_size ${arch.image_size.join('×')} / patch_size ${arch.patch_size}`
+          + (patches.every(Number.isInteger) ? ` = ${JSON.stringify(patches)}` : ' (not a whole number of patches)'));
+      } else if (arch.grid[0] * arch.grid[1] + special !== arch.tokens) {
         problems.push(`"architecture.tokens" ${arch.tokens} != grid ${arch.grid.join('×')} + ${special} special token(s)`);
       }
     }
@@ -96,8 +103,49 @@ export function validateMetadata(metadata, source = 'metadata') {
   return metadata;
 }
 
-// Compares an ONNX session's names with the contract; `modelName` is used in messages.
-export function checkSessionContract(session, modelName = 'model.onnx') {
+// Which metadata field each fixed axis of the contract's tensors is (null: K, the number
+// of targets, free). "tokens" covers the attention's two token axes.
+const CONTRACT_AXES = {
+  pixels: [null, null, 'image_size[0]', 'image_size[1]'],
+  target: [null, 'num_classes'],
+  logits: [null, 'num_classes'],
+  attn: ['blocks', 'heads', 'tokens', 'tokens'],
+  attn_grad: [null, 'blocks', 'heads', 'tokens', 'tokens'],
+  attn_rel: [null, 'blocks', 'heads', 'tokens', 'tokens'],
+  attn_rel_classic_last: [null, 'heads', 'tokens', 'tokens'],
+};
+
+function fieldValue(arch, field) {
+  const [, name, index] = /^(\w+)(?:\[(\d)\])?$/.exec(field);
+  return index === undefined ? arch[name] : arch[name]?.[Number(index)];
+}
+
+// Metadata fields that disagree with the graph's own tensor shapes (only the axes the
+// graph fixes to a number; onnxruntime gives names for symbolic ones).
+function shapeMismatches(session, metadata) {
+  const arch = metadata.architecture;
+  const declared = [...(session.inputMetadata ?? []), ...(session.outputMetadata ?? [])];
+  const found = new Map();
+  for (const { name, shape } of declared) {
+    const axes = CONTRACT_AXES[name];
+    if (!axes || !Array.isArray(shape) || shape.length !== axes.length) continue;
+    axes.forEach((field, i) => {
+      if (field && typeof shape[i] === 'number' && shape[i] > 0 && !found.has(field)) found.set(field, { value: shape[i], name, shape });
+    });
+  }
+  const problems = [];
+  for (const [field, { value, name, shape }] of found) {
+    const fileValue = fieldValue(arch, field);
+    if (fileValue !== value) {
+      problems.push(`architecture.${field} is ${JSON.stringify(fileValue)} in the metadata, ${value} in the graph (${name} [${shape.join(',')}])`);
+    }
+  }
+  return problems;
+}
+
+// Compares an ONNX session's names with the contract and, given the metadata, the shapes
+// the graph declares with the architecture it claims; `modelName` is used in messages.
+export function checkSessionContract(session, modelName = 'model.onnx', metadata) {
   const missingIn = CONTRACT_INPUTS.filter((n) => !session.inputNames.includes(n));
   const missingOut = CONTRACT_OUTPUTS.filter((n) => !session.outputNames.includes(n));
   const parts = [];
@@ -106,6 +154,10 @@ export function checkSessionContract(session, modelName = 'model.onnx') {
   if (parts.length) {
     throw new Error(`${modelName} lacks ${parts.join(' and ')} expected by the explainer contract `
       + `(it has inputs ${session.inputNames.join(', ') || 'none'}; outputs ${session.outputNames.join(', ') || 'none'})`);
+  }
+  const mismatches = metadata ? shapeMismatches(session, metadata) : [];
+  if (mismatches.length) {
+    throw new Error(`the metadata does not match ${modelName}: ${mismatches.join('; ')}`);
   }
 }
 

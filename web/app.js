@@ -20,6 +20,7 @@ const state = {
   photo: null,                 // { imageId, bitmap, width, height, name }
   region: null, top5: [],
   classA: null, classB: null, contrastive: false,
+  exif: 'use', // EXIF orientation: 'use' (as viewers show the photo) or 'ignore' (PIL's reading)
   view: 'single', method: 'transformer_attribution',
   opacity: 0.55, colormap: 'jet', threshold: 'none', startLayer: 0, display: 'smooth',
   maps: new Map(),             // `${targetKey}|${startLayer}` → { [method]: map }
@@ -156,9 +157,10 @@ function showMethodHelp() {
 async function onPhoto(blob, name) {
   timeline.photoChosen = performance.now();
   timeline.firstHeatmap = null;
+  state.source = { blob, name }; // read again when the EXIF setting changes
   let photo;
   try {
-    photo = await readPhoto(blob, name);
+    photo = await readPhoto(blob, name, { exif: state.exif });
   } catch (err) {
     return showError(err.message);
   }
@@ -410,6 +412,10 @@ function pickA(id) {
 const searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
 const searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; ensureMaps(); });
 
+$('exif-ignore').addEventListener('change', (e) => {
+  state.exif = e.target.checked ? 'ignore' : 'use';
+  if (state.source) onPhoto(state.source.blob, state.source.name);
+});
 $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; ensureMaps(); });
 $('method').addEventListener('change', (e) => { state.method = e.target.value; showMethodHelp(); ensureMaps(); render(); });
 $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); });

@@ -4,6 +4,8 @@
 import { parseOptions, formatOptions, UsageError } from '../args.js';
 import { mergeRuns, readRuns } from '../../runtime/node/eval/merge.js';
 import { loadKind } from '../../runtime/node/eval/kinds.js';
+import { prepareOutDir } from '../../runtime/node/out-dir.js';
+import { OUT_FILES } from '../eval-options.js';
 
 const OPTIONS = {
   out: { type: 'string', value: 'DIR', required: true, help: 'new folder for the merged run' },
@@ -52,6 +54,7 @@ export async function run(argv) {
     return 0;
   }
   if (!dirs.length) throw new UsageError('give the run folders to merge (see `vit-relevance eval merge --help`)');
+  await prepareOutDir(opts.out, OUT_FILES);
   const [first] = await readRuns(dirs.slice(0, 1));
   const kind = await loadKind(first.info.kind);
   const result = await mergeRuns({ dirs, outDir: opts.out, kind });

@@ -3,14 +3,19 @@
 // relevance methods; prints the top-5 classes and writes DIR/maps.json plus one PNG
 // overlay per target and method at the photo's own resolution.
 import path from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { parseOptions, parseMethods, formatOptions, formatMethods, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
+import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { loadExplainer } from '../../runtime/node/index.js';
+import { prepareOutDir } from '../../runtime/node/out-dir.js';
+import { EXIF_MODES } from '../../runtime/node/image.js';
+import { validateMetadata } from '../../runtime/metadata.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
@@ -24,6 +29,8 @@ const OPTIONS = {
   engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
   colormap: { type: 'string', default: 'jet', help: 'overlay colormap' },
   opacity: { type: 'string', value: 'X', default: '0.5', help: 'overlay opacity in [0,1]' },
+  exif: { type: 'string', value: 'use|ignore', default: 'use', help: 'EXIF orientation: use (the photo as viewers show it) or ignore (the stored pixels, as PIL and the evaluations read them)' },
+  timings: { type: 'boolean', help: 'also write DIR/timings.json (where the time went; differs run to run)' },
   out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json and the PNG overlays' },
 };
 
@@ -32,13 +39,15 @@ export const summary = 'explain a photo or .npy tensor with an explainer graph â
 export function usage(core) {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
                              [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
-                             [--colormap jet] [--opacity 0.5] --out DIR
+                             [--colormap jet] [--opacity 0.5] [--exif use|ignore] [--timings] --out DIR
 
 Runs the explainer graph on the input, prints the five most likely classes and computes the
 relevance maps of each target with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
 preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,W] or
 [1,3,H,W] float32 tensor. Writes DIR/maps.json and DIR/<class id>-<method>.png: the map
-drawn over the region of the photo the model saw, at the photo's resolution.
+drawn over the region of the photo the model saw, at the photo's resolution. The same
+inputs give the same bytes; --timings adds DIR/timings.json. A photo's EXIF orientation
+is applied (as viewers show it) unless --exif ignore (PIL's reading, the evaluations').
 
 options:
 ${formatOptions(OPTIONS)}
@@ -108,13 +117,17 @@ async function writeOverlays(core, dir, input, targets, opts) {
       const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
         core.normalize(map), map.shape[0], map.shape[1], input.region,
         { colormap: opts.colormap, opacity: opts.opacity });
-      const file = path.join(dir, `${t.id}-${method}.png`);
+      const file = path.join(dir, overlayName(t.id, method));
       await writePng(file, rgba, input.photo.width, input.photo.height);
       files.push(file);
     }
   }
   return files;
 }
+
+// The PNG overlays' names, so the output folder can be checked for them before writing.
+const overlayName = (id, method) => `${id}-${method}.png`;
+const TIMINGS_FILE = 'timings.json';
 
 export async function run(argv) {
   const { rest, positionals, targets: targetSpecs } = splitArgv(argv);
@@ -128,43 +141,41 @@ export async function run(argv) {
   }
   const [inputFile] = positionals;
   const opacity = parseOpacity(opts.opacity);
+  if (!EXIF_MODES.includes(opts.exif)) throw new UsageError(`--exif must be ${EXIF_MODES.join(' or ')}, got "${opts.exif}"`);
   const started = performance.now();
   const timings = {};
 
-  let t0 = performance.now();
-  // The core loads while the graph opens.
-  const opening = userStep(() => loadExplainer({ model: opts.model, threads: opts.threads, engine: opts.engine }));
-  opening.catch(() => {}); // it may fail while the core loads: handled when awaited below
-  let core;
-  let methods;
-  try {
-    core = await loadCore();
-    const parsed = parseMethods(opts.method, core.methodIds);
-    // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
-    methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;
-    if (!core.colormapIds.includes(opts.colormap)) {
-      throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
-    }
-  } catch (err) {
-    opening.then((e) => e.close(), () => {}); // close the session, whenever it opens
-    throw err;
+  // Everything the user can get wrong is checked before the graph loads (seconds):
+  // the output folder, the metadata, the targets, the methods and the input itself.
+  await prepareOutDir(opts.out, ['maps.json', ...(opts.timings ? [TIMINGS_FILE] : [])]);
+  if (!existsSync(opts.model)) throw new UserError(`cannot read model ${opts.model}: no such file`);
+  const metadata = await userStep(async () => validateMetadata(
+    await readMetadata(metadataPathFor(opts.model), opts.model), `metadata of ${path.basename(opts.model)}`));
+  // Without --target: null, the predicted class, which the graph resolves in the same run.
+  const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
+  if (!targetIds.length) targetIds.push(null);
+  const core = await loadCore();
+  const parsed = parseMethods(opts.method, core.methodIds);
+  // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
+  const methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;
+  if (!core.colormapIds.includes(opts.colormap)) {
+    throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
   }
-  const explainer = await opening;
+  // attattr reads Attr from the attribution graphs, the other methods the explainer's run
+  const attributionMethods = methods.filter((m) => !core.explainerMethodIds.includes(m));
+  const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
+  if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
+  await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m))));
+  let t0 = performance.now();
+  const input = await userStep(() => loadExplainInput(inputFile, metadata, core, { exif: opts.exif }));
+  timings.preprocessMs = ms(t0);
+
+  t0 = performance.now();
+  const explainer = await userStep(() => loadExplainer({ model: opts.model, threads: opts.threads, engine: opts.engine }));
   timings.loadMs = ms(t0);
   try {
-    const { metadata } = explainer;
-    const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
-    // attattr reads Attr from the attribution graphs, the other methods the explainer's run
-    const attributionMethods = methods.filter((m) => !core.explainerMethodIds.includes(m));
-    const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
-    if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
-
-    t0 = performance.now();
-    const input = await userStep(() => loadExplainInput(inputFile, metadata, core));
-    timings.preprocessMs = ms(t0);
-
-    // Without --target: null, the predicted class, explained in the run that predicts it. With
-    // attattr alone the run still gives the top-5 and the predicted class (raw_attention, the
+    // null targets: the predicted class, explained in the run that predicts it. With attattr
+    // alone the run still gives the top-5 and the predicted class (raw_attention, the
     // cheapest map, stands in and is dropped).
     const runMethods = explainerMethods.length ? explainerMethods : ['raw_attention'];
     const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: targetIds, methods: runMethods, startLayer: opts.startLayer }));
@@ -179,21 +190,24 @@ export async function run(argv) {
       timings.attributionMs = ms(t0);
     }
 
-    await mkdir(opts.out, { recursive: true });
+    // The predicted class is known only now: its overlays' names are checked here.
+    await prepareOutDir(opts.out, targets.flatMap((t) => Object.keys(t.maps).map((m) => overlayName(t.id, m))));
     t0 = performance.now();
     const pngs = await writeOverlays(core, opts.out, input, targets, { colormap: opts.colormap, opacity });
     timings.overlayMs = ms(t0);
     timings.totalMs = ms(started);
 
+    // Nothing run-dependent goes into maps.json, so two runs write the same bytes;
+    // the timings go to their own file when asked for.
     const doc = mapsDocument(targets.map(mapsTarget), {
       model: metadata.name,
       input: path.basename(inputFile),
-      image: { width: input.photo.width, height: input.photo.height, region: input.region, source: input.source },
+      image: { width: input.photo.width, height: input.photo.height, region: input.region, source: input.source, exif: input.exif },
       startLayer: opts.startLayer,
       top5,
-      timings,
     });
     const file = await writeMapsJson(opts.out, doc);
+    if (opts.timings) await writeFile(path.join(opts.out, TIMINGS_FILE), `${JSON.stringify(timings, null, 2)}\n`);
     for (const t of targets) console.log(`explained ${t.id} (${t.label}): ${Object.keys(t.maps).join(', ')}`);
     console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
     return 0;

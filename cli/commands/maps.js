@@ -7,6 +7,7 @@ import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
+import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { inferSquareGrid } from '../../runtime/token-grid.js';
 import { TOKEN_TENSORS } from '../../runtime/core-tensors.js';
 
@@ -62,6 +63,18 @@ function withFileHint(message, given) {
   return hints.length ? `${message} (${hints.join('; ')})` : message;
 }
 
+// The number of axes is checked here, before the grid is inferred from the last one (a
+// scalar said "undefined tokens"). The axes are those of the core's tensor description.
+function checkRank(core, id, tensor, file) {
+  const axes = /\[([^\]]+)\]/.exec(core.tensors.find((t) => t.id === id).description)[1];
+  const rank = axes.split(',').length;
+  if (tensor.shape.length !== rank) {
+    throw new UserError(`${file}: --${flagOf[id]} takes a ${rank}-axis [${axes}] tensor, this one has shape [${tensor.shape.join(',')}]`
+      + (tensor.shape.length ? '' : ' (a scalar)'));
+  }
+  return tensor;
+}
+
 function chooseGrid(opts, tensors) {
   if (opts.grid) return opts.grid;
   const first = TOKEN_TENSORS.map((id) => tensors[id]).find(Boolean);
@@ -91,11 +104,12 @@ export async function run(argv) {
     throw new UsageError(`give at least one input tensor (${Object.keys(TENSOR_FLAGS).map((f) => `--${f}`).join(', ')})`);
   }
 
+  await prepareOutDir(opts.out, ['maps.json']);
   const methods = parseMethods(opts.method, core.methodIds);
   const tensors = {};
   for (const [id, file] of Object.entries(given)) {
     if (!/\.npy$/i.test(file)) throw new UserError(`${file}: expected a NumPy .npy file`);
-    tensors[id] = await readNpyFile(file);
+    tensors[id] = checkRank(core, id, await readNpyFile(file), file);
   }
 
   let maps;

@@ -1,6 +1,6 @@
 // Node-only: the input of `vit-relevance explain`, a photo or a .npy tensor, turned into
 // what the explainer and the overlays need:
-//   { pixels: Float32Array(3·H·W), photo: { rgba, width, height }, region, source }
+//   { pixels: Float32Array(3·H·W), photo: { rgba, width, height }, region, source, exif }
 // Photos go through the core's preprocess (metadata.preprocess, incl. exact-size
 // passthrough); `region` is where the model input sits in the photo, so the overlays
 // are drawn at the photo's own resolution. A .npy is already normalised: it skips
@@ -38,7 +38,9 @@ export function tensorToRgba(chw, width, height, mean, std) {
   return rgba;
 }
 
-export async function loadExplainInput(file, metadata, core) {
+// exif: 'use' or 'ignore', a photo's EXIF orientation (./image.js); reported back as
+// `exif` for photos (null for a tensor).
+export async function loadExplainInput(file, metadata, core, { exif = 'use' } = {}) {
   const [H, W] = metadata.architecture.image_size;
   const { mean, std } = metadata.preprocess;
   if (isNpyPath(file)) {
@@ -48,10 +50,11 @@ export async function loadExplainInput(file, metadata, core) {
       photo: { rgba: tensorToRgba(pixels, W, H, mean, std), width: W, height: H },
       region: { x: 0, y: 0, width: W, height: H },
       source: 'tensor',
+      exif: null,
     };
   }
-  const photo = await decodeImage(file);
+  const photo = await decodeImage(file, { exif });
   // Given the whole metadata, the core also checks the result against image_size.
   const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
-  return { pixels: pre.data, photo, region: pre.region, source: pre.passthrough ? 'photo (exact size, normalised only)' : 'photo' };
+  return { pixels: pre.data, photo, region: pre.region, source: pre.passthrough ? 'photo (exact size, normalised only)' : 'photo', exif };
 }

@@ -42,11 +42,14 @@ export function forwardPathFor(onnxPath) {
 // forward pass (onnxruntime-web runs the whole explainer graph even for logits alone).
 // requireForward: a missing forward graph is an error (evaluations batch their forwards).
 // The returned explainer carries `engine` ('web' or 'node').
+// metadata: the graph's metadata when the caller has read it already (readMetadata).
+// A graph whose weights sit in an external file beside it (models/exporter/split.py's
+// .graph.onnx) is opened with that file.
 export async function openExplainerFile(onnxPath, {
-  threads, sessionOptions, withForward = false, requireForward = false, engine = 'web',
+  threads, sessionOptions, withForward = false, requireForward = false, engine = 'web', metadata,
 } = {}) {
   const runtime = await loadEngine(engine, { threads });
-  const metadata = await readMetadata(metadataPathFor(onnxPath), onnxPath);
+  metadata ??= await readMetadata(metadataPathFor(onnxPath), onnxPath);
   let model;
   try {
     model = await readFile(onnxPath);
@@ -59,9 +62,14 @@ export async function openExplainerFile(onnxPath, {
       + '(models/export.py --plain writes it; npm run build does)');
   }
   const forwardModel = (withForward || requireForward) && existsSync(forwardPath) ? await readFile(forwardPath) : undefined;
-  const explainer = await openExplainer({
-    ort: runtime.ort, model, metadata, sessionOptions: { ...runtime.sessionOptions, ...sessionOptions },
+  const open = (options) => openExplainer({
+    ort: runtime.ort, model, metadata, sessionOptions: { ...runtime.sessionOptions, ...sessionOptions, ...options },
     modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
+  });
+  const explainer = await open().catch(async (err) => {
+    const weights = err.externalData && path.join(path.dirname(onnxPath), err.externalData);
+    if (!weights || path.basename(weights) !== err.externalData || !existsSync(weights)) throw err;
+    return open({ externalData: [{ path: err.externalData, data: await readFile(weights) }] });
   });
   explainer.engine = runtime.name;
   return explainer;

@@ -42,6 +42,7 @@ test('eval perturbation: summary, reports, resume, and shards merged equal one r
     for (const f of ['perturbation.json', 'perturbation.csv', 'perturbation.md', 'perturbation-pos.svg', 'perturbation-neg.svg', 'records.jsonl', 'run.json']) {
       assert.ok(files[f]?.length, `${f} written`);
     }
+    assert.equal(JSON.parse(files['run.json']).settings.decode.exif, 'ignore', 'photos are read as PIL reads them, and run.json says so');
     const summary = JSON.parse(files['perturbation.json']);
     assert.equal(summary.n, 2);
     assert.deepEqual(summary.fractions, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);

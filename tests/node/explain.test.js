@@ -69,7 +69,7 @@ for (const [what, input] of [['golden input tensor', goldenInput], ['photo catdo
       }
     }
     assert.equal(Object.keys(doc.targets[0].maps).length, (await loadCore()).explainerMethodIds.length, 'every method one explainer run feeds');
-    assert.ok(doc.timings.modelMs > 0);
+    assert.equal(doc.timings, undefined, 'timings only in the opt-in timings.json: maps.json is reproducible');
   });
 }
 

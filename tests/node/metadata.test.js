@@ -42,3 +42,37 @@ test('session contract check names the missing outputs', () => {
   assert.doesNotThrow(() => checkSessionContract({ ...session, outputNames: [...session.outputNames, 'attn_grad', 'attn_rel'] }));
   assert.throws(() => checkSessionContract({ inputNames: ['pixels'], outputNames: [] }, 'f.onnx'), /f\.onnx lacks inputs target, pixel_relevance and outputs logits/);
 });
+
+// A session as onnxruntime describes DeiT-tiny's explainer graph (symbolic axes as names).
+function deitSession() {
+  const io = (name, shape) => ({ name, isTensor: true, type: 'float32', shape });
+  const inputMetadata = [io('pixels', [1, 3, 224, 224]), io('target', ['K', 1000]), io('pixel_relevance', [])];
+  const outputMetadata = [io('logits', [1, 1000]), io('attn', [12, 3, 197, 197]), io('attn_grad', ['K', 12, 3, 197, 197]),
+    io('attn_rel', ['K', 12, 3, 197, 197]), io('attn_rel_classic_last', ['K', 3, 197, 197]), io('input_rel_classic', ['K', 'h', 'w'])];
+  return { inputNames: inputMetadata.map((m) => m.name), outputNames: outputMetadata.map((m) => m.name), inputMetadata, outputMetadata };
+}
+const deitArchitecture = { blocks: 12, heads: 3, patch_size: 16, image_size: [224, 224], grid: [14, 14], tokens: 197, special_tokens: 1, num_classes: 1000 };
+
+test('session contract: metadata that contradicts the graph\'s shapes names the field, both values and the tensor', () => {
+  const check = (fields) => () => checkSessionContract(deitSession(), 'deit.onnx', { architecture: { ...deitArchitecture, ...fields } });
+  assert.doesNotThrow(check({}));
+  assert.throws(check({ blocks: 6 }), { message: 'the metadata does not match deit.onnx: architecture.blocks is 6 in the metadata, 12 in the graph (attn [12,3,197,197])' });
+  assert.throws(check({ heads: 4 }), /architecture\.heads is 4 in the metadata, 3 in the graph \(attn \[12,3,197,197\]\)/);
+  assert.throws(check({ num_classes: 10 }), /architecture\.num_classes is 10 in the metadata, 1000 in the graph \(target \[K,1000\]\)/);
+  assert.throws(check({ tokens: 50 }), /architecture\.tokens is 50 in the metadata, 197 in the graph/);
+  assert.throws(check({ image_size: [384, 224] }), /architecture\.image_size\[0\] is 384 in the metadata, 224 in the graph \(pixels \[1,3,224,224\]\)/);
+  // Without onnxruntime's shape metadata (older versions) only the names are checked.
+  const { inputNames, outputNames } = deitSession();
+  const namesOnly = { inputNames, outputNames };
+  assert.doesNotThrow(() => checkSessionContract(namesOnly, 'deit.onnx', { architecture: { ...deitArchitecture, blocks: 6 } }));
+});
+
+test('grid must be image_size / patch_size (issue 11: grid [7,28] passed and wrote 7×28 maps)', () => {
+  const m = { ...tinyMetadata(), labels: Array.from({ length: 1000 }, (_, i) => `class ${i}`), label_names: undefined };
+  m.architecture = { ...m.architecture, ...deitArchitecture };
+  assert.equal(validateMetadata(m), m);
+  m.architecture = { ...m.architecture, grid: [7, 28] };
+  assert.throws(() => validateMetadata(m, 'deit.json'), { message: 'deit.json is not valid explainer metadata: "architecture.grid" [7,28] does not match image_size 224×224 / patch_size 16 = [14,14]' });
+  m.architecture = { ...m.architecture, grid: [14, 14], special_tokens: -1 };
+  assert.throws(() => validateMetadata(m), /"architecture\.special_tokens" must be a non-negative integer/);
+});

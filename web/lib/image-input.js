@@ -1,6 +1,9 @@
 // Turns a user's file (or a sample) into a photo the page can show and analyse: decoded
-// with its EXIF orientation applied, checked for sizes the page cannot use, and scaled
-// down only when it is too large to handle comfortably in a browser tab.
+// with its EXIF orientation applied (unless the user asks for the stored pixels), checked
+// for sizes the page cannot use, and scaled down only when it is too large to handle
+// comfortably in a browser tab.
+
+import { withoutOrientation } from './exif-orientation.js';
 
 export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
 export const MAX_ANALYSIS_SIDE = 4096;  // larger photos are scaled down (memory of a tab)
@@ -28,8 +31,10 @@ async function orientedSize(url, blob) {
   });
 }
 
-// Returns { bitmap, width, height, original: {width, height}, name }.
-export async function readPhoto(blob, name = blob.name || 'photo') {
+// Returns { bitmap, width, height, original: {width, height}, name }. exif: 'use' applies
+// the EXIF orientation (what a person sees), 'ignore' keeps the stored pixels (PIL's
+// reading, ./exif-orientation.js).
+export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use' } = {}) {
   if (blob.type && !blob.type.startsWith('image/')) {
     throw new ImageInputError(`“${name}” is not an image (${blob.type}). Choose a PNG, JPEG, WebP or GIF photo.`);
   }
@@ -37,6 +42,7 @@ export async function readPhoto(blob, name = blob.name || 'photo') {
     throw new ImageInputError(`“${name}” does not look like an image. Choose a PNG, JPEG, WebP or GIF photo.`);
   }
   if (blob.size === 0) throw new ImageInputError(`“${name}” is empty.`);
+  if (exif === 'ignore') blob = new Blob([withoutOrientation(new Uint8Array(await blob.arrayBuffer()))], { type: blob.type });
   const url = URL.createObjectURL(blob);
   let size;
   try {

@@ -1,19 +1,18 @@
 // How evaluations decode and preprocess their photos and masks. DECODE goes into every evaluation's
-// settings (./model-settings.js), so runs decoded differently are never mixed; an EXIF
-// option of the decoder (PIL parity = orientation ignored, the evaluations' default)
-// belongs here as one more field.
+// settings (./model-settings.js), so runs decoded differently are never mixed: PIL's
+// reading, EXIF orientation not applied (../image.js DEFAULT_EXIF).
 import path from 'node:path';
-import { decodeImage } from '../image.js';
+import { decodeImage, DEFAULT_EXIF } from '../image.js';
 import { UnreadableError } from './run.js';
 
-export const DECODE = { exif: 'apply' };
+export const DECODE = { exif: DEFAULT_EXIF };
 
 // → decodeImage's { rgba, width, height }; a file that cannot be read or decoded is an
 // UnreadableError naming it by `name` (paths stay out of the records: they differ
 // between machines, the names do not).
 export async function decodePhoto(file, name = path.basename(file)) {
   try {
-    return await decodeImage(file);
+    return await decodeImage(file, DECODE);
   } catch (err) {
     throw new UnreadableError(err.message.replaceAll(file, name));
   }
