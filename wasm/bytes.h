@@ -19,7 +19,9 @@ class Bytes {
   static Bytes with_size(double size);
 
   // A Uint8Array over the heap memory; invalidated when the heap grows.
-  emscripten::val view() { return emscripten::val(emscripten::typed_memory_view(values_.size(), values_.data())); }
+  emscripten::val view() {
+    return emscripten::val(emscripten::typed_memory_view(values_.size(), values_.data()));
+  }
   double size() const { return static_cast<double>(values_.size()); }
 
   const uint8_t* data() const { return values_.data(); }

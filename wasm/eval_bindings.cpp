@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bytes.h"
+#include "common/image_checks.h"
 #include "eval/auc.h"
 #include "eval/perturbation.h"
 #include "eval/pointing_game.h"
@@ -20,7 +21,6 @@
 #include "ids.h"
 #include "js_errors.h"
 #include "options.h"
-#include "common/image_checks.h"
 
 namespace vitrel::wasm {
 namespace {
@@ -44,7 +44,8 @@ std::vector<double> number_list(const val& list, const char* what) {
 std::array<float, 3> three_floats(const val& list, const char* what) {
   const std::vector<double> v = number_list(list, what);
   if (v.size() != 3) {
-    throw InputError(std::string(what) + " must hold 3 numbers (R, G, B), got " + std::to_string(v.size()));
+    throw InputError(std::string(what) + " must hold 3 numbers (R, G, B), got " +
+                     std::to_string(v.size()));
   }
   return {float(v[0]), float(v[1]), float(v[2])};
 }
@@ -59,7 +60,8 @@ int required_int(const val& object, const char* key, const char* what) {
 }
 
 PixelRect rect_from(const val& r, const char* what) {
-  if (r.isUndefined() || r.isNull()) throw InputError(std::string(what) + " must be { x, y, width, height }");
+  if (r.isUndefined() || r.isNull())
+    throw InputError(std::string(what) + " must be { x, y, width, height }");
   return {required_int(r, "x", what), required_int(r, "y", what), required_int(r, "width", what),
           required_int(r, "height", what)};
 }
@@ -73,12 +75,14 @@ void require_count(std::size_t got, std::size_t expected, const char* what, cons
 
 // A JS-owned Uint32Array copy of `values` (one memcpy).
 val uint32_copy(const std::vector<std::uint32_t>& values) {
-  return val::global("Uint32Array").new_(emscripten::typed_memory_view(values.size(), values.data()));
+  return val::global("Uint32Array")
+      .new_(emscripten::typed_memory_view(values.size(), values.data()));
 }
 
 val ranking(const Floats& map, const std::string& order) {
   return call_or_throw_js([&] {
-    return uint32_copy(removal_ranking(map.values().data(), map.values().size(), from_id<RemovalOrder>(order)));
+    return uint32_copy(
+        removal_ranking(map.values().data(), map.values().size(), from_id<RemovalOrder>(order)));
   });
 }
 
@@ -86,16 +90,18 @@ val ranking(const Floats& map, const std::string& order) {
 Floats perturbed(const Bytes& rgba, int width, int height, const Floats& map, const val& options) {
   return call_or_throw_js([&] {
     require_rgba_image(rgba.data(), rgba.byte_size(), width, height, "perturbedInputs rgba");
-    require_count(map.values().size(), std::size_t(width) * std::size_t(height), "perturbedInputs map",
-                  "width * height");
+    require_count(map.values().size(), std::size_t(width) * std::size_t(height),
+                  "perturbedInputs map", "width * height");
     if (options.isUndefined() || options.isNull()) {
       throw InputError("perturbedInputs options must be { fractions, order, mean, std }");
     }
-    const std::vector<double> fractions = number_list(options["fractions"], "perturbedInputs options.fractions");
+    const std::vector<double> fractions =
+        number_list(options["fractions"], "perturbedInputs options.fractions");
     const RemovalOrder order = from_id<RemovalOrder>(string_field(options, "order", ""));
     const auto mean = three_floats(options["mean"], "perturbedInputs options.mean");
     const auto std = three_floats(options["std"], "perturbedInputs options.std");
-    return Floats(perturbed_inputs(rgba.data(), width, height, map.values().data(), fractions, order, mean, std),
+    return Floats(perturbed_inputs(rgba.data(), width, height, map.values().data(), fractions,
+                                   order, mean, std),
                   {int64_t(fractions.size()), 3, height, width});
   });
 }
@@ -110,7 +116,9 @@ double removed_count(double pixels, double fraction) {
 }
 
 double trapezoid(const val& x, const val& y) {
-  return call_or_throw_js([&] { return trapezoid_area(number_list(x, "trapezoidArea x"), number_list(y, "trapezoidArea y")); });
+  return call_or_throw_js([&] {
+    return trapezoid_area(number_list(x, "trapezoidArea x"), number_list(y, "trapezoidArea y"));
+  });
 }
 
 double auc(const val& fractions, const val& accuracy) {
@@ -124,7 +132,8 @@ double share_inside(const Floats& map, int rows, int cols, const val& rect) {
   return call_or_throw_js([&] {
     const PixelRect r = rect_from(rect, "positiveShareInside rect");
     if (rows >= 1 && cols >= 1) {
-      require_count(map.values().size(), std::size_t(rows) * std::size_t(cols), "positiveShareInside map", "rows * cols");
+      require_count(map.values().size(), std::size_t(rows) * std::size_t(cols),
+                    "positiveShareInside map", "rows * cols");
     }
     return positive_share_inside(map.values().data(), rows, cols, r);
   });
@@ -132,8 +141,10 @@ double share_inside(const Floats& map, int rows, int cols, const val& rect) {
 
 val seg_counts(const Floats& map, const Bytes& mask) {
   return call_or_throw_js([&] {
-    require_count(mask.byte_size(), map.values().size(), "segmentationCounts mask", "one per map value");
-    const SegmentationCounts c = segmentation_counts(map.values().data(), mask.data(), map.values().size());
+    require_count(mask.byte_size(), map.values().size(), "segmentationCounts mask",
+                  "one per map value");
+    const SegmentationCounts c =
+        segmentation_counts(map.values().data(), mask.data(), map.values().size());
     val out = val::object();
     out.set("correct", double(c.correct));
     out.set("labeled", double(c.labeled));
@@ -152,19 +163,21 @@ val seg_counts(const Floats& map, const Bytes& mask) {
 
 double ap(const Floats& scores, const Bytes& positive) {
   return call_or_throw_js([&] {
-    require_count(positive.byte_size(), scores.values().size(), "averagePrecision positive", "one per score");
+    require_count(positive.byte_size(), scores.values().size(), "averagePrecision positive",
+                  "one per score");
     return average_precision(scores.values().data(), positive.data(), scores.values().size());
   });
 }
 
-Bytes mask_frame(const Bytes& mask, int mask_width, int mask_height, const val& region, int out_width,
-                 int out_height) {
+Bytes mask_frame(const Bytes& mask, int mask_width, int mask_height, const val& region,
+                 int out_width, int out_height) {
   return call_or_throw_js([&] {
     const PixelRect r = rect_from(region, "maskInModelFrame region");
     require_image_size(mask_width, mask_height, "maskInModelFrame mask");
-    require_count(mask.byte_size(), std::size_t(mask_width) * std::size_t(mask_height), "maskInModelFrame mask",
-                  "maskWidth * maskHeight");
-    return Bytes(mask_in_model_frame(mask.data(), mask_width, mask_height, r, out_width, out_height));
+    require_count(mask.byte_size(), std::size_t(mask_width) * std::size_t(mask_height),
+                  "maskInModelFrame mask", "maskWidth * maskHeight");
+    return Bytes(
+        mask_in_model_frame(mask.data(), mask_width, mask_height, r, out_width, out_height));
   });
 }
 

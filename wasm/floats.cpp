@@ -27,13 +27,14 @@ Floats Floats::with_shape(const val& shape) {
     const val d = shape[i];
     const double x = d.isNumber() ? d.as<double>() : -1.0;
     if (!(x >= 1.0) || x != std::floor(x) || x > static_cast<double>(kMaxElements)) {
-      throw InputError("shape must be an array of positive integers, got dim " +
-                       std::to_string(i) + " = " + d.call<std::string>("toString"));
+      throw InputError("shape must be an array of positive integers, got dim " + std::to_string(i) +
+                       " = " + d.call<std::string>("toString"));
     }
     dims.push_back(static_cast<int64_t>(x));
     count *= dims.back();
     if (count > kMaxElements) {
-      throw InputError("shape " + shape_to_string(dims) + "... is too large for the WebAssembly heap");
+      throw InputError("shape " + shape_to_string(dims) +
+                       "... is too large for the WebAssembly heap");
     }
   }
   return Floats(std::vector<float>(static_cast<size_t>(count), 0.0f), std::move(dims));

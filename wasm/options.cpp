@@ -38,7 +38,8 @@ float float_field(const val& object, const char* key, float fallback) {
 bool bool_field(const val& object, const char* key, bool fallback) {
   const val v = field(object, key);
   if (v.isUndefined()) return fallback;
-  if (!v.isTrue() && !v.isFalse()) throw InputError(std::string("option ") + key + " must be true or false");
+  if (!v.isTrue() && !v.isFalse())
+    throw InputError(std::string("option ") + key + " must be true or false");
   return v.isTrue();
 }
 
@@ -49,14 +50,16 @@ std::string string_field(const val& object, const char* key, const std::string& 
   return v.as<std::string>();
 }
 
-std::vector<float> float_list_field(const val& object, const char* key, const std::vector<float>& fallback) {
+std::vector<float> float_list_field(const val& object, const char* key,
+                                    const std::vector<float>& fallback) {
   const val v = field(object, key);
   if (v.isUndefined()) return fallback;
   if (!v.isArray()) throw InputError(std::string("option ") + key + " must be an array of numbers");
   std::vector<float> out;
   const int n = v["length"].as<int>();
   for (int i = 0; i < n; ++i) {
-    if (!v[i].isNumber()) throw InputError(std::string("option ") + key + " must be an array of numbers");
+    if (!v[i].isNumber())
+      throw InputError(std::string("option ") + key + " must be an array of numbers");
     out.push_back(v[i].as<float>());
   }
   return out;

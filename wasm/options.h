@@ -18,7 +18,8 @@ int int_field(const emscripten::val& object, const char* key, int fallback);
 // The same for other field types; absent → fallback, wrong type → InputError.
 float float_field(const emscripten::val& object, const char* key, float fallback);
 bool bool_field(const emscripten::val& object, const char* key, bool fallback);
-std::string string_field(const emscripten::val& object, const char* key, const std::string& fallback);
+std::string string_field(const emscripten::val& object, const char* key,
+                         const std::string& fallback);
 std::vector<float> float_list_field(const emscripten::val& object, const char* key,
                                     const std::vector<float>& fallback);
 

@@ -17,9 +17,9 @@
 #include "ids.h"
 #include "js_errors.h"
 #include "options.h"
-#include "render/photo_overlay.h"
 #include "preprocess/preprocess.h"
 #include "preprocess/preprocess_spec.h"
+#include "render/photo_overlay.h"
 
 namespace vitrel::wasm {
 namespace {
@@ -35,7 +35,8 @@ PreprocessSpec spec_from(const val& s) {
   spec.center_crop = bool_field(s, "centerCrop", spec.center_crop);
   spec.crop_width = int_field(s, "cropWidth", spec.crop_width);
   spec.crop_height = int_field(s, "cropHeight", spec.crop_height);
-  spec.interpolation = from_id<Interpolation>(string_field(s, "interpolation", to_id(spec.interpolation)));
+  spec.interpolation =
+      from_id<Interpolation>(string_field(s, "interpolation", to_id(spec.interpolation)));
   spec.mean = float_list_field(s, "mean", spec.mean);
   spec.stddev = float_list_field(s, "std", spec.stddev);
   spec.exact_size_passthrough = bool_field(s, "exactSizePassthrough", spec.exact_size_passthrough);
@@ -68,7 +69,8 @@ InputRegion region_from(const val& r) {
 //     region, passthrough }
 val preprocess(const Bytes& rgba, int width, int height, const val& spec) {
   return call_or_throw_js([&] {
-    PreprocessedImage p = preprocess_image(rgba.data(), rgba.byte_size(), width, height, spec_from(spec));
+    PreprocessedImage p =
+        preprocess_image(rgba.data(), rgba.byte_size(), width, height, spec_from(spec));
     val out = val::object();
     out.set("width", p.width);
     out.set("height", p.height);
@@ -81,7 +83,8 @@ val preprocess(const Bytes& rgba, int width, int height, const val& spec) {
 }
 
 val region_of(int width, int height, const val& spec) {
-  return call_or_throw_js([&] { return region_value(input_region(width, height, spec_from(spec))); });
+  return call_or_throw_js(
+      [&] { return region_value(input_region(width, height, spec_from(spec))); });
 }
 
 // In place on `rgba` (JS copies it out), so a big photo has one heap copy.

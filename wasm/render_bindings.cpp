@@ -34,12 +34,14 @@ Floats normalize(const Floats& map) {
 
 Floats upsample(const Floats& map, int rows, int cols, int out_rows, int out_cols) {
   return call_or_throw_js([&] {
-    return as_map(upsample_bilinear(map.values(), rows, cols, out_rows, out_cols), out_rows, out_cols);
+    return as_map(upsample_bilinear(map.values(), rows, cols, out_rows, out_cols), out_rows,
+                  out_cols);
   });
 }
 
 Bytes colorize(const Floats& map01, const std::string& colormap) {
-  return call_or_throw_js([&] { return Bytes(apply_colormap(map01.values(), from_id<Colormap>(colormap))); });
+  return call_or_throw_js(
+      [&] { return Bytes(apply_colormap(map01.values(), from_id<Colormap>(colormap))); });
 }
 
 Bytes legend(const std::string& colormap) {
@@ -47,7 +49,8 @@ Bytes legend(const std::string& colormap) {
 }
 
 Floats threshold(const Floats& map01, const std::string& id) {
-  return call_or_throw_js([&] { return Floats(binarize(map01.values(), from_id<Threshold>(id)), map01.dims()); });
+  return call_or_throw_js(
+      [&] { return Floats(binarize(map01.values(), from_id<Threshold>(id)), map01.dims()); });
 }
 
 int otsu(const Floats& map01) {
@@ -61,7 +64,8 @@ Bytes composite(const Bytes& rgba, int width, int height, const Floats& map01, c
     o.colormap = from_id<Colormap>(string_field(options, "colormap", "jet"));
     o.mode = from_id<BlendMode>(string_field(options, "mode", "alpha"));
     o.opacity = float_field(options, "opacity", 0.5f);
-    return Bytes(composite_heatmap(rgba.data(), rgba.byte_size(), width, height, map01.values(), o));
+    return Bytes(
+        composite_heatmap(rgba.data(), rgba.byte_size(), width, height, map01.values(), o));
   });
 }
 

@@ -55,7 +55,6 @@ export class VitRelevanceElement extends HTMLElement {
   #shown = null;       // { photo, explainer } of #result
   #abort = null;
   #pending = null;     // 'render' | 'explain', coalesced into one microtask
-  #running = null;
   #started = false;
   #observer = null;
   #generation = 0;

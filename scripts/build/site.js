@@ -29,8 +29,7 @@ async function copyTree(fromDir, toDir, filter = () => true) {
   for (const entry of await readdir(fromDir, { withFileTypes: true })) {
     const from = path.join(fromDir, entry.name);
     const to = path.join(toDir, entry.name);
-    if (entry.isDirectory()) { if (filter(entry.name, true)) copied.push(...await copyTree(from, to, filter)); }
-    else if (filter(entry.name)) { await copyIfChanged(from, to); copied.push(to); }
+    if (entry.isDirectory()) { if (filter(entry.name, true)) copied.push(...await copyTree(from, to, filter)); } else if (filter(entry.name)) { await copyIfChanged(from, to); copied.push(to); }
   }
   return copied;
 }
@@ -84,8 +83,7 @@ export async function buildSite(paths) {
     // runtime/node/ holds Node-only helpers (file I/O) and runtime/eval/ the evaluations'
     // protocols and reports: the page never loads them.
     await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' && n !== 'eval' : n.endsWith('.js')));
-  }
-  else warn('no runtime/ folder yet: the Worker cannot load the explainer');
+  } else warn('no runtime/ folder yet: the Worker cannot load the explainer');
 
   // Same relative layout as the repository so runtime/core.js finds ../build/wasm/.
   const coreFiles = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];

@@ -22,8 +22,7 @@ std::string dims(int width, int height) {
 
 void require_image_size(int width, int height, const char* what) {
   if (width < 1 || height < 1) {
-    throw InputError(std::string(what) + ": size " + dims(width, height) +
-                     " must be at least 1x1");
+    throw InputError(std::string(what) + ": size " + dims(width, height) + " must be at least 1x1");
   }
   if (width > kMaxImageSide || height > kMaxImageSide) {
     throw InputError(std::string(what) + ": size " + dims(width, height) + " exceeds " +
@@ -53,9 +52,8 @@ void require_map(const std::vector<float>& map, int rows, int cols, const char* 
                      std::to_string(cols) + " cols, both must be >= 1");
   }
   if (int64_t{rows} * cols > kMaxImagePixels) {
-    throw InputError(std::string(what) + ": " + std::to_string(rows) + "x" +
-                     std::to_string(cols) + " exceeds " + std::to_string(kMaxImagePixels) +
-                     " values");
+    throw InputError(std::string(what) + ": " + std::to_string(rows) + "x" + std::to_string(cols) +
+                     " exceeds " + std::to_string(kMaxImagePixels) + " values");
   }
   if (map.size() != size_t(rows) * size_t(cols)) {
     throw InputError(std::string(what) + ": " + std::to_string(map.size()) +
@@ -69,8 +67,8 @@ void require_finite_normalisation(float mean, float stddev, int c, const char* w
   for (const float x : {0.0f, 1.0f}) {
     const float v = (x - mean) / stddev;
     if (!std::isfinite(v)) {
-      throw InputError(std::string(what) + ": mean[" + std::to_string(c) + "] = " +
-                       number(mean) + " and std[" + std::to_string(c) + "] = " + number(stddev) +
+      throw InputError(std::string(what) + ": mean[" + std::to_string(c) + "] = " + number(mean) +
+                       " and std[" + std::to_string(c) + "] = " + number(stddev) +
                        " normalise pixel value " + number(x) + " to " + number(v) +
                        ", outside float32 range");
     }

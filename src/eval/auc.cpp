@@ -12,8 +12,8 @@ namespace {
 void require_finite_list(const std::vector<double>& v, const char* what) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v[i])) {
-      throw InputError(std::string("trapezoid_area: ") + what + " has a non-finite value at index " +
-                       std::to_string(i));
+      throw InputError(std::string("trapezoid_area: ") + what +
+                       " has a non-finite value at index " + std::to_string(i));
     }
   }
 }

@@ -72,7 +72,8 @@ std::vector<float> perturbed_inputs(const std::uint8_t* rgba, int width, int hei
   for (int c = 0; c < 3; ++c) {
     removed[c] = (0.0f - mean[c]) / std[c];
     float* plane = image.data() + c * pixels;
-    for (std::size_t p = 0; p < pixels; ++p) plane[p] = (rgba[4 * p + c] / 255.0f - mean[c]) / std[c];
+    for (std::size_t p = 0; p < pixels; ++p)
+      plane[p] = (rgba[4 * p + c] / 255.0f - mean[c]) / std[c];
   }
 
   // Visit the fractions from smallest to largest so each one only removes the pixels the

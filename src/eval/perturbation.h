@@ -20,7 +20,9 @@ inline constexpr IdName<RemovalOrder> kRemovalOrderNames[] = {
     {RemovalOrder::most_relevant_first, "most_relevant_first"},
     {RemovalOrder::least_relevant_first, "least_relevant_first"},
 };
-constexpr IdTable<IdName<RemovalOrder>> id_table(RemovalOrder) { return {"removal order", kRemovalOrderNames}; }
+constexpr IdTable<IdName<RemovalOrder>> id_table(RemovalOrder) {
+  return {"removal order", kRemovalOrderNames};
+}
 
 // floor(pixels * fraction) in double, as Python's int(base_size * step).
 // InputError unless 0 <= fraction <= 1.

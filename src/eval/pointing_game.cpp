@@ -25,8 +25,9 @@ double positive_share_inside(const float* map, int rows, int cols, PixelRect ins
   // Compared in 64 bits so x + width cannot overflow.
   if (r.width < 1 || r.height < 1 || r.x < 0 || r.y < 0 || int64_t{r.x} + r.width > cols ||
       int64_t{r.y} + r.height > rows) {
-    throw InputError("positive_share_inside: rect " + rect_string(r) + " must have a positive size " +
-                     "and lie inside the " + std::to_string(rows) + "x" + std::to_string(cols) + " map");
+    throw InputError("positive_share_inside: rect " + rect_string(r) +
+                     " must have a positive size " + "and lie inside the " + std::to_string(rows) +
+                     "x" + std::to_string(cols) + " map");
   }
   const int64_t n = int64_t{rows} * cols;
   const int64_t bad = first_non_finite(map, n);

@@ -92,12 +92,14 @@ SegmentationCounts segmentation_counts(const float* map, const std::uint8_t* mas
     background[i] = mask[i] == 0 ? 1 : 0;
   }
   counts.average_precision = (average_precision(background_score.data(), background.data(), n) +
-                              average_precision(soft.data(), mask, n)) / 2.0;
+                              average_precision(soft.data(), mask, n)) /
+                             2.0;
   return counts;
 }
 
-std::vector<std::uint8_t> mask_in_model_frame(const std::uint8_t* mask, int mask_width, int mask_height,
-                                              PixelRect region, int out_width, int out_height) {
+std::vector<std::uint8_t> mask_in_model_frame(const std::uint8_t* mask, int mask_width,
+                                              int mask_height, PixelRect region, int out_width,
+                                              int out_height) {
   require_image_size(mask_width, mask_height, "mask_in_model_frame mask");
   require_image_size(out_width, out_height, "mask_in_model_frame output");
   if (mask == nullptr) throw InputError("mask_in_model_frame: no mask");
@@ -113,7 +115,8 @@ std::vector<std::uint8_t> mask_in_model_frame(const std::uint8_t* mask, int mask
   for (int j = 0; j < out_width; ++j) source_x[j] = r.x + nearest(j, r.width, out_width);
   std::vector<std::uint8_t> out(std::size_t(out_width) * std::size_t(out_height));
   for (int i = 0; i < out_height; ++i) {
-    const std::uint8_t* row = mask + std::size_t(r.y + nearest(i, r.height, out_height)) * mask_width;
+    const std::uint8_t* row =
+        mask + std::size_t(r.y + nearest(i, r.height, out_height)) * mask_width;
     std::uint8_t* dst = out.data() + std::size_t(i) * out_width;
     for (int j = 0; j < out_width; ++j) dst[j] = row[source_x[j]];
   }

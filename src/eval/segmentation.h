@@ -42,7 +42,8 @@ SegmentationCounts segmentation_counts(const float* map, const std::uint8_t* mas
 // takes mask pixel (region.x + floor((j + 0.5) * region.width / out_width), likewise y),
 // kept inside the region. Values are copied as they are. InputError unless the sizes are
 // positive and the region lies inside the mask.
-std::vector<std::uint8_t> mask_in_model_frame(const std::uint8_t* mask, int mask_width, int mask_height,
-                                              PixelRect region, int out_width, int out_height);
+std::vector<std::uint8_t> mask_in_model_frame(const std::uint8_t* mask, int mask_width,
+                                              int mask_height, PixelRect region, int out_width,
+                                              int out_height);
 
 }  // namespace vitrel

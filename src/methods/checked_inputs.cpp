@@ -144,8 +144,12 @@ void require_finite_result(Method m, const CheckedInputs& in, const float* value
   const int64_t bad = first_non_finite(values, n);
   if (bad < 0) return;
   const float v = values[bad];
-  report_overflow(m, in, what + " (" + (v != v ? "NaN" : v > 0 ? "+inf" : "-inf") + " at index " +
-                             std::to_string(bad) + ")");
+  report_overflow(m, in,
+                  what + " (" +
+                      (v != v  ? "NaN"
+                       : v > 0 ? "+inf"
+                               : "-inf") +
+                      " at index " + std::to_string(bad) + ")");
 }
 
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,

@@ -14,8 +14,7 @@ inline void add_scaled(float* __restrict out, const float* __restrict a, float c
 }
 
 // out[j] += c * max(a[j], 0)
-inline void add_scaled_positive(float* __restrict out, const float* __restrict a, float c,
-                                int n) {
+inline void add_scaled_positive(float* __restrict out, const float* __restrict a, float c, int n) {
   for (int j = 0; j < n; ++j) out[j] += c * positive(a[j]);
 }
 

@@ -55,8 +55,9 @@ void RowRollout::begin_block(int b) {
     // range would silently zero the row (x / inf).
     if (row_sum == 0.f) continue;
     if (!std::isfinite(row_sum))
-      report_overflow(method_, in_, "the sum of row " + std::to_string(i) + " of block " +
-                                        std::to_string(b) + "'s head-mean attention");
+      report_overflow(method_, in_,
+                      "the sum of row " + std::to_string(i) + " of block " + std::to_string(b) +
+                          "'s head-mean attention");
     next_[i] = row_[i] / row_sum;
     weight_[i] = next_[i] * inv_heads_;
   }

@@ -49,8 +49,8 @@ std::vector<uint8_t> horizontal_pass(const Plane& in, const AxisWeights& ax, int
 }
 
 // Rows window.y .. + window.height, from RGB rows that start at input row `row_lo`.
-std::vector<uint8_t> vertical_pass(const uint8_t* rgb, int width, int row_lo,
-                                   const AxisWeights& ay, int out_row_lo, int out_row_count) {
+std::vector<uint8_t> vertical_pass(const uint8_t* rgb, int width, int row_lo, const AxisWeights& ay,
+                                   int out_row_lo, int out_row_count) {
   std::vector<uint8_t> out(size_t(out_row_count) * width * 3);
   uint8_t* dst = out.data();
   const size_t row_bytes = size_t(width) * 3;
@@ -86,10 +86,9 @@ void require_window(const PixelWindow& w, int out_width, int out_height) {
 
 }  // namespace
 
-std::vector<uint8_t> pil_resize_rgb_window(const uint8_t* rgba, size_t size, int width,
-                                           int height, int out_width, int out_height,
-                                           Interpolation interpolation,
-                                           const PixelWindow& window) {
+std::vector<uint8_t> pil_resize_rgb_window(const uint8_t* rgba, size_t size, int width, int height,
+                                           int out_width, int out_height,
+                                           Interpolation interpolation, const PixelWindow& window) {
   require_rgba_image(rgba, size, width, height, "pil_resize image");
   require_window(window, out_width, out_height);
 

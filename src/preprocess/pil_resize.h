@@ -28,9 +28,8 @@ std::vector<uint8_t> pil_resize_rgb(const uint8_t* rgba, size_t size, int width,
 // Only `window` of that result (which it must lie inside), computed without the pixels
 // outside it: identical to resizing, then cropping, and much cheaper for big photos. The
 // window obeys the image size limits; the full result only kMaxResizedSide a side.
-std::vector<uint8_t> pil_resize_rgb_window(const uint8_t* rgba, size_t size, int width,
-                                           int height, int out_width, int out_height,
-                                           Interpolation interpolation,
-                                           const PixelWindow& window);
+std::vector<uint8_t> pil_resize_rgb_window(const uint8_t* rgba, size_t size, int width, int height,
+                                           int out_width, int out_height,
+                                           Interpolation interpolation, const PixelWindow& window);
 
 }  // namespace vitrel

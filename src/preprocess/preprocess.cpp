@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "preprocess/pil_resize.h"
 #include "common/image_checks.h"
+#include "preprocess/pil_resize.h"
 
 namespace vitrel {
 
@@ -22,8 +22,8 @@ std::vector<uint8_t> cropped_input(const uint8_t* rgba, size_t size, int width, 
   const PixelWindow window{x0, y0, x1 - x0, y1 - y0};
 
   const std::vector<uint8_t> rgb =
-      pil_resize_rgb_window(rgba, size, width, height, plan.resized_width,
-                            plan.resized_height, spec.interpolation, window);
+      pil_resize_rgb_window(rgba, size, width, height, plan.resized_width, plan.resized_height,
+                            spec.interpolation, window);
   for (int y = 0; y < window.height; ++y) {
     const uint8_t* src = &rgb[size_t(y) * window.width * 3];
     uint8_t* dst = &out[(size_t(y0 - plan.crop_y + y) * plan.input_width + (x0 - plan.crop_x)) * 4];

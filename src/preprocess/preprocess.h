@@ -12,11 +12,11 @@
 namespace vitrel {
 
 struct PreprocessedImage {
-  int width = 0;                // model input size
+  int width = 0;  // model input size
   int height = 0;
-  std::vector<float> chw;       // 3 * height * width normalised values, R plane first
-  std::vector<uint8_t> rgba;    // the same input before normalisation (alpha 255), for display
-  InputRegion region;           // where it sits in the photo
+  std::vector<float> chw;     // 3 * height * width normalised values, R plane first
+  std::vector<uint8_t> rgba;  // the same input before normalisation (alpha 255), for display
+  InputRegion region;         // where it sits in the photo
   bool passthrough = false;
 };
 

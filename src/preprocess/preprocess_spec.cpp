@@ -10,8 +10,8 @@ namespace {
 
 void require_channel_values(const std::vector<float>& v, const char* what, bool positive) {
   if (v.size() != 3) {
-    throw InputError(std::string("preprocess spec: ") + what + " has " +
-                     std::to_string(v.size()) + " values, expected 3 (R, G, B)");
+    throw InputError(std::string("preprocess spec: ") + what + " has " + std::to_string(v.size()) +
+                     " values, expected 3 (R, G, B)");
   }
   for (size_t c = 0; c < 3; ++c) {
     if (!std::isfinite(v[c]) || (positive && !(v[c] > 0.0f))) {
@@ -42,7 +42,8 @@ void require_valid_spec(const PreprocessSpec& spec) {
   } else if (spec.resize_mode == ResizeMode::Exact) {
     require_image_size(spec.resize_width, spec.resize_height, "preprocess spec: exact resize");
   }
-  if (spec.center_crop) require_image_size(spec.crop_width, spec.crop_height, "preprocess spec: crop");
+  if (spec.center_crop)
+    require_image_size(spec.crop_width, spec.crop_height, "preprocess spec: crop");
   require_channel_values(spec.mean, "mean", false);
   require_channel_values(spec.stddev, "std", true);
   for (int c = 0; c < 3; ++c)
@@ -75,9 +76,8 @@ PreprocessPlan plan_preprocess(int width, int height, const PreprocessSpec& spec
   }
   if (plan.resized_width > kMaxResizedSide || plan.resized_height > kMaxResizedSide) {
     throw InputError("preprocess: resizing the " + std::to_string(width) + "x" +
-                     std::to_string(height) + " image gives " +
-                     std::to_string(plan.resized_width) + "x" +
-                     std::to_string(plan.resized_height) + ", over " +
+                     std::to_string(height) + " image gives " + std::to_string(plan.resized_width) +
+                     "x" + std::to_string(plan.resized_height) + ", over " +
                      std::to_string(kMaxResizedSide) + " px a side");
   }
   plan.input_width = spec.center_crop ? spec.crop_width : plan.resized_width;

@@ -22,7 +22,9 @@ inline constexpr IdName<ResizeMode> kResizeModeNames[] = {
     {ResizeMode::Exact, "exact"},
     {ResizeMode::None, "none"},
 };
-constexpr IdTable<IdName<ResizeMode>> id_table(ResizeMode) { return {"resize mode", kResizeModeNames}; }
+constexpr IdTable<IdName<ResizeMode>> id_table(ResizeMode) {
+  return {"resize mode", kResizeModeNames};
+}
 
 // Defaults are DeiT's: short side 256 (bicubic), centre crop 224, ImageNet mean/std.
 struct PreprocessSpec {
@@ -47,10 +49,10 @@ void require_valid_spec(const PreprocessSpec& spec);
 // The steps for one photo.
 struct PreprocessPlan {
   bool passthrough = false;
-  int resized_width = 0;   // after the resize (the photo's size if there is none)
+  int resized_width = 0;  // after the resize (the photo's size if there is none)
   int resized_height = 0;
-  int crop_x = 0;          // model input's top-left in the resized image; negative when
-  int crop_y = 0;          // the crop is larger than the image (zero padding, as torchvision)
+  int crop_x = 0;  // model input's top-left in the resized image; negative when
+  int crop_y = 0;  // the crop is larger than the image (zero padding, as torchvision)
   int input_width = 0;
   int input_height = 0;
 };

@@ -18,7 +18,9 @@ inline constexpr IdName<Interpolation> kInterpolationNames[] = {
     {Interpolation::Bilinear, "bilinear"},
     {Interpolation::Bicubic, "bicubic"},
 };
-constexpr IdTable<IdName<Interpolation>> id_table(Interpolation) { return {"interpolation", kInterpolationNames}; }
+constexpr IdTable<IdName<Interpolation>> id_table(Interpolation) {
+  return {"interpolation", kInterpolationNames};
+}
 
 // Longest axis a resize may produce. Only the window that is kept (e.g. the crop) is
 // computed, so a long resized axis costs just its weights.

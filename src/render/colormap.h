@@ -19,11 +19,8 @@ namespace vitrel {
 enum class Colormap { Jet, Viridis, Inferno, Turbo, Gray };
 
 inline constexpr IdName<Colormap> kColormapNames[] = {
-    {Colormap::Jet, "jet"},
-    {Colormap::Viridis, "viridis"},
-    {Colormap::Inferno, "inferno"},
-    {Colormap::Turbo, "turbo"},
-    {Colormap::Gray, "gray"},
+    {Colormap::Jet, "jet"},     {Colormap::Viridis, "viridis"}, {Colormap::Inferno, "inferno"},
+    {Colormap::Turbo, "turbo"}, {Colormap::Gray, "gray"},
 };
 constexpr IdTable<IdName<Colormap>> id_table(Colormap) { return {"colormap", kColormapNames}; }
 

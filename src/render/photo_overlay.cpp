@@ -108,9 +108,9 @@ void draw_map_on_photo(uint8_t* rgba, size_t size, int width, int height,
   }
 }
 
-std::vector<uint8_t> overlay_map_on_photo(const uint8_t* rgba, size_t size, int width,
-                                          int height, const std::vector<float>& map01, int rows,
-                                          int cols, const InputRegion& region,
+std::vector<uint8_t> overlay_map_on_photo(const uint8_t* rgba, size_t size, int width, int height,
+                                          const std::vector<float>& map01, int rows, int cols,
+                                          const InputRegion& region,
                                           const OverlayOptions& options) {
   require_rgba_image(rgba, size, width, height, "overlay_map_on_photo image");
   std::vector<uint8_t> out(rgba, rgba + size);

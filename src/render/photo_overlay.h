@@ -23,7 +23,9 @@ inline constexpr IdName<MapSampling> kMapSamplingNames[] = {
     {MapSampling::Bilinear, "bilinear"},
     {MapSampling::PatchGrid, "patch_grid"},
 };
-constexpr IdTable<IdName<MapSampling>> id_table(MapSampling) { return {"map sampling", kMapSamplingNames}; }
+constexpr IdTable<IdName<MapSampling>> id_table(MapSampling) {
+  return {"map sampling", kMapSamplingNames};
+}
 
 struct OverlayOptions {
   Colormap colormap = Colormap::Jet;
@@ -40,9 +42,8 @@ void draw_map_on_photo(uint8_t* rgba, size_t size, int width, int height,
                        const InputRegion& region, const OverlayOptions& options);
 
 // The same on a copy.
-std::vector<uint8_t> overlay_map_on_photo(const uint8_t* rgba, size_t size, int width,
-                                          int height, const std::vector<float>& map01, int rows,
-                                          int cols, const InputRegion& region,
-                                          const OverlayOptions& options);
+std::vector<uint8_t> overlay_map_on_photo(const uint8_t* rgba, size_t size, int width, int height,
+                                          const std::vector<float>& map01, int rows, int cols,
+                                          const InputRegion& region, const OverlayOptions& options);
 
 }  // namespace vitrel

@@ -22,8 +22,7 @@ std::string join_dims(const std::vector<int64_t>& dims, bool wildcards) {
 int64_t checked_numel(const std::vector<int64_t>& shape, const std::string& what) {
   int64_t n = 1;
   for (int64_t d : shape) {
-    if (d < 0)
-      throw InputError(what + ": negative dimension in shape " + join_dims(shape, false));
+    if (d < 0) throw InputError(what + ": negative dimension in shape " + join_dims(shape, false));
     if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
       throw InputError(what + ": shape " + join_dims(shape, false) + " has too many elements");
     n *= d;

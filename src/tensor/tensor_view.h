@@ -18,7 +18,7 @@ struct TensorView {
   std::vector<int64_t> shape;
 
   bool empty() const { return data == nullptr; }
-  int64_t numel() const;  // throws InputError on a negative dim or int64 overflow
+  int64_t numel() const;             // throws InputError on a negative dim or int64 overflow
   std::string shape_string() const;  // e.g. "[12,3,197,197]"
 };
 

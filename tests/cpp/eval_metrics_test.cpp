@@ -9,8 +9,8 @@
 #include "eval/auc.h"
 #include "eval/pointing_game.h"
 #include "eval/segmentation.h"
-#include "tensor/tensor_view.h"
 #include "support/expect_input_error.h"
+#include "tensor/tensor_view.h"
 
 namespace vitrel {
 namespace {
@@ -37,17 +37,20 @@ TEST(EvalAuc, RejectsBadCurves) {
   expect_input_error([] { trapezoid_area({0}, {1}); }, "at least 2 points");
   expect_input_error([] { trapezoid_area({0, 0.5, 0.5}, {1, 1, 1}); }, "strictly increasing");
   expect_input_error([] { trapezoid_area({0, 1, 0.5}, {1, 1, 1}); }, "x[2]");
-  expect_input_error([] { trapezoid_area({0, NAN}, {1, 1}); }, "x has a non-finite value at index 1");
+  expect_input_error(
+      [] {
+        trapezoid_area({0, NAN}, {1, 1});
+      },
+      "x has a non-finite value at index 1");
   expect_input_error([] { perturbation_auc({0, 1}, {1, INFINITY}); }, "y has a non-finite");
 }
 
 TEST(EvalPointingGame, ShareOfPositiveRelevanceInsideTheRect) {
   // 2 rows x 4 cols; positives 1, 3, 4, 2 (total 10), negatives ignored.
-  const float map[] = {1, -2, 3, 0,
-                       0, 4, -1, 2};
-  EXPECT_DOUBLE_EQ(positive_share_inside(map, 2, 4, {0, 0, 2, 2}), 0.5);   // 1 + 4
-  EXPECT_DOUBLE_EQ(positive_share_inside(map, 2, 4, {2, 0, 2, 2}), 0.5);   // 3 + 2
-  EXPECT_DOUBLE_EQ(positive_share_inside(map, 2, 4, {2, 0, 2, 1}), 0.3);   // 3
+  const float map[] = {1, -2, 3, 0, 0, 4, -1, 2};
+  EXPECT_DOUBLE_EQ(positive_share_inside(map, 2, 4, {0, 0, 2, 2}), 0.5);  // 1 + 4
+  EXPECT_DOUBLE_EQ(positive_share_inside(map, 2, 4, {2, 0, 2, 2}), 0.5);  // 3 + 2
+  EXPECT_DOUBLE_EQ(positive_share_inside(map, 2, 4, {2, 0, 2, 1}), 0.3);  // 3
   EXPECT_DOUBLE_EQ(positive_share_inside(map, 2, 4, {0, 0, 4, 2}), 1.0);
   const float negative[] = {-1, 0, -3, -0.5f};
   EXPECT_EQ(positive_share_inside(negative, 2, 2, {0, 0, 1, 1}), 0.0);
@@ -58,7 +61,11 @@ TEST(EvalPointingGame, RejectsBadMapsAndRects) {
   const float ok[] = {1, 2, 3, 4};
   expect_input_error([&] { positive_share_inside(ok, 0, 2, {0, 0, 1, 1}); }, "both must be >= 1");
   expect_input_error([&] { positive_share_inside(nullptr, 2, 2, {0, 0, 1, 1}); }, "no map");
-  expect_input_error([&] { positive_share_inside(ok, 2, 2, {1, 0, 2, 1}); }, "lie inside the 2x2 map");
+  expect_input_error(
+      [&] {
+        positive_share_inside(ok, 2, 2, {1, 0, 2, 1});
+      },
+      "lie inside the 2x2 map");
   expect_input_error([&] { positive_share_inside(ok, 2, 2, {0, -1, 1, 1}); }, "lie inside");
   expect_input_error([&] { positive_share_inside(ok, 2, 2, {0, 0, 0, 1}); }, "positive size");
   expect_input_error([&] { positive_share_inside(ok, 2, 2, {0, 0, 1, 2147483647}); }, "lie inside");
@@ -159,24 +166,35 @@ TEST(EvalSegmentation, RejectsBadInputs) {
 
 TEST(EvalMaskFrame, NearestNeighbourOfTheRegion) {
   // 4 wide x 2 high.
-  const std::uint8_t mask[] = {0, 1, 2, 3,
-                               4, 5, 6, 7};
-  // Region columns 1..2, rows 0..1 to 4x1: x = 1 + floor((j + .5) * 2 / 4) = 1,1,2,2; y = floor(.5 * 2) = 1.
-  EXPECT_EQ(mask_in_model_frame(mask, 4, 2, {1, 0, 2, 2}, 4, 1), (std::vector<std::uint8_t>{5, 5, 6, 6}));
+  const std::uint8_t mask[] = {0, 1, 2, 3, 4, 5, 6, 7};
+  // Region columns 1..2, rows 0..1 to 4x1: x = 1 + floor((j + .5) * 2 / 4) = 1,1,2,2; y = floor(.5
+  // * 2) = 1.
+  EXPECT_EQ(mask_in_model_frame(mask, 4, 2, {1, 0, 2, 2}, 4, 1),
+            (std::vector<std::uint8_t>{5, 5, 6, 6}));
   // Whole mask to 2x2: x = floor((j + .5) * 2) = 1, 3; y = floor(i + .5) = 0, 1.
-  EXPECT_EQ(mask_in_model_frame(mask, 4, 2, {0, 0, 4, 2}, 2, 2), (std::vector<std::uint8_t>{1, 3, 5, 7}));
+  EXPECT_EQ(mask_in_model_frame(mask, 4, 2, {0, 0, 4, 2}, 2, 2),
+            (std::vector<std::uint8_t>{1, 3, 5, 7}));
   // Identity.
-  EXPECT_EQ(mask_in_model_frame(mask, 4, 2, {0, 0, 4, 2}, 4, 2), std::vector<std::uint8_t>(mask, mask + 8));
+  EXPECT_EQ(mask_in_model_frame(mask, 4, 2, {0, 0, 4, 2}, 4, 2),
+            std::vector<std::uint8_t>(mask, mask + 8));
   // One pixel region spread over 3x2.
   EXPECT_EQ(mask_in_model_frame(mask, 4, 2, {3, 1, 1, 1}, 3, 2), std::vector<std::uint8_t>(6, 7));
 }
 
 TEST(EvalMaskFrame, RejectsBadSizesAndRegions) {
   const std::uint8_t mask[] = {0, 1, 1, 0};
-  expect_input_error([&] { mask_in_model_frame(mask, 0, 2, {0, 0, 1, 1}, 2, 2); }, "mask_in_model_frame mask");
+  expect_input_error(
+      [&] {
+        mask_in_model_frame(mask, 0, 2, {0, 0, 1, 1}, 2, 2);
+      },
+      "mask_in_model_frame mask");
   expect_input_error([&] { mask_in_model_frame(mask, 2, 2, {0, 0, 1, 1}, 2, 0); }, "output");
   expect_input_error([&] { mask_in_model_frame(nullptr, 2, 2, {0, 0, 1, 1}, 2, 2); }, "no mask");
-  expect_input_error([&] { mask_in_model_frame(mask, 2, 2, {1, 1, 2, 1}, 2, 2); }, "inside the 2x2 mask");
+  expect_input_error(
+      [&] {
+        mask_in_model_frame(mask, 2, 2, {1, 1, 2, 1}, 2, 2);
+      },
+      "inside the 2x2 mask");
   expect_input_error([&] { mask_in_model_frame(mask, 2, 2, {0, 0, 0, 1}, 2, 2); }, "positive size");
   expect_input_error([&] { mask_in_model_frame(mask, 2, 2, {-1, 0, 1, 1}, 2, 2); }, "inside");
 }

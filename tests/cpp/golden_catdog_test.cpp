@@ -113,7 +113,8 @@ TEST_P(GoldenCatdog, BatchMatchesTheReferenceToo) {
   std::vector<Method> methods;
   for (const GoldenCase& c : kCases)
     if (c.start_layer == 1) methods.push_back(c.method);
-  const std::vector<RelevanceMap> maps = compute_relevance_maps(methods, inputs(), kDeitTiny, {1, 0});
+  const std::vector<RelevanceMap> maps =
+      compute_relevance_maps(methods, inputs(), kDeitTiny, {1, 0});
   ASSERT_EQ(maps.size(), 2u);
   EXPECT_GE(test::pearson(maps[0].data, golden("transformer_attribution_start1")), 0.9999);
   EXPECT_GE(test::pearson(maps[1].data, golden("attention_rollout_start1")), 0.9999);
@@ -122,8 +123,8 @@ TEST_P(GoldenCatdog, BatchMatchesTheReferenceToo) {
 TEST_P(GoldenCatdog, GradCamMatchesOrIsZeroWhereTheReferenceIsNaN) {
   const std::vector<double> expected = golden("gradcam");
   const std::vector<float> map = compute_relevance(Method::GradCam, inputs(), kDeitTiny).data;
-  const bool reference_is_nan = std::all_of(expected.begin(), expected.end(),
-                                            [](double v) { return std::isnan(v); });
+  const bool reference_is_nan =
+      std::all_of(expected.begin(), expected.end(), [](double v) { return std::isnan(v); });
   if (reference_is_nan) {
     // Target 243: every head weight is negative, the clamped map is constant.
     EXPECT_EQ(map, std::vector<float>(196, 0.f));

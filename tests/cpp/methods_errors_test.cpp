@@ -55,9 +55,10 @@ TEST(InputErrors, RelevanceShapeMustMatchTheGradient) {
 
 TEST(InputErrors, TokenCountMustMatchTheLayout) {
   SmallModel m;
-  EXPECT_EQ(
-      error_of([&] { compute_relevance(Method::RawAttention, m.inputs(), TokenLayout{2, 3, 1}); }),
-      "attn: expected shape [?,?,7,7], got [3,2,5,5] (7 tokens = 1 special + 2x3 grid)");
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::RawAttention, m.inputs(), TokenLayout{2, 3, 1});
+            }),
+            "attn: expected shape [?,?,7,7], got [3,2,5,5] (7 tokens = 1 special + 2x3 grid)");
 }
 
 TEST(InputErrors, WrongRank) {
@@ -107,13 +108,14 @@ TEST(InputErrors, NegativeAndOverflowingDims) {
   // Each dim alone is plausible; their product overflows int64.
   const int64_t huge = int64_t{1} << 40;
   in.attn = TensorView{&x, {huge, huge, 5, 5}};
-  EXPECT_NE(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); })
-                .find("too many elements"),
+  EXPECT_NE(error_of([&] {
+              compute_relevance(Method::RawAttention, in, kLayout);
+            }).find("too many elements"),
             std::string::npos);
   in.attn = TensorView{&x, {1 << 21, 1 << 21, 5, 5}};
-  EXPECT_NE(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); })
-                .find("too large"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); }).find("too large"),
+      std::string::npos);
 }
 
 TEST(InputErrors, NonFiniteValuesAreReportedWithTheirIndex) {
@@ -159,7 +161,9 @@ TEST(InputErrors, EveryBlockIsCheckedEvenTheOnesAMethodSkips) {
   RelevanceInputs in = m.inputs();
   in.attn = a.view();
   const std::string expected = "attn: non-finite value NaN at flat index 24 of [3,2,5,5]";
-  EXPECT_EQ(error_of([&] { compute_relevance(Method::AttentionRollout, in, kLayout, {2, 0}); }),
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::AttentionRollout, in, kLayout, {2, 0});
+            }),
             expected);
   EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout); }), expected);
   EXPECT_EQ(error_of([&] { relevance_row(Method::RawAttention, in, kLayout); }), expected);
@@ -175,13 +179,21 @@ TEST(InputErrors, NonFiniteValueFarIntoALargeTensor) {
 TEST(InputErrors, OptionsOutOfRange) {
   SmallModel m;
   const RelevanceInputs in = m.inputs();
-  EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout, {0, 5}); }),
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::RawAttention, in, kLayout, {0, 5});
+            }),
             "options: query_token 5 is out of range [0,5) for 5 tokens = 1 special + 2x2 grid");
-  EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, kLayout, {0, -1}); }),
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::RawAttention, in, kLayout, {0, -1});
+            }),
             "options: query_token -1 is out of range [0,5) for 5 tokens = 1 special + 2x2 grid");
-  EXPECT_EQ(error_of([&] { compute_relevance(Method::AttentionRollout, in, kLayout, {3, 0}); }),
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::AttentionRollout, in, kLayout, {3, 0});
+            }),
             "options: start_layer 3 is out of range [0,3) for 3 blocks");
-  EXPECT_EQ(error_of([&] { compute_relevance(Method::AblationNoGrad, in, kLayout, {-1, 0}); }),
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::AblationNoGrad, in, kLayout, {-1, 0});
+            }),
             "options: start_layer -1 is out of range [0,3) for 3 blocks");
   // Methods without a start layer ignore it, generic_attention included.
   EXPECT_NO_THROW(compute_relevance(Method::RawAttention, in, kLayout, {3, 0}));
@@ -191,9 +203,13 @@ TEST(InputErrors, OptionsOutOfRange) {
 TEST(InputErrors, BadLayouts) {
   SmallModel m;
   const RelevanceInputs in = m.inputs();
-  EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, TokenLayout{0, 5, 0}); }),
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::RawAttention, in, TokenLayout{0, 5, 0});
+            }),
             "layout: grid must be at least 1x1, got 0x5");
-  EXPECT_EQ(error_of([&] { compute_relevance(Method::RawAttention, in, TokenLayout{2, 2, -1}); }),
+  EXPECT_EQ(error_of([&] {
+              compute_relevance(Method::RawAttention, in, TokenLayout{2, 2, -1});
+            }),
             "layout: special_tokens must be >= 0, got -1");
   EXPECT_NE(error_of([&] {
               compute_relevance(Method::RawAttention, in, TokenLayout{1 << 16, 1 << 16, 1});
@@ -212,16 +228,15 @@ TEST(InputErrors, SecondBlockAblationNeedsTwoBlocks) {
 TEST(InputErrors, RelevanceRowOfMethodsWithoutATokenRow) {
   SmallModel m;
   for (Method method : {Method::GradCam, Method::LrpFull}) {
-    const std::string message =
-        error_of([&] { relevance_row(method, m.inputs(), kLayout); });
-    EXPECT_EQ(message.rfind(std::string("relevance_row: ") + to_id(method), 0), 0u)
-        << message;
+    const std::string message = error_of([&] { relevance_row(method, m.inputs(), kLayout); });
+    EXPECT_EQ(message.rfind(std::string("relevance_row: ") + to_id(method), 0), 0u) << message;
   }
 }
 
 TEST(InputErrors, UnknownMethodIdListsTheValidOnes) {
   std::string valid;
-  for (Method m : all_values<Method>()) valid += (valid.empty() ? "" : ", ") + std::string(to_id(m));
+  for (Method m : all_values<Method>())
+    valid += (valid.empty() ? "" : ", ") + std::string(to_id(m));
   EXPECT_EQ(error_of([] { from_id<Method>("rollout"); }),
             "method: unknown id \"rollout\" (valid: " + valid + ")");
   EXPECT_EQ(valid.rfind("transformer_attribution, attention_rollout, raw_attention, ", 0), 0u);
@@ -248,8 +263,7 @@ TEST(MethodIds, HasInputsForFollowsWhatEachMethodReads) {
   RelevanceInputs only_rel;
   only_rel.attn_rel = m.outputs.attn_rel.view();
   for (Method method : all_values<Method>())
-    EXPECT_EQ(has_inputs_for(method, only_rel), method == Method::AblationNoGrad)
-        << to_id(method);
+    EXPECT_EQ(has_inputs_for(method, only_rel), method == Method::AblationNoGrad) << to_id(method);
 }
 
 // Every entry of the registry is complete and computable the way its form says.
@@ -269,9 +283,8 @@ TEST(MethodRegistry, EveryEntryIsComplete) {
 TEST(MethodRegistry, TensorIdsAreTheGraphOutputNames) {  // and attr (the attribution graphs)
   std::vector<std::string> ids;
   for (Tensor t : all_values<Tensor>()) ids.push_back(to_id(t));
-  EXPECT_EQ(ids, (std::vector<std::string>{"attn", "attn_grad", "attn_rel",
-                                           "attn_rel_classic_last", "input_rel_classic",
-                                           "attr"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"attn", "attn_grad", "attn_rel", "attn_rel_classic_last",
+                                           "input_rel_classic", "attr"}));
   EXPECT_EQ(error_of([] { from_id<Tensor>("attention"); }),
             "tensor: unknown id \"attention\" (valid: attn, attn_grad, attn_rel, "
             "attn_rel_classic_last, input_rel_classic, attr)");
@@ -289,9 +302,13 @@ TEST(TensorView, NumelAndShapeString) {
 TEST(TensorView, RequireShapeWildcardsMatchOnlyPositiveSizes) {
   const float x = 0.f;
   EXPECT_NO_THROW(require_shape(TensorView{&x, {1, 1}}, {-1, 1}, "t"));
-  EXPECT_EQ(error_of([&] { require_shape(TensorView{&x, {0, 1}}, {-1, 1}, "t"); }),
+  EXPECT_EQ(error_of([&] {
+              require_shape(TensorView{&x, {0, 1}}, {-1, 1}, "t");
+            }),
             "t: expected shape [?,1], got [0,1]");
-  EXPECT_EQ(error_of([&] { require_shape(TensorView{}, {-1, 1}, "t"); }),
+  EXPECT_EQ(error_of([&] {
+              require_shape(TensorView{}, {-1, 1}, "t");
+            }),
             "t: missing (no data), expected shape [?,1]");
 }
 

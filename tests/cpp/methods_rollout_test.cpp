@@ -148,8 +148,8 @@ TEST(Rollouts, TwoSpecialTokensAndANonSquareGrid) {
   const TokenLayout layout{2, 3, 2};
   const test::RandomModelOutputs model(3, 2, layout, 7);
   const RelevanceInputs in = model.inputs();
-  for (Method m : {Method::TransformerAttribution, Method::AttentionRollout,
-                   Method::AblationNoGrad, Method::GenericAttention, Method::AttAttr}) {
+  for (Method m : {Method::TransformerAttribution, Method::AttentionRollout, Method::AblationNoGrad,
+                   Method::GenericAttention, Method::AttAttr}) {
     const RelevanceMap map = compute_relevance(m, in, layout, {0, 1});
     const std::vector<float> row = relevance_row(m, in, layout, {0, 1});
     EXPECT_EQ(map.rows, 2);
@@ -166,7 +166,7 @@ struct AgreementCase {
 
 TEST(Rollouts, RowVectorAgreesWithFullMatrixProductOnRandomInputs) {
   const AgreementCase cases[] = {
-      {2, 2, {2, 2, 1}, 0, 0},  {4, 3, {3, 5, 2}, 1, 0}, {6, 4, {7, 7, 1}, 2, 9},
+      {2, 2, {2, 2, 1}, 0, 0},   {4, 3, {3, 5, 2}, 1, 0}, {6, 4, {7, 7, 1}, 2, 9},
       {12, 3, {4, 4, 1}, 11, 3}, {1, 1, {1, 1, 1}, 0, 1}, {5, 2, {2, 6, 0}, 3, 11},
   };
   unsigned seed = 1;
@@ -190,7 +190,8 @@ TEST(Rollouts, BatchGivesTheSameMapsAsOneMethodAtATime) {
   const test::RandomModelOutputs model(4, 3, layout, 42);
   const RelevanceInputs in = model.inputs();
   const MethodOptions options{1, 0};
-  const std::vector<RelevanceMap> maps = compute_relevance_maps(all_values<Method>(), in, layout, options);
+  const std::vector<RelevanceMap> maps =
+      compute_relevance_maps(all_values<Method>(), in, layout, options);
   ASSERT_EQ(maps.size(), all_values<Method>().size());
   for (size_t i = 0; i < maps.size(); ++i) {
     const RelevanceMap one = compute_relevance(all_values<Method>()[i], in, layout, options);

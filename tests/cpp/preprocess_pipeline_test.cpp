@@ -81,7 +81,8 @@ TEST(PreprocessPlan, CropLargerThanImagePadsLikeTorchvision) {
 
 TEST(PreprocessImage, NormalisesLikeToTensorAndNormalize) {
   const auto img = solid(300, 200, 255, 0, 128);
-  const PreprocessedImage out = preprocess_image(img.data(), img.size(), 300, 200, PreprocessSpec{});
+  const PreprocessedImage out =
+      preprocess_image(img.data(), img.size(), 300, 200, PreprocessSpec{});
   ASSERT_EQ(out.chw.size(), 3u * 224u * 224u);
   const size_t plane = 224 * 224;
   EXPECT_FLOAT_EQ(out.chw[0], (1.0f - 0.485f) / 0.229f);
@@ -163,7 +164,7 @@ TEST(PreprocessSpecChecks, RejectsBadMeanStdAndSizes) {
 
 TEST(PreprocessPlan, VeryElongatedPhotosAreResizedOnlyInsideTheCrop) {
   const PreprocessPlan p = plan_preprocess(3000, 41, PreprocessSpec{});
-  EXPECT_EQ(p.resized_width, 18731);  // int(256 * 3000 / 41)
+  EXPECT_EQ(p.resized_width, 18731);                                      // int(256 * 3000 / 41)
   EXPECT_THROW(plan_preprocess(16384, 1, PreprocessSpec{}), InputError);  // 4194304 wide
 }
 

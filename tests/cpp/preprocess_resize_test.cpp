@@ -75,8 +75,8 @@ TEST(PilResize, WindowEqualsCropOfTheFullResult) {
   for (size_t i = 0; i < img.size(); ++i) img[i] = uint8_t((i * 7919) >> 3);
   const auto full = pil_resize_rgb(img.data(), img.size(), 37, 23, 50, 40, Interpolation::Bicubic);
   const PixelWindow w{7, 5, 30, 21};
-  const auto part = pil_resize_rgb_window(img.data(), img.size(), 37, 23, 50, 40,
-                                          Interpolation::Bicubic, w);
+  const auto part =
+      pil_resize_rgb_window(img.data(), img.size(), 37, 23, 50, 40, Interpolation::Bicubic, w);
   ASSERT_EQ(part.size(), size_t(30 * 21 * 3));
   for (int y = 0; y < w.height; ++y) {
     for (int x = 0; x < w.width * 3; ++x) {
@@ -88,8 +88,10 @@ TEST(PilResize, WindowEqualsCropOfTheFullResult) {
 TEST(PilResize, RejectsBadInputs) {
   const auto in = red_row({1, 2});
   EXPECT_THROW(pil_resize_rgb(in.data(), 7, 2, 1, 4, 4, Interpolation::Bicubic), InputError);
-  EXPECT_THROW(pil_resize_rgb(in.data(), in.size(), 2, 1, 0, 4, Interpolation::Bicubic), InputError);
-  EXPECT_THROW(pil_resize_rgb(in.data(), in.size(), 0, 1, 4, 4, Interpolation::Bicubic), InputError);
+  EXPECT_THROW(pil_resize_rgb(in.data(), in.size(), 2, 1, 0, 4, Interpolation::Bicubic),
+               InputError);
+  EXPECT_THROW(pil_resize_rgb(in.data(), in.size(), 0, 1, 4, 4, Interpolation::Bicubic),
+               InputError);
   EXPECT_THROW(pil_resize_rgb(nullptr, 8, 2, 1, 4, 4, Interpolation::Bicubic), InputError);
   EXPECT_THROW(pil_resize_rgb(in.data(), in.size(), 2, 1, 20000, 4, Interpolation::Bicubic),
                InputError);

@@ -19,14 +19,15 @@ TEST(Colormap, IdsRoundTripAndUnknownIdListsValidOnes) {
     from_id<Colormap>("hot");
     FAIL() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "colormap: unknown id \"hot\" (valid: jet, viridis, inferno, turbo, gray)");
+    EXPECT_STREQ(e.what(),
+                 "colormap: unknown id \"hot\" (valid: jet, viridis, inferno, turbo, gray)");
   }
 }
 
 TEST(Colormap, IndexIsFloorOf255TimesValueClamped) {
   EXPECT_EQ(colormap_index(0.0f), 0);
   EXPECT_EQ(colormap_index(1.0f), 255);
-  EXPECT_EQ(colormap_index(0.5f), 127);      // 127.5 truncated, like np.uint8(255 * 0.5)
+  EXPECT_EQ(colormap_index(0.5f), 127);  // 127.5 truncated, like np.uint8(255 * 0.5)
   EXPECT_EQ(colormap_index(0.999f), 254);
   EXPECT_EQ(colormap_index(3.0f / 255.0f + 1e-4f), 3);
   EXPECT_EQ(colormap_index(-0.5f), 0);

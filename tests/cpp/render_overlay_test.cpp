@@ -43,8 +43,9 @@ TEST(PhotoOverlay, WholePhotoRegionIsTheBilinearUpsampling) {
 
 TEST(PhotoOverlay, PatchGridShowsFlatBlocks) {
   const auto photo = grey_photo(4, 2, 9);
-  const auto out = overlay_map_on_photo(photo.data(), photo.size(), 4, 2, {0.0f, 1.0f}, 1, 2,
-                                        InputRegion{0, 0, 4, 2}, opaque_gray(MapSampling::PatchGrid));
+  const auto out =
+      overlay_map_on_photo(photo.data(), photo.size(), 4, 2, {0.0f, 1.0f}, 1, 2,
+                           InputRegion{0, 0, 4, 2}, opaque_gray(MapSampling::PatchGrid));
   for (int y = 0; y < 2; ++y) {
     EXPECT_EQ(red_at(out, 4, 0, y), 0);
     EXPECT_EQ(red_at(out, 4, 1, y), 0);
@@ -102,13 +103,16 @@ TEST(PhotoOverlay, RejectsBadInputs) {
   auto photo = grey_photo(2, 2, 10);
   const InputRegion r{0, 0, 2, 2};
   OverlayOptions o;
-  EXPECT_THROW(draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1, NAN}, 1, 2, r, o), InputError);
+  EXPECT_THROW(draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1, NAN}, 1, 2, r, o),
+               InputError);
   EXPECT_THROW(draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1, 1}, 2, 2, r, o), InputError);
   EXPECT_THROW(draw_map_on_photo(photo.data(), 15, 2, 2, {1}, 1, 1, r, o), InputError);
-  EXPECT_THROW(draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1}, 1, 1, InputRegion{0, 0, 0, 2}, o),
-               InputError);
-  EXPECT_THROW(draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1}, 1, 1, InputRegion{NAN, 0, 2, 2}, o),
-               InputError);
+  EXPECT_THROW(
+      draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1}, 1, 1, InputRegion{0, 0, 0, 2}, o),
+      InputError);
+  EXPECT_THROW(
+      draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1}, 1, 1, InputRegion{NAN, 0, 2, 2}, o),
+      InputError);
   o.opacity = 2.0f;
   EXPECT_THROW(draw_map_on_photo(photo.data(), photo.size(), 2, 2, {1}, 1, 1, r, o), InputError);
   o = {};

@@ -22,8 +22,7 @@ TEST(Threshold, IdsRoundTripAndUnknownIdListsValidOnes) {
 
 TEST(Threshold, MeanKeepsValuesStrictlyAbove) {
   // mean 0.4: the value equal to it is background, as Res.gt(Res.mean()) in the paper.
-  EXPECT_EQ(binarize({0.0f, 0.2f, 0.4f, 1.0f}, Threshold::Mean),
-            (std::vector<float>{0, 0, 0, 1}));
+  EXPECT_EQ(binarize({0.0f, 0.2f, 0.4f, 1.0f}, Threshold::Mean), (std::vector<float>{0, 0, 0, 1}));
 }
 
 TEST(Threshold, OtsuSplitsTwoClustersAtTheLowerOne) {

@@ -50,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     switch (action) {
       case 0: {
-        const RemovalOrder order = all_values<RemovalOrder>()[in.ConsumeIntegralInRange<size_t>(0, 1)];
+        const RemovalOrder order =
+            all_values<RemovalOrder>()[in.ConsumeIntegralInRange<size_t>(0, 1)];
         check_ranking(map, order);
         const double fraction = fuzz_doubles(in, 1)[0];
         FUZZ_CHECK(removed_pixel_count(n, fraction) <= n);

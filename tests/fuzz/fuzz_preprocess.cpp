@@ -2,10 +2,10 @@
 // the limits and whose region is finite, model inputs of the planned size holding only
 // finite values, or InputError.
 
+#include "common/image_checks.h"
 #include "fuzz_support.h"
 #include "preprocess/preprocess.h"
 #include "preprocess/preprocess_spec.h"
-#include "common/image_checks.h"
 
 using namespace vitrel;
 

@@ -24,16 +24,14 @@ inline float edge_float(FuzzedDataProvider& in) {
   const float edges[] = {0.f,   -0.f,   1.f,   -1.f,   0.5f, 2.f,   1e-45f, -1e-45f, 1e-38f, 1e19f,
                          1e30f, -1e30f, 3e38f, -3e38f, kMax, -kMax, nan,    kInf,    -kInf};
   switch (in.ConsumeIntegralInRange(0, 3)) {
-    case 0:
-      return edges[in.ConsumeIntegralInRange<size_t>(0, sizeof edges / sizeof edges[0] - 1)];
+    case 0: return edges[in.ConsumeIntegralInRange<size_t>(0, sizeof edges / sizeof edges[0] - 1)];
     case 1: {
       const uint32_t bits = in.ConsumeIntegral<uint32_t>();
       float v;
       std::memcpy(&v, &bits, sizeof v);
       return v;
     }
-    default:
-      return in.ConsumeFloatingPointInRange(-2.f, 2.f);
+    default: return in.ConsumeFloatingPointInRange(-2.f, 2.f);
   }
 }
 

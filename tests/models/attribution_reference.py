@@ -23,7 +23,7 @@ def reference_forward(cfg, sd, pixels, override=None, head_mask=None, head_outpu
     x = torch.cat([_w(sd, k, dt).expand(n, -1, -1) for k in special] + [x], 1) + _w(sd, "pos_embed", dt)
     attns = []
     for b in range(cfg.depth):
-        p = lambda k: _w(sd, f"blocks.{b}.{k}", dt)  # noqa: E731
+        def p(k): return _w(sd, f"blocks.{b}.{k}", dt)  # noqa: E731
         y = F.layer_norm(x, (D,), p("norm1.weight"), p("norm1.bias"), cfg.ln_eps)
         q, k, v = F.linear(y, p("attn.qkv.weight"), p("attn.qkv.bias")).reshape(n, S, 3, h, d).permute(2, 0, 3, 1, 4)
         a = torch.softmax(q @ k.transpose(-1, -2) / d ** 0.5, -1)

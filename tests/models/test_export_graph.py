@@ -133,6 +133,7 @@ def test_size_check_rejects_an_explainer_much_larger_than_the_forward_graph(tmp_
 
 class FixedK(torch.nn.Module):
     """Right names and shapes, but exported without the dynamic axis."""
+
     def forward(self, pixels, target, pixel_relevance):
         s = SMALL.tokens
         a = pixels.mean() * torch.ones(SMALL.depth, SMALL.heads, s, s)
@@ -152,6 +153,7 @@ def test_verification_rejects_a_graph_with_a_fixed_k(tmp_path):
 
 class NoSwitch(torch.nn.Module):
     """The graph of before the pixel_relevance input: pixels and target only."""
+
     def forward(self, pixels, target):
         return FixedK()(pixels, target, torch.tensor(1.0))
 

@@ -33,7 +33,6 @@ def test_flag_zero_in_pytorch_keeps_the_attention_outputs_and_zeroes_the_pixels(
     assert on["input_rel_classic"].abs().max() > 0
 
 
-
 @pytest.mark.parametrize("k", [1, 3])
 def test_flag_zero_in_onnxruntime_web_keeps_the_attention_outputs_and_zeroes_the_pixels(exported, k, tmp_path):
     cfg, module, path = exported

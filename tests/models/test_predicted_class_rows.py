@@ -46,7 +46,6 @@ def test_a_zero_row_explains_the_predicted_class_in_pytorch(tiny_model):
             assert torch.equal(got[name], want[name]), (k, name)
 
 
-
 @pytest.mark.parametrize("k", [1, 3])
 def test_a_zero_row_explains_the_predicted_class_in_onnxruntime_web(exported, k, tmp_path):
     cfg, module, path = exported

@@ -25,4 +25,3 @@ export async function segmentationFolder() {
   }
   return { dir, images, masks };
 }
-

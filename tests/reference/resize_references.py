@@ -99,7 +99,7 @@ def pipeline_cases(out: pathlib.Path, shared: pathlib.Path):
     m = Manifest(out, "pipeline")
     photos = [(p.stem, Image.open(p)) for p in sorted((shared / "images").glob("*.png"))]
     photos += [(p.stem, Image.open(p))
-                for p in sorted((shared / "imagenet" / "samples").glob("*.JPEG"))[:6]]
+               for p in sorted((shared / "imagenet" / "samples").glob("*.JPEG"))[:6]]
     photos += [(f"noise{w}x{h}", synthetic("noise", w, h, w * h))
                for w, h in [(301, 257), (257, 301), (1000, 300), (300, 1000), (224, 224),
                             (255, 255), (1, 1), (3000, 41)]]

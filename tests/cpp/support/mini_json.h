@@ -125,7 +125,10 @@ class JsonParser {
           case 'r': c = '\r'; break;
           case 'b': c = '\b'; break;
           case 'f': c = '\f'; break;
-          case 'u': pos_ += 4; c = '?'; break;  // not needed by the golden files
+          case 'u':
+            pos_ += 4;
+            c = '?';
+            break;  // not needed by the golden files
           default: c = e;
         }
       }

@@ -1,11 +1,12 @@
 #pragma once
 // Test-only: where ../shared is (env VITREL_SHARED_DIR first, then the CMake default).
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/stat.h>
 
 namespace vitrel::test {
 

@@ -70,8 +70,12 @@ struct RandomModelOutputs {
     attr = random_tensor({B, h, S, S}, rng, -0.5f, 1.f);  // drawn last: the others unchanged
   }
   RelevanceInputs inputs() const {
-    return RelevanceInputs{attn.view(), attn_grad.view(), attn_rel.view(),
-                           attn_rel_classic_last.view(), input_rel_classic.view(), attr.view()};
+    return RelevanceInputs{attn.view(),
+                           attn_grad.view(),
+                           attn_rel.view(),
+                           attn_rel_classic_last.view(),
+                           input_rel_classic.view(),
+                           attr.view()};
   }
 };
 
