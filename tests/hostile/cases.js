@@ -10,7 +10,9 @@ import { SERVER_CASES, SERVER_START_CASES } from '../node/server-cases.js';
 //                           message: the whole of stderr (a string, compared exactly, or
 //                           a RegExp) after <tmp> (./fixtures.js) and <repo> are put back
 //   page                    upload: { file, name, type } chosen in the page; message: the
-//                           page's error text (run by tests/browser/hostile.test.js)
+//                           page's error text (run by tests/browser/hostile.test.js); or
+//                           model: { kind } a broken model listed first in the site's
+//                           models/index.json, built and run by tests/browser/errors.test.js
 //   server                  request: { raw } HTTP bytes; status and message: the answer's
 //                           status and body (tests/node/server-cases.js, run by
 //                           tests/node/server-hostile.test.js with its own site); or
@@ -25,6 +27,7 @@ const maps = (name, args, exit, message) => ({ surface: 'maps', name, args: ['ma
 const explain = (name, args, exit, message) => ({ surface: 'explain', name, args: ['explain', ...args], exit, message });
 const evaluation = (name, args, exit, message) => ({ surface: 'eval', name, args: ['eval', ...args], exit, message });
 const page = (name, upload, message) => ({ surface: 'page', name, upload, message });
+const pageModel = (name, kind, message) => ({ surface: 'page', name, model: { kind }, message });
 const server = (name, request, status, message) => ({ surface: 'server', name, request, status, message });
 
 const tensors = ['--attn', '<tmp>/attn.npy', '--grad', '<tmp>/grad.npy'];
@@ -196,6 +199,11 @@ export const CASES = [
   page('a text file', { file: '<tmp>/notes.txt', name: 'notes.txt', type: 'text/plain' }, '“notes.txt” is not an image (text/plain). Choose a PNG, JPEG, WebP or GIF photo.'),
   page('text with an image name', { file: '<tmp>/not-a-photo.png', name: 'fake.png', type: 'image/png' }, '“fake.png” could not be decoded: the file is damaged or not an image format this browser reads.'),
   page('no type and no image name (sent as application/octet-stream)', { file: '<tmp>/notes.txt', name: 'notes', type: '' }, '“notes” is not an image (application/octet-stream). Choose a PNG, JPEG, WebP or GIF photo.'),
+  pageModel('a model file that is not ONNX', 'not-onnx', /could not be loaded.*not an ONNX model/),
+  pageModel('metadata that does not match the graph', 'mismatch', /does not match|shape/),
+  pageModel('a model file that is missing (404)', 'missing', /could not be loaded.*404/),
+  pageModel('split graphs that do not fit each other', 'split-misfit', /could not be loaded.*split graphs do not fit/),
+  pageModel("a weights file that is not the split graphs'", 'bad-weights', /could not be loaded.*(split graphs|external|not an ONNX)/i),
 
   // ---- the static server (scripts/serve.js): its own table, run by tests/node/server-hostile.test.js
   ...SERVER_CASES.map((c) => server(c.name, { raw: c.request }, c.status, c.body)),
