@@ -38,6 +38,9 @@ export function render(map: RelevanceMap, options?: RenderOptions & {
   photo?: { bitmap?: CanvasImageSource; image?: CanvasImageSource; width: number; height: number } | ImageBitmap;
 }): Promise<ImageData>;
 
+/** What the page's shared Worker holds and has done (for checking that embeds share it). */
+export function runtimeStats(): Promise<{ sessions: number; graphRuns: number; photos: number; workerId: string }>;
+
 /** Loads the WebAssembly core render() uses (once). */
 export function loadRenderer(): Promise<unknown>;
 

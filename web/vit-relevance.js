@@ -178,6 +178,14 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
   };
 }
 
+// What the page's shared Worker holds and has done: { sessions (models open), graphRuns,
+// photos (kept), workerId }. For checking that elements share one Worker and one session.
+export async function runtimeStats() {
+  const { replies } = await sharedEngine().request(REQUEST.STATS);
+  const { sessions, graphRuns, photos, workerId } = replies.find((m) => m.type === REPLY.STATS);
+  return { sessions, graphRuns, photos, workerId };
+}
+
 let corePromise = null;
 export const loadRenderer = () => (corePromise ??= loadCore());
 

@@ -1,11 +1,14 @@
-// Builds dist/site: the page (web/), the shared runtime (runtime/), the WebAssembly core
-// (build/wasm), the onnxruntime-web files the Worker loads, the explainer graphs
-// (build/models) and the sample photos. Everything relative, nothing from a CDN, so the
-// folder works on any static host. Unchanged files are not copied again.
+// Builds dist/site: the page (web/) with its scripts bundled and minified (bundle.js; the
+// shared runtime/ inside them), the WebAssembly core (build/wasm), the onnxruntime-web
+// files the Worker loads, the explainer graphs (build/models) and the sample photos.
+// Everything relative, nothing from a CDN, so the folder works on any static host.
+// Unchanged files are not copied again. VITREL_SITE_BUNDLE=0 copies the scripts as they
+// are (lib/, runtime/ as modules) for debugging without source maps.
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { headersFile } from '../site-headers.js';
+import { bundleScripts, minifyModule } from './bundle.js';
 
 // onnxruntime-web: the plain WebAssembly build, plus the WebGPU build (JSEP) for browsers
 // that offer WebGPU. Each .mjs loads the matching ort-wasm-*.{mjs,wasm} pair.
@@ -74,23 +77,33 @@ export async function buildSite(paths) {
   const warnings = [];
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
   const out = paths.site;
+  const webDir = path.join(paths.root, 'web');
+  const runtimeDir = path.join(paths.root, 'runtime');
   // The page's own code is small: rebuild it from scratch so deleted files disappear.
   for (const d of ['lib', 'runtime']) await rm(path.join(out, d), { recursive: true, force: true });
-  await copyTree(path.join(paths.root, 'web'), out);
-
-  const runtimeDir = path.join(paths.root, 'runtime');
-  if (existsSync(runtimeDir)) {
+  for (const f of await readdir(out).catch(() => [])) if (/\.js(\.map)?$/.test(f)) await rm(path.join(out, f));
+  const bundled = process.env.VITREL_SITE_BUNDLE !== '0';
+  if (!bundled) {
+    await copyTree(webDir, out);
     // runtime/node/ holds Node-only helpers (file I/O) and runtime/eval/ the evaluations'
     // protocols and reports: the page never loads them.
     await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' && n !== 'eval' : n.endsWith('.js')));
-  } else warn('no runtime/ folder yet: the Worker cannot load the explainer');
+  } else {
+    // The top-level scripts become bundles; lib/ lives inside them; the rest (pages,
+    // styles, type declarations, the examples shown as code) is copied.
+    await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' : !n.endsWith('.js')));
+    await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
+    await bundleScripts({ webDir, runtimeDir, outDir: out });
+  }
 
   // Same relative layout as the repository so runtime/core.js finds ../build/wasm/.
   const coreFiles = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];
   for (const f of coreFiles) {
     const from = path.join(paths.wasm, f);
-    if (existsSync(from)) await copyIfChanged(from, path.join(out, 'build', 'wasm', f));
-    else warn(`missing ${from}: run \`npm run build -- WebAssembly\``);
+    const to = path.join(out, 'build', 'wasm', f);
+    if (!existsSync(from)) warn(`missing ${from}: run \`npm run build -- WebAssembly\``);
+    else if (f.endsWith('.mjs') && bundled) await minifyModule(from, to);
+    else await copyIfChanged(from, to);
   }
 
   const ortDist = path.join(paths.root, 'node_modules', 'onnxruntime-web', 'dist');

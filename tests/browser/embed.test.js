@@ -72,8 +72,8 @@ const waitResult = (id, test = 'true') => page().waitForFunction(
   ([i, t]) => { const r = document.getElementById(i)?.result; return Boolean(r) && new Function('r', `return ${t}`)(r); },
   [id, test], { timeout: TIMEOUT });
 const stats = () => page().evaluate(async () => {
-  const { sharedEngine } = await import('./lib/shared-runtime.js');
-  return (await sharedEngine().request('stats')).replies[0];
+  const { runtimeStats } = await import('./vit-relevance.js');
+  return runtimeStats();
 });
 const resultOf = (id) => page().evaluate((i) => {
   const r = document.getElementById(i).result;

@@ -1,6 +1,6 @@
 // A consumer of the public API, type-checked (tsc --noEmit, tests/node/api-types.test.js)
 // against the declarations the package ships, through its own "exports".
-import { loadExplainer, render, type ExplainResult } from 'vit-relevance';
+import { loadExplainer, render, runtimeStats, type ExplainResult } from 'vit-relevance';
 import { loadExplainer as loadInNode, render as renderInNode } from 'vit-relevance/node';
 import 'vit-relevance/element';
 
@@ -13,6 +13,8 @@ export async function inThePage(file: File): Promise<ImageData> {
   const photo = await explainer.open('photo.jpg');
   await photo.explain({ targets: 282 });
   photo.close();
+  const { sessions, graphRuns } = await runtimeStats();
+  console.log(sessions + graphRuns);
   const el = document.createElement('vit-relevance');
   el.src = 'photo.jpg';
   el.addEventListener('explained', (e) => console.log(e.detail.top5[0].label));

@@ -1,0 +1,75 @@
+// The site's scripts as minified bundles (esbuild): each top-level script of web/ (the
+// page, the Worker, the public API, the element, the iframe route) becomes one file at the
+// top of dist/site, with its lib/ and runtime/ modules inside it. Visitors then download a
+// few small files instead of ~30 modules, and docs authors copy a few files, not folders.
+//
+// Two rules keep the bundles behaving like the modules they replace:
+// - An import of another entry (the element imports ./vit-relevance.js) stays an import,
+//   so a page that loads the element and the API runs ONE copy of the API, whose module
+//   state is the page's one shared Worker.
+// - Every bundle sits at the top of the site, and `import.meta.url` inside a module becomes
+//   that module's own URL in the unbundled layout, so the URLs it builds (../worker.js,
+//   ../models/, ../build/wasm/) resolve exactly as before, from any sub-path.
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build, transform } from 'esbuild';
+
+// The language the sources use (class private methods and fields); browsers with module Workers have it.
+const TARGET = ['es2022'];
+
+export async function bundleScripts({ webDir, runtimeDir, outDir }) {
+  const entries = (await readdir(webDir, { withFileTypes: true }))
+    .filter((e) => e.isFile() && e.name.endsWith('.js')).map((e) => path.join(webDir, e.name));
+  const entrySet = new Set(entries);
+  // Where a source file sits in the unbundled site: web/x → x, runtime/y → runtime/y.
+  const sitePath = (file) => (file.startsWith(runtimeDir + path.sep)
+    ? `runtime/${path.relative(runtimeDir, file)}`
+    : path.relative(webDir, file)).split(path.sep).join('/');
+
+  const layout = {
+    name: 'site-layout',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const file = path.resolve(args.resolveDir, args.path);
+        // onnxruntime-web's files are copied beside the bundles, never bundled.
+        if (file.startsWith(path.join(webDir, 'ort') + path.sep)) return { path: args.path, external: true };
+        if (entrySet.has(file)) return { path: args.path, external: true };
+        // The site's runtime/ folder is the repository's runtime/.
+        const inSiteRuntime = path.join(webDir, 'runtime') + path.sep;
+        if (file.startsWith(inSiteRuntime)) return { path: path.join(runtimeDir, file.slice(inSiteRuntime.length)) };
+        return undefined;
+      });
+      b.onLoad({ filter: /\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const own = `new URL(${JSON.stringify(`./${sitePath(args.path)}`)}, import.meta.url).href`;
+        return { contents: source.replace(/\bimport\.meta\.url\b/g, own), loader: 'js' };
+      });
+    },
+  };
+
+  const result = await build({
+    entryPoints: entries,
+    outdir: outDir,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: TARGET,
+    minify: true,
+    sourcemap: 'linked',
+    external: ['node:*'], // runtime/core.js's Node branch, never taken in a browser
+    plugins: [layout],
+    logLevel: 'silent',
+    metafile: true,
+  });
+  for (const w of result.warnings) console.warn(`build: bundle: warning: ${w.text}`);
+  return Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+}
+
+// The core's Emscripten glue as shipped: its locals renamed and whitespace dropped (emcc
+// leaves long names). The CLI keeps loading build/wasm's own copy.
+export async function minifyModule(from, to) {
+  const { code } = await transform(await readFile(from, 'utf8'), { minify: true, format: 'esm', target: TARGET });
+  await mkdir(path.dirname(to), { recursive: true });
+  await writeFile(to, code);
+}
