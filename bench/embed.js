@@ -2,7 +2,8 @@
 // `npm run bench -- embed`: <vit-relevance> elements in headless Chromium, beside the
 // page's own class switch in the same run:
 //   1st element    — from insertion to its map: model download, session, photo
-//   2nd, 3rd       — further elements on other photos: no download, no new session (checked)
+//   2nd, 3rd       — further elements on other photos: no download, no new session (checked);
+//                    with where their time goes (graphs, preprocess, maps, the rest)
 //   element switch — an element's target attribute changed: the photo's cached tensors
 //   page switch    — the page's class switch (bench/browser.js measures the same)
 // and the element's script gzipped, as the site ships it (bundled and minified by the
@@ -51,23 +52,25 @@ try {
     await page.waitForFunction((n) => window.__vitrel.state.photo?.name === n && window.__vitrel.timeline.firstHeatmap, name, { timeout: 180_000 });
   }
   await page.waitForFunction(() => window.__vitrel.timeline.photoCached?.imageId === window.__vitrel.state.photo.imageId, null, { timeout: 180_000 });
-  const { ids, switches: pageSwitches } = await pageClassSwitches(page);
+  const { ids, switches: pageSwitches, graphMs: pageGraphMs } = await pageClassSwitches(page);
   await page.close();
 
   // Elements, one after another, each timed from insertion to its `explained` event.
   const { page: el, requests } = await openPage(browser, `${site.url}bench-elements.html`);
-  const addElement = (src, target) => el.evaluate(([s, t]) => new Promise((resolve, reject) => {
+  const addElement = (src, target, method) => el.evaluate(([s, t, m]) => new Promise((resolve, reject) => {
     const e = document.createElement('vit-relevance');
     e.setAttribute('src', s);
     if (t) e.setAttribute('target', t);
+    if (m) e.setAttribute('method', m);
     e.setAttribute('loading', 'eager');
     const t0 = performance.now();
-    e.addEventListener('explained', () => resolve(performance.now() - t0), { once: true });
+    e.addEventListener('explained', (ev) => resolve({ ms: performance.now() - t0, timings: ev.detail.timings }), { once: true });
     e.addEventListener('error', (ev) => reject(new Error(ev.detail.message)), { once: true });
     document.body.append(e);
-  }), [src, target]);
-  const elementMs = [];
-  for (const name of PHOTOS) elementMs.push(await addElement(`samples/${name}`));
+  }), [src, target, method]);
+  const elements = [];
+  for (const name of PHOTOS) elements.push(await addElement(`samples/${name}`));
+  const elementMs = elements.map((e) => e.ms);
   const modelRequests = requests.filter((u) => new URL(u).pathname.startsWith('/models/') && !u.endsWith('index.json')).length;
   const stats = await el.evaluate(async () => {
     const { runtimeStats } = await import('./vit-relevance.js');
@@ -76,7 +79,7 @@ try {
   // Once the 1st photo's tensors are cached (idle Worker): its class switches.
   await el.waitForTimeout(10_000);
   // One more element on the 1st element's photo, for another class: it shares the photo.
-  const samePhotoMs = await addElement(`samples/${PHOTOS[0]}`, ids[1]);
+  const { ms: samePhotoMs } = await addElement(`samples/${PHOTOS[0]}`, ids[1]);
   const elementSwitches = [];
   for (const id of ids.slice(2)) {
     elementSwitches.push(await el.evaluate((t) => new Promise((resolve) => {
@@ -87,18 +90,29 @@ try {
     }), id));
   }
 
+  // An element whose method reads the attention alone: the photo graph, no target graph.
+  const rollout = await addElement('samples/el2.png', null, 'attention_rollout');
+
   const pageSwitch = median(pageSwitches);
   const elementSwitch = median(elementSwitches);
-  console.log(`page class switch: ${f(pageSwitch)} (median of ${pageSwitches.length}: ${pageSwitches.map(f).join(', ')})`);
+  console.log(`page class switch: ${f(pageSwitch)} (median of ${pageSwitches.length}: ${pageSwitches.map(f).join(', ')}); `
+    + `of which the target graph ${f(median(pageGraphMs))} (${pageGraphMs.map(f).join(', ')})`);
   console.log(`1st element (download ${modelRequests} model files, ${stats.sessions} session): ${f(elementMs[0])}`);
   for (const k of [1, 2]) {
     const r = elementMs[k] / pageSwitch;
     console.log(`element ${k + 1} on a new photo (no download, no session): ${f(elementMs[k])} = ${r.toFixed(2)}× the page's class switch (target ≤ 1.2×) ${r <= 1.2 ? 'OK' : 'MISSED'}`);
+    // Where its time goes: the photo and target graphs, the core's preprocess and maps, and
+    // the rest (decode, messages, drawing, waiting in the Worker's queue).
+    const t = elements[k].timings;
+    const rest = elementMs[k] - t.modelMs - t.preprocessMs - t.relevanceMs;
+    console.log(`  graphs ${f(t.modelMs)} (${(t.modelMs / median(pageGraphMs)).toFixed(2)}× the page's target graph), preprocess ${f(t.preprocessMs)}, `
+      + `maps ${f(t.relevanceMs)}, decode/messages/drawing ${f(rest)}`);
   }
   const rs = elementSwitch / pageSwitch;
   console.log(`element class switch (target attribute): ${f(elementSwitch)} (median of ${elementSwitches.length}) = ${rs.toFixed(2)}× the page's class switch`);
   const rp = samePhotoMs / pageSwitch;
   console.log(`element on the 1st element's photo, another class: ${f(samePhotoMs)} = ${rp.toFixed(2)}× the page's class switch (target ≤ 1.2×) ${rp <= 1.2 ? 'OK' : 'MISSED'}`);
+  console.log(`element on a new photo, method attention_rollout (photo graph only): ${f(rollout.ms)} = ${(rollout.ms / pageSwitch).toFixed(2)}× the page's class switch; graphs ${f(rollout.timings.modelMs)}`);
   console.log(`worker graph runs: ${stats.graphRuns}; sessions: ${stats.sessions}; model file requests: ${modelRequests}`);
 } finally {
   await browser.close();

@@ -1,8 +1,9 @@
 // The page's class switch, timed in the page (bench/browser.js, bench/embed.js): each of
 // the other top-5 classes in turn (none cached yet), from the click to its heat map.
-// → { ids (the top-5 class ids), switches (ms) }
+// → { ids (the top-5 class ids), switches (ms), graphMs (the Worker's graph time of each) }
 export async function pageClassSwitches(page) {
   const switches = [];
+  const graphMs = [];
   const ids = await page.$$eval('#top5 button', (bs) => bs.map((b) => b.dataset.classId));
   for (const id of ids.slice(1)) {
     await page.click(`#top5 button[data-class-id="${id}"]`);
@@ -11,6 +12,7 @@ export async function pageClassSwitches(page) {
       return tl.lastRender?.target === t && tl.lastRender.at > tl.classChosen.at;
     }, `c${id}`, { timeout: 180_000 });
     switches.push(await page.evaluate(() => window.__vitrel.timeline.lastRender.at - window.__vitrel.timeline.classChosen.at));
+    graphMs.push(await page.evaluate(() => window.__vitrel.state.timings.explainMs));
   }
-  return { ids, switches };
+  return { ids, switches, graphMs };
 }

@@ -56,6 +56,17 @@ export function createSession({ explainer, core }) {
     return { top5: top5(photo), target, modelMs: out.timings.modelMs };
   }
 
+  // The prediction from the photo graph alone (split graphs), whose outputs stay as the
+  // photo's cache: the maps that follow then cost the target graph, or no graph at all for
+  // methods that read only the attention. Same work as predict() but no forward is run
+  // twice (once in the explainer, again when the photo is cached for class switches).
+  async function predictFromPhoto(photo) {
+    const cache = await cachePhoto(photo);
+    photo.logits = cache.logits;
+    const top = top5(photo);
+    return { top5: top, target: { a: top[0].id }, modelMs: cache.modelMs };
+  }
+
   // The photo's target-independent tensors (split graphs), computed once; null without them.
   function cachePhoto(photo) {
     if (!explainer.canCachePhoto) return null;
@@ -84,7 +95,8 @@ export function createSession({ explainer, core }) {
       // graph costs less than computing them first.
       const cached = photo.cache && await photo.cache.catch(() => null);
       const vectors = lacking.map(vector);
-      graphRuns++;
+      // With the photo's cache, attention-only methods read the photo graph's attn: no run.
+      if (!cached || [...outputs].some((o) => o !== 'attn')) graphRuns++;
       const out = cached
         ? await explainer.explainCached(cached, vectors, { outputs: [...outputs] })
         : await explainer.explain(photo.pixels, vectors, { outputs: [...outputs] });
@@ -104,6 +116,7 @@ export function createSession({ explainer, core }) {
     // A photo from already-normalised pixels (a .npy tensor): no region.
     pixelsPhoto: (pixels) => newPhoto(pixels, null),
     predict,
+    predictFromPhoto,
     top5,
     cachePhoto,
     explain,

@@ -50,12 +50,14 @@ class Photo {
     return r.replies;
   }
 
-  // Preprocess, prediction and the predicted class's maps: one graph run, once per photo.
+  // Preprocess, prediction and the predicted class's maps, once per photo, through the
+  // photo graph: its outputs serve every later class at once (no background run competing
+  // with the next embed's photo), and attention-only methods need no target graph.
   async #analyze(methods, startLayer, signal) {
     const imageId = nextImageId++;
     const rgba = new Uint8ClampedArray(this.#decoded.rgba);
     const replies = await this.#ask(REQUEST.ANALYZE,
-      { modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height, methods, startLayer },
+      { modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height, methods, startLayer, photoGraph: true },
       signal, [rgba.buffer]);
     this.#imageId = imageId;
     const prediction = replies.find((m) => m.type === REPLY.PREDICTION);

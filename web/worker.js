@@ -160,7 +160,7 @@ function wireResults(results) {
 // Photo → prediction and the top-1 explanation in ONE explainer run. Also gives the
 // region of the photo the model saw, where the page draws the heat map.
 async function analyze(msg, reply) {
-  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0 } = msg;
+  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, photoGraph = false } = msg;
   const session = await sessionOf(modelKey);
   const t0 = now();
   dropPhoto(imageId);
@@ -169,7 +169,8 @@ async function analyze(msg, reply) {
   while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
   const preprocessMs = now() - t0;
   checkFresh(msg);
-  const { top5, target, modelMs } = await session.predict(photo, { methods });
+  const viaPhoto = photoGraph && session.explainer.canCachePhoto;
+  const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo) : await session.predict(photo, { methods });
   reply({
     type: REPLY.PREDICTION, imageId,
     top5: top5.map(({ id: cls, prob }) => ({ id: cls, prob })),
@@ -177,8 +178,8 @@ async function analyze(msg, reply) {
     timings: { preprocessMs },
   });
   const { results, timings } = await session.explain(photo, [target], { methods, startLayer });
-  reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs } });
-  if (session.explainer.canCachePhoto) whenIdle(imageId);
+  reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
+  if (session.explainer.canCachePhoto && !viaPhoto) whenIdle(imageId);
 }
 
 async function explain(msg, reply) {

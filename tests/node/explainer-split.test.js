@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
+import { createSession } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { root } from './maps-support.js';
@@ -74,6 +75,37 @@ test('split graphs: explainCached on a cached photo equals explain, for several 
     const a = await ex.explainCached(cache, [243], { outputs: ['attn_grad'] });
     const b = await ex.explainCached(other, [243], { outputs: ['attn_grad'] });
     assert.ok(relErr(a.tensors[0].attn_grad.data, b.tensors[0].attn_grad.data) > 1e-2);
+  } finally {
+    await ex.release();
+  }
+});
+
+// The embeds' way into a new photo (explain-session predictFromPhoto): the photo graph
+// predicts, the target graph explains; the same prediction and maps as the single run, and
+// attention-only methods then cost no graph run at all.
+test('a photo analysed through the photo graph: the single run\'s prediction and maps; attention methods run no graph', { skip, timeout: 300_000 }, async () => {
+  const ex = await open();
+  const core = await loadCore();
+  try {
+    const session = createSession({ explainer: ex, core });
+    const pixels = (await readNpyFile(goldenInput)).data;
+    const methods = ['transformer_attribution'];
+    const single = session.pixelsPhoto(pixels);
+    const viaPhoto = session.pixelsPhoto(pixels);
+    const a = await session.predict(single, { methods });
+    const b = await session.predictFromPhoto(viaPhoto);
+    assert.deepEqual(b.target, a.target);
+    assert.deepEqual(b.top5.map((t) => t.id), a.top5.map((t) => t.id));
+    const runs = session.graphRuns;
+    const [mapA] = (await session.explain(single, [a.target], { methods })).results;
+    const [mapB] = (await session.explain(viaPhoto, [b.target], { methods })).results;
+    assert.equal(session.graphRuns, runs + 1, 'the single run kept its tensors; the photo graph\'s photo runs the target graph');
+    const ta = (r) => r.maps.transformer_attribution.data;
+    assert.ok(relErr(ta(mapB), ta(mapA)) < 1e-3);
+    assert.equal(argmax(ta(mapB)), argmax(ta(mapA)));
+    const rollout = await session.explain(viaPhoto, [{ a: 282 }], { methods: ['attention_rollout'] });
+    assert.equal(session.graphRuns, runs + 1, 'attention_rollout reads the photo graph\'s attn');
+    assert.deepEqual(rollout.results[0].maps.attention_rollout.shape, ex.metadata.architecture.grid);
   } finally {
     await ex.release();
   }

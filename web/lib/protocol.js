@@ -20,8 +20,10 @@ export const REQUEST = Object.freeze({
    * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number }
    * → progress…, checking, ready */
   INIT: 'init',
-  /** Preprocesses a photo, predicts and explains the predicted class in one run.
-   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer }
+  /** Preprocesses a photo, predicts and explains the predicted class in one run. With
+   * photoGraph (and split graphs): the photo graph predicts and is kept for class switches,
+   * then the target graph explains (none for attention-only methods); no later caching run.
+   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer, photoGraph?: boolean }
    * → prediction, maps */
   ANALYZE: 'analyze',
   /** Maps of targets on an analysed photo (cached tensors reused).
