@@ -1,9 +1,11 @@
 // Embedding in headless Chromium: several <vit-relevance> elements on one page share one
 // Worker and one download of each model file and agree with `vit-relevance explain`;
 // target and rendering changes; a broken photo fails alone; lazy loading; removal frees the
-// photo; the iframe route sizes its frame; no COOP/COEP (one thread); a sub-path.
+// photo; the iframe route sizes its frame; no COOP/COEP (one thread); a sub-path; the
+// files the README lists for docs authors suffice on their own.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readMaps, runCli, tempDir } from '../node/maps-support.js';
 import { skipReason, startSite, launch, openPage, sample, firstModel, paths, screenshot } from './harness.js';
@@ -240,5 +242,50 @@ test('served from a sub-path under the site\'s CSP: docs.html shows the element,
   } finally {
     await context.close();
     await sub.close();
+  }
+});
+
+// The README's "Hosting it" list for docs authors, and nothing else: the snippet copied
+// from docs.html into a plain page on a plain static host (no COOP/COEP) under a sub-path.
+const DOCS_AUTHOR_FILES = ['vit-relevance-element.js', 'vit-relevance.js', 'worker.js',
+  'build/wasm/vit_relevance_core.mjs', 'build/wasm/vit_relevance_core.wasm',
+  'ort/ort.wasm.min.mjs', 'ort/ort-wasm-simd-threaded.mjs', 'ort/ort-wasm-simd-threaded.wasm'];
+
+test('the docs-author files alone on a plain static host: the snippet from docs.html explains', { skip, timeout: TIMEOUT }, async () => {
+  const dir = path.join(paths.build, 'embed-docs-author');
+  rmSync(dir, { recursive: true, force: true });
+  const place = (from, to, copy = copyFileSync) => {
+    mkdirSync(path.dirname(to), { recursive: true });
+    copy(from, to);
+  };
+  // dist/site was built by before()'s startSite.
+  for (const f of DOCS_AUTHOR_FILES) place(path.join(paths.site, f), path.join(dir, f));
+  // The models folder as the build writes it (hard links: the graphs are large).
+  for (const f of readdirSync(path.join(paths.site, 'models'))) place(path.join(paths.site, 'models', f), path.join(dir, 'models', f), linkSync);
+  place(sample('catdog.png'), path.join(dir, 'samples', 'catdog.png'));
+  const docs = readFileSync(path.join(paths.site, 'docs.html'), 'utf8');
+  const snippet = /<div class="live" id="element-demo">([\s\S]*?)<\/div>/.exec(docs)[1];
+  writeFileSync(path.join(dir, 'notes.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>notes</title>
+<link rel="icon" href="data:,"></head><body><p>My course notes.</p>${snippet}</body></html>`);
+
+  const host = await startSite({ root: dir, isolate: false, prefix: '/course/week3/' });
+  const failed = [];
+  const { page: p, context, offOrigin, requests } = await openPage(browser, `${host.url}notes.html`, undefined, {
+    beforeLoad: (ctx) => ctx.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); }),
+  });
+  try {
+    await p.waitForFunction(() => {
+      const els = [...document.querySelectorAll('vit-relevance')];
+      return els.length === 2 && els.every((el) => el.result);
+    }, null, { timeout: TIMEOUT });
+    const labels = await p.$$eval('vit-relevance', (els) => els.map((el) => el.result.targets[0].label));
+    assert.deepEqual(labels, ['bull mastiff', 'tiger cat']);
+    assert.deepEqual(failed, []);
+    assert.deepEqual(offOrigin, []);
+    assert.deepEqual(requests.filter((u) => u.startsWith('http') && !new URL(u).pathname.startsWith('/course/week3/')), []);
+  } finally {
+    await context.close();
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -45,9 +45,10 @@ const CSP_REPORT_PATH = '/__csp-report';
 // `prefix` serves the site under a sub-path (e.g. '/project/docs/').
 // `cspReports`: an array collecting the Content-Security-Policy violation reports the
 // browser posts (every policy then names this server as its report-uri).
-export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/' } = {}) {
+// `root`: serve this folder (a part of the built site) instead of dist/site.
+export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/', root = null } = {}) {
   await buildSite(paths);
-  const files = createStaticServer(paths.site, { isolate, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
+  const files = createStaticServer(root ?? paths.site, { isolate, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
   const server = createServer((req, res) => {
     const pathname = new URL(req.url, 'http://x').pathname;
     if (cspReports && pathname === CSP_REPORT_PATH && req.method === 'POST') {
