@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { root, tempDir } from './maps-support.js';
 import { deitModel, images, skipDeit } from './explain-support.js';
@@ -58,4 +58,12 @@ await explainer.close();
 `);
   const used = JSON.parse(run('node', ['use.js', path.dirname(deitModel), photo], app).trim().split('\n').pop());
   assert.deepEqual(used, { top1: 243, target: 282, shape: [14, 14] });
+
+  // The browser entries are the site's bundles, with the files a docs author copies.
+  const site = path.join(app, 'node_modules', 'vit-relevance', 'dist', 'site');
+  for (const f of ['vit-relevance.js', 'vit-relevance-element.js', 'worker.js', 'build/wasm/vit_relevance_core.mjs', 'build/wasm/vit_relevance_core.wasm', 'ort/ort.wasm.min.mjs']) {
+    assert.ok(existsSync(path.join(site, f)), `the package lacks dist/site/${f}`);
+  }
+  const exported = run('node', ['--input-type=module', '-e', "console.log(Object.keys(await import('vit-relevance')).sort().join(' '))"], app).trim();
+  assert.equal(exported, 'loadExplainer loadRenderer render runtimeStats');
 });
