@@ -157,8 +157,9 @@ function wireResults(results) {
   });
 }
 
-// Photo → prediction and the top-1 explanation in ONE explainer run. Also gives the
-// region of the photo the model saw, where the page draws the heat map.
+// Photo → prediction and the top-1 explanation in ONE explainer run (with photoGraph: the
+// photo graph, kept as the photo's cache, then the target graph). Also gives the region of
+// the photo the model saw, where the page draws the heat map.
 async function analyze(msg, reply) {
   const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, photoGraph = false } = msg;
   const session = await sessionOf(modelKey);

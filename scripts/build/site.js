@@ -3,7 +3,7 @@
 // files the Worker loads, the explainer graphs (build/models) and the sample photos.
 // Everything relative, nothing from a CDN, so the folder works on any static host.
 // Unchanged files are not copied again. VITREL_SITE_BUNDLE=0 copies the scripts as they
-// are (lib/, runtime/ as modules) for debugging without source maps.
+// are (lib/, runtime/ as modules), for debugging module by module.
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
