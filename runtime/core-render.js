@@ -55,9 +55,9 @@ export function renderApi(M) {
       bytesOut(M.compositeHeatmap(b, width, height, f, options)));
   }
 
-  function preprocess(rgba, width, height, spec) {
+  function preprocess(rgba, width, height, spec, options = {}) {
     const image = checkImage(rgba, 'preprocess: rgba');
-    const out = using([heapBytes(image)], (b) => M.preprocessImage(b, width, height, preprocessSpec(spec)));
+    const out = using([heapBytes(image)], (b) => M.preprocessImage(b, width, height, preprocessSpec(spec, options)));
     const shape = [...out.chw.shape()];
     const data = floatsOut(out.chw);
     const input = bytesOut(out.rgba);
@@ -89,6 +89,7 @@ export function renderApi(M) {
     thresholdIds,
     blendModeIds: Object.freeze([...M.blendModeIds()]),
     mapSamplingIds: Object.freeze([...M.mapSamplingIds()]),
+    cropModeIds: Object.freeze([...M.cropModeIds()]),
     // (map, rows?, cols?) → min-max to [0,1]; a constant map gives zeros.
     normalize: (map, rows, cols) =>
       using([heapFloats(checkMap(map, 'normalize: map'), shapeOf(map, rows, cols))], (f) => floatsOut(M.normalizeMinMax(f))),
@@ -103,7 +104,7 @@ export function renderApi(M) {
     composite,
     preprocess,
     preprocessSpec,
-    inputRegion: (width, height, spec) => M.inputRegion(width, height, preprocessSpec(spec)),
+    inputRegion: (width, height, spec, options = {}) => M.inputRegion(width, height, preprocessSpec(spec, options)),
     overlayOnPhoto,
   };
 }

@@ -45,7 +45,7 @@
  * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
  *   core.colormapIds ['jet','viridis','inferno','turbo','gray'], core.thresholdIds
  *       ['none','mean','otsu'], core.blendModeIds ['alpha','notebook'],
- *       core.mapSamplingIds ['bilinear','patch_grid']
+ *       core.mapSamplingIds ['bilinear','patch_grid'], core.cropModeIds ['center','none']
  *   core.normalize(map, rows?, cols?)             → Float32Array min-max to [0,1] (constant → 0)
  *   core.upsample(map, rows, cols, outRows, outCols) → Float32Array, bilinear, align_corners=False
  *   core.colorize(map01, rows, cols, colormap) or (map01, colormap) → RGBA Uint8ClampedArray
@@ -54,13 +54,14 @@
  *   core.legend(colormap)                         → 256 x 1 RGBA, value 0 on the left
  *   core.composite(rgba, width, height, map01, { colormap, mode, opacity }) → RGBA
  *       (heatmap over an image of the map's size)
- *   core.preprocess(rgba, width, height, spec)   → { data: Float32Array [1,3,H,W] flat,
+ *   core.preprocess(rgba, width, height, spec, { crop }?) → { data: Float32Array [1,3,H,W] flat,
  *       shape, pixels: { data, shape }, width, height, rgba (input before normalisation),
  *       region: { x, y, width, height } of the photo the model saw, passthrough }
  *       spec: metadata.preprocess, or the whole metadata (then the input size is checked
- *       against architecture.image_size)
- *   core.inputRegion(width, height, spec)        → that region without preprocessing
- *   core.preprocessSpec(metadata)                → the flat spec the binding reads
+ *       against architecture.image_size); crop: 'center' (the spec's framing, default) or
+ *       'none' (the whole photo resized to the input size, no crop)
+ *   core.inputRegion(width, height, spec, { crop }?) → that region without preprocessing
+ *   core.preprocessSpec(metadata, { crop }?)     → the flat spec the binding reads
  *   core.overlayOnPhoto(rgba, width, height, map01, rows, cols, region,
  *       { colormap, sampling, opacity, outsideDim }) → RGBA copy of the ORIGINAL photo with
  *       the map drawn over `region` at full resolution (the inverse-mapped overlay)

@@ -22,8 +22,9 @@ export function createSession({ explainer, core }) {
   const newPhoto = (pixels, region) => ({ pixels, region, tensors: new TensorCache(4), cache: null });
 
   // RGBA bytes → a photo: the core's preprocess, and the region of it the model saw.
-  function openPhoto(rgba, width, height) {
-    const pre = core.preprocess(rgba, width, height, metadata);
+  // crop: 'center' (the metadata's framing) or 'none' (the whole photo, core.cropModeIds).
+  function openPhoto(rgba, width, height, { crop = 'center' } = {}) {
+    const pre = core.preprocess(rgba, width, height, metadata, { crop });
     const { x, y, width: w, height: h } = pre.region;
     return newPhoto(pre.pixels, { x, y, width: w, height: h });
   }

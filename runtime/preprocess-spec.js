@@ -7,6 +7,8 @@
 //     exact_size_passthrough }
 // Accepts the whole metadata object too (then the model input size is checked against
 // architecture.image_size by core.preprocess).
+// options.crop: 'center' (the metadata's framing, the default) or 'none' (the whole photo
+// resized to the input size); the core applies it (with_crop_mode, src/preprocess).
 
 const hw = (size, what) => {
   const [h, w] = Array.isArray(size) ? size : [size, size];
@@ -14,7 +16,7 @@ const hw = (size, what) => {
   return [h, w];
 };
 
-export function preprocessSpec(metadataOrPreprocess) {
+export function preprocessSpec(metadataOrPreprocess, { crop } = {}) {
   const pre = metadataOrPreprocess?.preprocess ?? metadataOrPreprocess;
   if (!pre || typeof pre !== 'object') throw new Error('preprocess spec missing: pass metadata.preprocess');
   const spec = {};
@@ -25,16 +27,17 @@ export function preprocessSpec(metadataOrPreprocess) {
   } else if (spec.resizeMode === 'exact') {
     [spec.resizeHeight, spec.resizeWidth] = hw(resize.size, 'preprocess.resize.size');
   }
-  const crop = pre.crop;
-  spec.centerCrop = Boolean(crop) && crop.mode !== 'none';
+  const box = pre.crop;
+  spec.centerCrop = Boolean(box) && box.mode !== 'none';
   if (spec.centerCrop) {
-    if (crop.mode !== undefined && crop.mode !== 'center') throw new Error(`preprocess.crop.mode "${crop.mode}" is not supported (center, none)`);
-    [spec.cropHeight, spec.cropWidth] = hw(crop.size, 'preprocess.crop.size');
+    if (box.mode !== undefined && box.mode !== 'center') throw new Error(`preprocess.crop.mode "${box.mode}" is not supported (center, none)`);
+    [spec.cropHeight, spec.cropWidth] = hw(box.size, 'preprocess.crop.size');
   }
   if (pre.interpolation !== undefined) spec.interpolation = pre.interpolation;
   if (pre.mean !== undefined) spec.mean = pre.mean;
   if (pre.std !== undefined) spec.std = pre.std;
   if (pre.exact_size_passthrough !== undefined) spec.exactSizePassthrough = pre.exact_size_passthrough;
+  if (crop !== undefined) spec.cropMode = crop;
   return spec;
 }
 

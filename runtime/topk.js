@@ -40,3 +40,14 @@ export function topK(logits, k = 5, labels = []) {
     logit: logits[id],
   }));
 }
+
+// Where class `id` stands among all classes: its probability and its rank (1 = most
+// likely; ties ranked as topKIndices orders them, the lower index first).
+export function classStanding(logits, id) {
+  const probs = softmax(logits);
+  let rank = 1;
+  for (let i = 0; i < logits.length; i++) {
+    if (logits[i] > logits[id] || (logits[i] === logits[id] && i < id)) rank++;
+  }
+  return { id, prob: probs[id], rank, classes: logits.length };
+}

@@ -5,7 +5,8 @@
 // The spec is a flat bag (runtime/core-render.js builds it from the model metadata):
 // { resizeMode: 'short_side'|'exact'|'none', resizeSize, resizeWidth, resizeHeight,
 //   centerCrop, cropWidth, cropHeight, interpolation: 'bicubic'|'bilinear', mean: [3],
-//   std: [3], exactSizePassthrough }. Absent fields keep the C++ defaults (DeiT's).
+//   std: [3], exactSizePassthrough, cropMode: 'center'|'none' }. Absent fields keep the C++
+// defaults (DeiT's); cropMode (default 'center') reframes the rest (with_crop_mode).
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -40,7 +41,7 @@ PreprocessSpec spec_from(const val& s) {
   spec.mean = float_list_field(s, "mean", spec.mean);
   spec.stddev = float_list_field(s, "std", spec.stddev);
   spec.exact_size_passthrough = bool_field(s, "exactSizePassthrough", spec.exact_size_passthrough);
-  return spec;
+  return with_crop_mode(spec, from_id<CropMode>(string_field(s, "cropMode", "center")));
 }
 
 val region_value(const InputRegion& r) {
@@ -112,4 +113,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_preprocess) {
   function("inputRegion", &wasm::region_of);
   function("drawMapOnPhoto", &wasm::overlay);
   wasm::bind_ids<MapSampling>("mapSamplingIds");
+  wasm::bind_ids<CropMode>("cropModeIds");
 }

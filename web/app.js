@@ -10,15 +10,20 @@ import { Busy } from './lib/busy.js';
 import { downloadCanvas, downloadMapPng, copyJson, slug } from './lib/exports.js';
 import { loadCore } from './runtime/core.js';
 import { REQUEST } from './lib/protocol.js';
+import { classStanding } from './runtime/topk.js';
+import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from './lib/confidence.js';
+import { methodHelp, startLayerState } from './lib/method-help.js';
+import { framingNote } from './lib/framing.js';
 
 const $ = (id) => document.getElementById(id);
-const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
 
 const state = {
   models: [], model: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
   photo: null,                 // { imageId, bitmap, width, height, name }
-  region: null, top5: [],
+  region: null, top5: [], logits: null,
+  crop: 'center',  // the model's input: 'center' (its preprocessing) or 'none' (whole photo)
+  frame: 'photo',  // what the views show: the full 'photo' or the 'model' view (the crop, zoomed)
   classA: null, classB: null, contrastive: false,
   exif: 'use', // EXIF orientation: 'use' (as viewers show the photo) or 'ignore' (PIL's reading)
   view: 'single', method: 'transformer_attribution',
@@ -144,13 +149,15 @@ const method = (id) => state.methodInfo.get(id);
 
 // The chosen method's one-line description and paper, from the registry.
 function showMethodHelp() {
-  const { description, paper } = method(state.method);
-  const help = $('method-help');
-  help.replaceChildren(`${description}. `);
-  if (paper) {
-    const link = Object.assign(document.createElement('a'), { href: paper, textContent: 'Paper', target: '_blank', rel: 'noopener' });
-    help.append(link);
-  }
+  $('method-help').replaceChildren(methodHelp(method(state.method)));
+  showStartLayer();
+}
+
+function showStartLayer() {
+  if (!state.methods.length) return;
+  const { disabled, reason } = startLayerState(viewMethods().map(method));
+  $('start-layer').disabled = disabled;
+  $('start-layer-reason').textContent = reason;
 }
 
 // ---------- photo ----------
@@ -170,6 +177,7 @@ async function onPhoto(blob, name) {
   state.photo = { ...photo, imageId: ++imageCounter };
   state.region = null;
   state.top5 = [];
+  state.logits = null;
   state.maps.clear();
   heatCache.clear();
   renderTop5();
@@ -201,6 +209,7 @@ async function analyze(photo) {
     if (msg.type !== 'prediction') return;
     state.region = msg.region;
     state.top5 = msg.top5;
+    state.logits = msg.logits;
     state.timings = { preprocessMs: msg.timings.preprocessMs };
     state.classA = msg.top5[0].id;
     state.classB = msg.top5[1]?.id ?? null;
@@ -211,7 +220,7 @@ async function analyze(photo) {
   timeline.analyzeSent = performance.now();
   try {
     const r = await engine.request(REQUEST.ANALYZE,
-      { modelKey: state.modelKey, imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: viewMethods(), startLayer },
+      { modelKey: state.modelKey, imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: viewMethods(), startLayer, crop: state.crop },
       { supersede: true, transfer: [rgba.buffer], onEvent });
     if (r.stale) return;
     ensureMaps();
@@ -238,9 +247,11 @@ function viewTargets() {
     : [{ a: state.classA }, { a: state.classB }];
 }
 
+// A class with its probability and rank among all classes, once the photo is classified.
+const standing = (id) => (state.logits ? classStanding(state.logits, id) : null);
 function label(id) {
-  const p = state.top5.find((t) => t.id === id);
-  return `${state.metadata.labels[id]}${p ? ` ${pct(p.prob)}` : ''}`;
+  const s = standing(id);
+  return `${state.metadata.labels[id]}${s ? ` ${pct(s.prob)}${s.rank > 5 ? ` (rank ${s.rank})` : ''}` : ''}`;
 }
 const targetLabel = (t) => (t.b === undefined ? label(t.a) : `${state.metadata.labels[t.a]} vs ${state.metadata.labels[t.b]}`);
 
@@ -306,6 +317,7 @@ function tile(target, method, caption, sub, maxSide) {
   cap.append(s);
   fig.append(wrap, cap);
   paint(canvas, target, method, maxSide);
+  if (canvas.dataset.constant === 'true') s.textContent += ` · ${CONSTANT_NOTE}`;
   return fig;
 }
 
@@ -316,8 +328,10 @@ function paint(canvas, target, method, maxSide) {
   const map = maps?.[method];
   const heat = map && core ? heatFor(mapKey(target), method, map) : null;
   drawOverlay(canvas, photo, state.region, heat, {
-    opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide,
+    opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide, frame: state.frame,
   });
+  canvas.dataset.frame = state.frame;
+  canvas.dataset.constant = String(isConstantMap(map));
   canvas.dataset.target = target ? targetKey(target) : '';
   canvas.dataset.method = method;
   canvas.dataset.rendered = heat ? 'heat' : 'photo';
@@ -335,23 +349,51 @@ function render() {
     const drawn = paint(main, t, state.method, 4096);
     if (drawn) {
       $('main-caption').textContent = `${method(state.method).name} · ${targetLabel(t)}`
-        + (method(state.method).startLayer ? ` · start layer ${state.startLayer}` : '') + photo.note;
+        + (method(state.method).startLayer ? ` · start layer ${state.startLayer}` : '')
+        + (main.dataset.constant === 'true' ? ` · ${CONSTANT_NOTE}` : '') + photo.note;
     }
   } else if (state.view === 'grid') {
     const t = state.classA === null ? null : primaryTarget();
-    // A constant map (e.g. Grad-CAM when every head weight is negative) says so in words.
-    const flat = (m) => { const d = t && state.maps.get(mapKey(t))?.[m]?.data; return d && d.every((v) => v === d[0]); };
-    $('grid').replaceChildren(...state.methods.map((m) => tile(t, m, method(m).shortName,
-      t ? `${targetLabel(t)}${flat(m) ? ' · map is constant (no relevance)' : ''}` : '', 320)));
+    $('grid').replaceChildren(...state.methods.map((m) => {
+      const fig = tile(t, m, method(m).shortName, t ? targetLabel(t) : '', 320);
+      const note = Object.assign(document.createElement('span'), { className: 'method-note' });
+      note.append(methodHelp(method(m)));
+      fig.querySelector('figcaption').append(note);
+      return fig;
+    }));
   } else {
     $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), method(state.method).name, 640)));
   }
+  showNotices();
   const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
   for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = !drawnAny;
   if (drawnAny && !timeline.firstHeatmap) timeline.firstHeatmap = performance.now();
   if (drawnAny) timeline.lastRender = { at: performance.now(), target: drawnAny.dataset.target, view: state.view };
+  showNotices();
+  showStanding();
   document.body.dataset.renders = String(Number(document.body.dataset.renders ?? 0) + 1);
   renderTimings();
+}
+
+// The notices under the views: what part of the photo the model saw, and any constant map.
+function showNotices() {
+  const input = state.metadata?.architecture.image_size ?? [224, 224];
+  $('framing-note').textContent = state.photo ? framingNote(state.photo, state.region, state.crop, state.frame, input) : '';
+  const flat = [...document.querySelectorAll(`#view-${state.view} canvas[data-constant="true"]`)];
+  $('map-notice').hidden = !flat.length;
+  $('map-notice').textContent = flat.length
+    ? `${flat.map((c) => method(c.dataset.method).name).filter((n, i, a) => a.indexOf(n) === i).join(', ')}: the ${CONSTANT_NOTE}`
+      + ' (shown without colour scale: every value is equal).'
+    : '';
+}
+
+// The explained class's probability and rank, outside the top-5 too.
+function showStanding() {
+  const s = state.classA === null ? null : standing(state.classA);
+  $('class-standing').textContent = s ? `${state.metadata.labels[state.classA]}: ${standingText(s)}` : '';
+  const note = s ? unlikelyNote(state.metadata.labels[state.classA], s) : '';
+  $('unlikely-note').hidden = !note;
+  $('unlikely-note').textContent = note;
 }
 
 function renderTimings() {
@@ -363,6 +405,7 @@ function renderTimings() {
 }
 
 function renderTop5() {
+  showStanding();
   const list = $('top5');
   if (!state.top5.length) {
     list.innerHTML = `<li class="muted">${state.photo ? 'Classifying…' : 'No photo yet'}</li>`;
@@ -430,6 +473,13 @@ $('start-layer').addEventListener('input', (e) => { $('start-layer-out').textCon
 for (const r of document.querySelectorAll('input[name="display"]')) {
   r.addEventListener('change', () => { state.display = r.value; render(); });
 }
+for (const r of document.querySelectorAll('input[name="frame"]')) {
+  r.addEventListener('change', () => { state.frame = r.value; render(); });
+}
+// A new framing is a new model input: the photo is classified and explained again.
+for (const r of document.querySelectorAll('input[name="crop"]')) {
+  r.addEventListener('change', () => { state.crop = r.value; if (state.source) onPhoto(state.source.blob, state.source.name); });
+}
 
 // Tabs: arrow keys move between them (WAI-ARIA tabs pattern).
 const tabs = [...document.querySelectorAll('[role="tab"]')];
@@ -441,6 +491,7 @@ function selectView(view) {
     t.tabIndex = on ? 0 : -1;
     $(t.getAttribute('aria-controls')).hidden = !on;
   }
+  showStartLayer();
   ensureMaps();
   render();
 }
@@ -460,7 +511,7 @@ document.querySelector('.stage').addEventListener('pointermove', (e) => {
   const canvas = e.target instanceof HTMLCanvasElement ? e.target : null;
   const b = canvas?.__binding;
   if (!b || !state.region) return;
-  const cell = cellAt(e, canvas, state.photo, state.region, b.map);
+  const cell = cellAt(e, canvas, state.photo, state.region, b.map, canvas.dataset.frame);
   let lo = Infinity; let hi = -Infinity;
   for (const v of b.map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
   $('hover-readout').textContent = cell
@@ -475,7 +526,7 @@ function currentBinding() {
   return canvas && { canvas, ...canvas.__binding };
 }
 function fileStem(b) {
-  return `${slug(state.photo.name.replace(/\.[^.]+$/, ''))}-${slug(targetLabel(b.target).replace(/ [\d.]+%$/, ''))}-${b.method}`;
+  return `${slug(state.photo.name.replace(/\.[^.]+$/, ''))}-${slug(targetLabel(b.target).replace(/ [\d.]+%( \(rank \d+\))?$/, ''))}-${b.method}`;
 }
 async function act(fn) {
   try { $('action-status').textContent = (await fn()) ?? ''; } catch (err) { showError(err.message); }

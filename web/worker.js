@@ -161,11 +161,11 @@ function wireResults(results) {
 // photo graph, kept as the photo's cache, then the target graph). Also gives the region of
 // the photo the model saw, where the page draws the heat map.
 async function analyze(msg, reply) {
-  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, photoGraph = false } = msg;
+  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, photoGraph = false, crop } = msg;
   const session = await sessionOf(modelKey);
   const t0 = now();
   dropPhoto(imageId);
-  const photo = session.openPhoto(new Uint8ClampedArray(rgba), width, height);
+  const photo = session.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
   photos.set(imageId, { session, photo });
   while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
   const preprocessMs = now() - t0;
@@ -175,6 +175,7 @@ async function analyze(msg, reply) {
   reply({
     type: REPLY.PREDICTION, imageId,
     top5: top5.map(({ id: cls, prob }) => ({ id: cls, prob })),
+    logits: photo.logits, // every class's standing (probability, rank) comes from these
     region: photo.region,
     timings: { preprocessMs },
   });

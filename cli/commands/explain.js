@@ -30,6 +30,7 @@ const OPTIONS = {
   colormap: { type: 'string', default: 'jet', help: 'overlay colormap' },
   opacity: { type: 'string', value: 'X', default: '0.5', help: 'overlay opacity in [0,1]' },
   exif: { type: 'string', value: 'use|ignore', default: 'use', help: 'EXIF orientation: use (the photo as viewers show it) or ignore (the stored pixels, as PIL and the evaluations read them)' },
+  crop: { type: 'string', value: 'center|none', default: 'center', help: 'center: the model\'s preprocessing (DeiT: short side 256, centre 224 crop); none: the whole photo resized to the input size (the official evaluation scripts\' choice)' },
   timings: { type: 'boolean', help: 'also write DIR/timings.json (where the time went; differs run to run)' },
   out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json and the PNG overlays' },
 };
@@ -39,7 +40,8 @@ export const summary = 'explain a photo or .npy tensor with an explainer graph â
 export function usage(core) {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
                              [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
-                             [--colormap jet] [--opacity 0.5] [--exif use|ignore] [--timings] --out DIR
+                             [--colormap jet] [--opacity 0.5] [--exif use|ignore] [--crop center|none]
+                             [--timings] --out DIR
 
 Runs the explainer graph on the input, prints the five most likely classes and computes the
 relevance maps of each target with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
@@ -48,6 +50,7 @@ preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,
 drawn over the region of the photo the model saw, at the photo's resolution. The same
 inputs give the same bytes; --timings adds DIR/timings.json. A photo's EXIF orientation
 is applied (as viewers show it) unless --exif ignore (PIL's reading, the evaluations').
+--crop none feeds the whole photo (no centre crop) and draws the maps over all of it.
 
 options:
 ${formatOptions(OPTIONS)}
@@ -155,6 +158,7 @@ export async function run(argv) {
   const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
   if (!targetIds.length) targetIds.push(null);
   const core = await loadCore();
+  if (!core.cropModeIds.includes(opts.crop)) throw new UsageError(`--crop must be ${core.cropModeIds.join(' or ')}, got "${opts.crop}"`);
   const parsed = parseMethods(opts.method, core.methodIds);
   // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
   const methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;
@@ -167,7 +171,7 @@ export async function run(argv) {
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m))));
   let t0 = performance.now();
-  const input = await userStep(() => loadExplainInput(inputFile, metadata, core, { exif: opts.exif }));
+  const input = await userStep(() => loadExplainInput(inputFile, metadata, core, { exif: opts.exif, crop: opts.crop }));
   timings.preprocessMs = ms(t0);
 
   t0 = performance.now();
@@ -202,7 +206,7 @@ export async function run(argv) {
     const doc = mapsDocument(targets.map(mapsTarget), {
       model: metadata.name,
       input: path.basename(inputFile),
-      image: { width: input.photo.width, height: input.photo.height, region: input.region, source: input.source, exif: input.exif },
+      image: { width: input.photo.width, height: input.photo.height, region: input.region, source: input.source, exif: input.exif, crop: input.crop },
       startLayer: opts.startLayer,
       top5,
     });

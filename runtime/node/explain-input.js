@@ -1,6 +1,6 @@
 // Node-only: the input of `vit-relevance explain`, a photo or a .npy tensor, turned into
 // what the explainer and the overlays need:
-//   { pixels: Float32Array(3·H·W), photo: { rgba, width, height }, region, source, exif }
+//   { pixels: Float32Array(3·H·W), photo: { rgba, width, height }, region, source, exif, crop }
 // Photos go through the core's preprocess (metadata.preprocess, incl. exact-size
 // passthrough); `region` is where the model input sits in the photo, so the overlays
 // are drawn at the photo's own resolution. A .npy is already normalised: it skips
@@ -38,9 +38,9 @@ export function tensorToRgba(chw, width, height, mean, std) {
   return rgba;
 }
 
-// exif: 'use' or 'ignore', a photo's EXIF orientation (./image.js); reported back as
-// `exif` for photos (null for a tensor).
-export async function loadExplainInput(file, metadata, core, { exif = 'use' } = {}) {
+// exif: 'use' or 'ignore', a photo's EXIF orientation (./image.js); crop: 'center' or
+// 'none' (core.cropModeIds); both reported back for photos (null for a tensor).
+export async function loadExplainInput(file, metadata, core, { exif = 'use', crop = 'center' } = {}) {
   const [H, W] = metadata.architecture.image_size;
   const { mean, std } = metadata.preprocess;
   if (isNpyPath(file)) {
@@ -51,10 +51,11 @@ export async function loadExplainInput(file, metadata, core, { exif = 'use' } = 
       region: { x: 0, y: 0, width: W, height: H },
       source: 'tensor',
       exif: null,
+      crop: null,
     };
   }
   const photo = await decodeImage(file, { exif });
   // Given the whole metadata, the core also checks the result against image_size.
-  const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
-  return { pixels: pre.data, photo, region: pre.region, source: pre.passthrough ? 'photo (exact size, normalised only)' : 'photo', exif };
+  const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata, { crop });
+  return { pixels: pre.data, photo, region: pre.region, source: pre.passthrough ? 'photo (exact size, normalised only)' : 'photo', exif, crop };
 }

@@ -50,6 +50,21 @@ void require_valid_spec(const PreprocessSpec& spec) {
     require_finite_normalisation(spec.mean[c], spec.stddev[c], c, "preprocess spec");
 }
 
+PreprocessSpec with_crop_mode(PreprocessSpec spec, CropMode mode) {
+  if (mode == CropMode::Center || (!spec.center_crop && spec.resize_mode == ResizeMode::Exact))
+    return spec;
+  if (!spec.center_crop) {
+    throw InputError(std::string("crop mode \"none\" needs a fixed model input size (a crop or an "
+                                 "exact resize); this spec resizes \"") +
+                     to_id(spec.resize_mode) + "\" without a crop");
+  }
+  spec.resize_mode = ResizeMode::Exact;
+  spec.resize_width = spec.crop_width;
+  spec.resize_height = spec.crop_height;
+  spec.center_crop = false;
+  return spec;
+}
+
 PreprocessPlan plan_preprocess(int width, int height, const PreprocessSpec& spec) {
   require_image_size(width, height, "preprocess image");
   require_valid_spec(spec);

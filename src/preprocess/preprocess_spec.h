@@ -46,6 +46,22 @@ struct PreprocessSpec {
 // Throws InputError on bad sizes, mean/std not 3 finite values, or std <= 0.
 void require_valid_spec(const PreprocessSpec& spec);
 
+// Which part of the photo the model sees. "center": the spec as the model's metadata gives
+// it (DeiT: short side to 256, centre 224x224 crop). "none": the whole photo resized to the
+// model's input size, no crop (the official evaluation scripts' Resize((224, 224)); the
+// spec's own interpolation and normalisation are kept, so only the framing changes).
+enum class CropMode { Center, None };
+
+inline constexpr IdName<CropMode> kCropModeNames[] = {
+    {CropMode::Center, "center"},
+    {CropMode::None, "none"},
+};
+constexpr IdTable<IdName<CropMode>> id_table(CropMode) { return {"crop mode", kCropModeNames}; }
+
+// `spec` framed as `mode` says. None needs a fixed input size (a crop, or an exact resize):
+// InputError otherwise.
+PreprocessSpec with_crop_mode(PreprocessSpec spec, CropMode mode);
+
 // The steps for one photo.
 struct PreprocessPlan {
   bool passthrough = false;

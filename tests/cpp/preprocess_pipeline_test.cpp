@@ -168,5 +168,46 @@ TEST(PreprocessPlan, VeryElongatedPhotosAreResizedOnlyInsideTheCrop) {
   EXPECT_THROW(plan_preprocess(16384, 1, PreprocessSpec{}), InputError);  // 4194304 wide
 }
 
+TEST(CropMode, NoneResizesTheWholePhotoToTheInputSize) {
+  const PreprocessSpec deit;
+  EXPECT_EQ(with_crop_mode(deit, CropMode::Center).resize_mode, ResizeMode::ShortSide);
+  const PreprocessSpec whole = with_crop_mode(deit, CropMode::None);
+  EXPECT_EQ(whole.resize_mode, ResizeMode::Exact);
+  EXPECT_FALSE(whole.center_crop);
+  EXPECT_EQ(whole.resize_width, 224);
+  EXPECT_EQ(whole.resize_height, 224);
+  EXPECT_EQ(whole.interpolation, deit.interpolation);
+  EXPECT_EQ(whole.mean, deit.mean);
+  // The model input covers the whole photo, whatever its shape.
+  const InputRegion r = input_region(4000, 300, whole);
+  EXPECT_EQ((std::vector<double>{r.x, r.y, r.width, r.height}),
+            (std::vector<double>{0, 0, 4000, 300}));
+  const PreprocessPlan p = plan_preprocess(4000, 300, whole);
+  EXPECT_EQ(p.input_width, 224);
+  EXPECT_EQ(p.input_height, 224);
+  // A photo already at the input size is only normalised, as with the crop.
+  EXPECT_TRUE(plan_preprocess(224, 224, whole).passthrough);
+}
+
+TEST(CropMode, NoneKeepsAnExactResizeAndRefusesAVariableInputSize) {
+  PreprocessSpec exact;
+  exact.resize_mode = ResizeMode::Exact;
+  exact.resize_width = 384;
+  exact.resize_height = 320;
+  exact.center_crop = false;
+  const PreprocessSpec same = with_crop_mode(exact, CropMode::None);
+  EXPECT_EQ(same.resize_width, 384);
+  EXPECT_EQ(same.resize_height, 320);
+  PreprocessSpec variable;
+  variable.center_crop = false;  // short side 256, no crop: the input size follows the photo
+  try {
+    with_crop_mode(variable, CropMode::None);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("short_side"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(from_id<CropMode>("middle"), InputError);
+}
+
 }  // namespace
 }  // namespace vitrel

@@ -91,6 +91,9 @@ DEIT = dict(resize_mode="short_side", size=(256,), crop=(224, 224), interp="bicu
             mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225), passthrough=1)
 VIT_B_EVAL = dict(resize_mode="exact", size=(224, 224), crop=None, interp="bilinear",
                   mean=(0.5, 0.5, 0.5), std=(0.5, 0.5, 0.5), passthrough=0)
+# DeiT with crop mode "none" (with_crop_mode): the whole photo to 224x224, DeiT's bicubic
+# and normalisation.
+DEIT_NO_CROP = dict(DEIT, resize_mode="exact", size=(224, 224), crop=None)
 PADDED = dict(resize_mode="short_side", size=(100,), crop=(131, 90), interp="bilinear",
               mean=(0.5, 0.4, 0.3), std=(0.2, 0.3, 0.4), passthrough=0)
 
@@ -107,9 +110,11 @@ def pipeline_cases(out: pathlib.Path, shared: pathlib.Path):
         rgba = rgba_of(img)
         h, w = rgba.shape[:2]
         src = m.array(f"pipeline_{name}_in", rgba, np.uint8)
-        for spec_name, spec in (("deit", DEIT), ("vitb_eval", VIT_B_EVAL), ("padded", PADDED)):
+        for spec_name, spec in (("deit", DEIT), ("deit_nocrop", DEIT_NO_CROP), ("vitb_eval", VIT_B_EVAL),
+                                ("padded", PADDED)):
             rgb = img.convert("RGB")
-            if not (spec["passthrough"] and spec["crop"] == (w, h)):
+            input_size = spec["crop"] or (spec["size"] if spec["resize_mode"] == "exact" else None)
+            if not (spec["passthrough"] and input_size == (w, h)):
                 rgb = tv_resize(rgb, spec["resize_mode"], spec["size"], spec["interp"])
                 if spec["crop"]:
                     rgb = tv_center_crop(rgb, *spec["crop"])

@@ -4,6 +4,7 @@
 // comfortably in a browser tab.
 
 import { withoutOrientation } from './exif-orientation.js';
+import { isPng, pngNeedsOwnDecoder, decodePng } from '../runtime/png-decode.js';
 
 export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
 export const MAX_ANALYSIS_SIDE = 4096;  // larger photos are scaled down (memory of a tab)
@@ -68,11 +69,23 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
   }
   let bitmap;
   try {
-    bitmap = await createImageBitmap(blob, options);
+    bitmap = await createImageBitmap(await pilDecoded(blob) ?? blob, options);
   } catch (err) {
     throw new ImageInputError(`“${name}” (${width}×${height} px) could not be decoded: ${err.message || 'out of memory?'}`);
   }
   return { bitmap, width: bitmap.width, height: bitmap.height, original: { width, height }, name };
+}
+
+// A PNG with alpha, tRNS or 16-bit samples as PIL's convert('RGB') reads it (opaque
+// ImageData), since the canvas would lose the colour under transparent pixels; null for
+// every other photo, which the browser decodes. (Such a PNG's eXIf orientation is not
+// applied: PIL's reading.)
+async function pilDecoded(blob) {
+  if (!isPng(new Uint8Array(await blob.slice(0, 8).arrayBuffer()))) return null;
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  if (!pngNeedsOwnDecoder(bytes)) return null;
+  const { rgba, width, height } = await decodePng(bytes);
+  return new ImageData(rgba, width, height);
 }
 
 // RGBA bytes of a bitmap (the layout the core's preprocess takes).

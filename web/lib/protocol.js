@@ -23,7 +23,8 @@ export const REQUEST = Object.freeze({
   /** Preprocesses a photo, predicts and explains the predicted class in one run. With
    * photoGraph (and split graphs): the photo graph predicts and is kept for class switches,
    * then the target graph explains (none for attention-only methods); no later caching run.
-   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer, photoGraph?: boolean }
+   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer, photoGraph?: boolean,
+   *   crop?: 'center'|'none' (core.cropModeIds) }
    * → prediction, maps */
   ANALYZE: 'analyze',
   /** Maps of targets on an analysed photo (cached tensors reused).
@@ -46,7 +47,7 @@ export const REPLY = Object.freeze({
   CHECKING: 'checking',
   /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split, sessionMs, methods } */
   READY: 'ready',
-  /** @type {'prediction'} { imageId, top5: {id, prob}[], region: Region, timings: { preprocessMs } } */
+  /** @type {'prediction'} { imageId, top5: {id, prob}[], logits: Float32Array (every class), region: Region, timings: { preprocessMs } } */
   PREDICTION: 'prediction',
   /** @type {'maps'} { imageId, results: TargetMaps[], startLayer, timings: { modelMs, relevanceMs } } */
   MAPS: 'maps',

@@ -1,0 +1,168 @@
+// @ts-check
+// A PNG decoder that reads pixels as PIL's Image.open(...).convert('RGB') does, for the
+// PNGs on which a browser's canvas reads differently: with alpha (colour types 4 and 6, or
+// a tRNS chunk) the canvas stores premultiplied alpha, so a transparent pixel's colour is
+// lost (read back black) and a partly transparent one's is rounded; 16-bit samples are
+// reduced differently. PIL drops alpha and keeps the stored colour values, takes the high
+// byte of 16-bit colour samples, and clips 16-bit grey (its mode "I") to 255.
+// Environment-neutral: zlib by DecompressionStream (browsers, Node >= 18).
+
+const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
+
+export class PngError extends Error {}
+
+export function isPng(bytes) {
+  return bytes.length >= 8 && SIGNATURE.every((b, i) => bytes[i] === b);
+}
+
+const u32 = (b, o) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
+const type = (b, o) => String.fromCharCode(b[o], b[o + 1], b[o + 2], b[o + 3]);
+
+// Every chunk before IEND as { type, data } (data a view into `bytes`).
+function* chunks(bytes) {
+  let o = 8;
+  while (o + 8 <= bytes.length) {
+    const length = u32(bytes, o);
+    const t = type(bytes, o + 4);
+    if (o + 12 + length > bytes.length) throw new PngError(`PNG chunk ${t} runs past the end of the file`);
+    yield { type: t, data: bytes.subarray(o + 8, o + 8 + length) };
+    if (t === 'IEND') return;
+    o += 12 + length;
+  }
+}
+
+function header(bytes) {
+  if (!isPng(bytes)) throw new PngError('not a PNG file');
+  const first = chunks(bytes).next().value;
+  if (!first || first.type !== 'IHDR' || first.data.length !== 13) throw new PngError('PNG without an IHDR header');
+  const d = first.data;
+  return { width: u32(d, 0), height: u32(d, 4), bitDepth: d[8], colorType: d[9], interlace: d[12] };
+}
+
+// Whether the canvas would read this PNG differently from PIL (header chunks only).
+export function pngNeedsOwnDecoder(bytes) {
+  if (!isPng(bytes)) return false;
+  const { bitDepth, colorType } = header(bytes);
+  if (bitDepth === 16 || colorType === 4 || colorType === 6) return true;
+  for (const c of chunks(bytes)) {
+    if (c.type === 'tRNS') return true;
+    if (c.type === 'IDAT') return false;
+  }
+  return false;
+}
+
+const CHANNELS = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+const DEPTHS = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+
+async function inflate(data) {
+  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate'));
+  try {
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch (err) {
+    throw new PngError(`PNG image data is damaged: ${err.message}`);
+  }
+}
+
+function paeth(a, b, c) {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+// Undoes the per-row filters of one (sub)image in place; returns its rows' bytes.
+function unfilter(raw, offset, rowBytes, rows, bpp) {
+  const out = new Uint8Array(rowBytes * rows);
+  for (let y = 0; y < rows; y++) {
+    const f = raw[offset + y * (rowBytes + 1)];
+    const src = offset + y * (rowBytes + 1) + 1;
+    const row = y * rowBytes;
+    const up = row - rowBytes;
+    for (let x = 0; x < rowBytes; x++) {
+      const a = x >= bpp ? out[row + x - bpp] : 0;
+      const b = y > 0 ? out[up + x] : 0;
+      const c = x >= bpp && y > 0 ? out[up + x - bpp] : 0;
+      const v = raw[src + x];
+      switch (f) {
+        case 0: out[row + x] = v; break;
+        case 1: out[row + x] = v + a; break;
+        case 2: out[row + x] = v + b; break;
+        case 3: out[row + x] = v + ((a + b) >> 1); break;
+        case 4: out[row + x] = v + paeth(a, b, c); break;
+        default: throw new PngError(`PNG row ${y} has an unknown filter type ${f}`);
+      }
+    }
+  }
+  return out;
+}
+
+// Adam7: (x0, y0, dx, dy) of the seven passes.
+const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+
+// One sample (channel c of pixel x) of an unfiltered row, at the file's bit depth.
+function sampleAt(rows, rowStart, x, c, channels, bitDepth) {
+  if (bitDepth === 8) return rows[rowStart + x * channels + c];
+  if (bitDepth === 16) { const i = rowStart + (x * channels + c) * 2; return (rows[i] << 8) | rows[i + 1]; }
+  const perByte = 8 / bitDepth; // sub-byte depths only occur with one channel
+  const byte = rows[rowStart + Math.floor(x / perByte)];
+  return (byte >> (8 - bitDepth * (1 + (x % perByte)))) & ((1 << bitDepth) - 1);
+}
+
+// → { rgba: Uint8ClampedArray (alpha 255: PIL's RGB), width, height }.
+export async function decodePng(bytes) {
+  const { width, height, bitDepth, colorType, interlace } = header(bytes);
+  const channels = CHANNELS[colorType];
+  if (!channels || !DEPTHS[colorType].includes(bitDepth)) {
+    throw new PngError(`PNG colour type ${colorType} with bit depth ${bitDepth} is not valid`);
+  }
+  if (!width || !height) throw new PngError(`PNG of ${width}×${height} pixels has none`);
+  if (interlace > 1) throw new PngError(`PNG interlace method ${interlace} is not valid`);
+  let palette = null;
+  const idat = [];
+  for (const c of chunks(bytes)) {
+    if (c.type === 'PLTE') palette = c.data;
+    else if (c.type === 'IDAT') idat.push(c.data);
+  }
+  if (!idat.length) throw new PngError('PNG without image data (IDAT)');
+  if (colorType === 3 && !palette) throw new PngError('palette PNG without a palette (PLTE)');
+  const raw = await inflate(new Blob(idat));
+
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  // PIL's mode and its conversion to RGB, per colour type and depth.
+  const grey = (v) => (bitDepth === 16 ? Math.min(v, 255) : bitDepth === 8 ? v : (v * 255) / ((1 << bitDepth) - 1));
+  const colour = (v) => (bitDepth === 16 ? v >> 8 : v);
+  const put = (rows, rowStart, x, out) => {
+    const s = (c) => sampleAt(rows, rowStart, x, c, channels, bitDepth);
+    let r; let g; let b;
+    if (colorType === 3) {
+      const i = s(0) * 3;
+      [r, g, b] = i + 2 < palette.length ? [palette[i], palette[i + 1], palette[i + 2]] : [0, 0, 0];
+    } else if (colorType === 0) {
+      r = g = b = grey(s(0));
+    } else if (colorType === 4) {
+      r = g = b = colour(s(0));
+    } else {
+      [r, g, b] = [colour(s(0)), colour(s(1)), colour(s(2))];
+    }
+    rgba[out] = r; rgba[out + 1] = g; rgba[out + 2] = b; rgba[out + 3] = 255;
+  };
+
+  const bitsPerPixel = channels * bitDepth;
+  const bpp = Math.max(1, bitsPerPixel >> 3);
+  const passes = interlace ? ADAM7 : [[0, 0, 1, 1]];
+  let offset = 0;
+  for (const [x0, y0, dx, dy] of passes) {
+    const pw = Math.ceil((width - x0) / dx);
+    const ph = Math.ceil((height - y0) / dy);
+    if (pw <= 0 || ph <= 0) continue;
+    const rowBytes = Math.ceil((pw * bitsPerPixel) / 8);
+    if (offset + ph * (rowBytes + 1) > raw.length) throw new PngError('PNG image data is shorter than its size says');
+    const rows = unfilter(raw, offset, rowBytes, ph, bpp);
+    offset += ph * (rowBytes + 1);
+    for (let y = 0; y < ph; y++) {
+      for (let x = 0; x < pw; x++) put(rows, y * rowBytes, x, ((y0 + y * dy) * width + x0 + x * dx) * 4);
+    }
+  }
+  return { rgba, width, height };
+}
