@@ -16,6 +16,7 @@ const hw = (size, what) => {
   return [h, w];
 };
 
+/** @param {any} metadataOrPreprocess @param {{ crop?: string }} [options] */
 export function preprocessSpec(metadataOrPreprocess, { crop } = {}) {
   const pre = metadataOrPreprocess?.preprocess ?? metadataOrPreprocess;
   if (!pre || typeof pre !== 'object') throw new Error('preprocess spec missing: pass metadata.preprocess');

@@ -75,8 +75,10 @@ TEST(PreprocessReference, MatchesTorchvisionPipelineAndGoldenInput) {
     const auto expected = read_raw<float>(f[20], size_t(3) * ow * oh);
     // The "no crop" lines are made with with_crop_mode from DeiT's spec, the core's one way
     // to that framing.
-    const bool no_crop = f[0].size() > 12 && f[0].compare(f[0].size() - 12, 12, "_deit_nocrop") == 0;
-    const PreprocessSpec spec = no_crop ? with_crop_mode(PreprocessSpec{}, CropMode::None) : spec_of(f);
+    const bool no_crop =
+        f[0].size() > 12 && f[0].compare(f[0].size() - 12, 12, "_deit_nocrop") == 0;
+    const PreprocessSpec spec =
+        no_crop ? with_crop_mode(PreprocessSpec{}, CropMode::None) : spec_of(f);
     if (no_crop) {
       EXPECT_EQ(f[4], "exact");
       EXPECT_EQ(spec.resize_width, std::stoi(f[5]));

@@ -17,6 +17,7 @@ test('id lists', () => {
   assert.deepEqual([...core.thresholdIds], ['none', 'mean', 'otsu']);
   assert.deepEqual([...core.blendModeIds], ['alpha', 'notebook']);
   assert.deepEqual([...core.mapSamplingIds], ['bilinear', 'patch_grid']);
+  assert.deepEqual([...core.cropModeIds], ['center', 'none']);
 });
 
 test('normalize: min-max to [0,1], a constant map gives zeros', () => {
@@ -125,6 +126,22 @@ test('preprocess: resize + centre crop, and the region of the photo the model sa
   // Constant green channel 100 → (100/255 - 0.5) / 0.5 everywhere in plane 1.
   const g = (100 / 255 - 0.5) / 0.5;
   assert.ok(Math.abs(pre.data[224 * 224 + 5000] - g) < 1e-6);
+});
+
+test('preprocess with crop "none": the whole photo resized to the input size, its own exact resize', () => {
+  const [W, H] = [300, 200];
+  const rgba = new Uint8ClampedArray(W * H * 4);
+  for (let i = 0; i < W * H; i++) rgba.set([(i % W) % 256, (i * 7) % 256, 200, 255], i * 4);
+  const deit = { resize: { mode: 'short_side', size: 256 }, crop: { mode: 'center', size: [224, 224] },
+    interpolation: 'bicubic', mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5], exact_size_passthrough: true };
+  const whole = core.preprocess(rgba, W, H, deit, { crop: 'none' });
+  assert.deepEqual(whole.region, { x: 0, y: 0, width: W, height: H });
+  assert.deepEqual(core.inputRegion(W, H, deit, { crop: 'none' }), whole.region);
+  const exact = core.preprocess(rgba, W, H, { ...deit, resize: { mode: 'exact', size: [224, 224] }, crop: null });
+  assert.deepEqual(whole.data, exact.data, 'the same as an exact 224x224 resize');
+  assert.deepEqual(core.preprocess(rgba, W, H, deit, { crop: 'center' }).data, core.preprocess(rgba, W, H, deit).data);
+  assert.throws(() => core.preprocess(rgba, W, H, deit, { crop: 'middle' }), /crop mode: unknown id "middle" \(valid: center, none\)/);
+  assert.throws(() => core.preprocess(rgba, W, H, { ...deit, crop: null }, { crop: 'none' }), /crop mode "none" needs a fixed model input size/);
 });
 
 test('overlayOnPhoto: draws inside the region only, returns a copy', () => {

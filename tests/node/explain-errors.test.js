@@ -97,4 +97,7 @@ test('usage mistakes exit with 2', { skip }, async () => {
   const r3 = explain([await tinyInput(), '--model', model, '--colormap', 'rainbow']);
   assert.equal(r3.status, 2);
   assert.match(r3.stderr, /unknown colormap "rainbow"; known: jet/);
+  const r4 = explain([await tinyInput(), '--model', model, '--crop', 'middle']);
+  assert.equal(r4.status, 2);
+  assert.match(r4.stderr, /--crop must be center or none, got "middle"/);
 });
