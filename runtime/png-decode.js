@@ -31,7 +31,8 @@ function* chunks(bytes) {
   }
 }
 
-function header(bytes) {
+// { width, height, bitDepth, colorType, interlace } from the IHDR chunk.
+export function pngHeader(bytes) {
   if (!isPng(bytes)) throw new PngError('not a PNG file');
   const first = chunks(bytes).next().value;
   if (!first || first.type !== 'IHDR' || first.data.length !== 13) throw new PngError('PNG without an IHDR header');
@@ -42,7 +43,7 @@ function header(bytes) {
 // Whether the canvas would read this PNG differently from PIL (header chunks only).
 export function pngNeedsOwnDecoder(bytes) {
   if (!isPng(bytes)) return false;
-  const { bitDepth, colorType } = header(bytes);
+  const { bitDepth, colorType } = pngHeader(bytes);
   if (bitDepth === 16 || colorType === 4 || colorType === 6) return true;
   for (const c of chunks(bytes)) {
     if (c.type === 'tRNS') return true;
@@ -111,7 +112,7 @@ function sampleAt(rows, rowStart, x, c, channels, bitDepth) {
 
 // → { rgba: Uint8ClampedArray (alpha 255: PIL's RGB), width, height }.
 export async function decodePng(bytes) {
-  const { width, height, bitDepth, colorType, interlace } = header(bytes);
+  const { width, height, bitDepth, colorType, interlace } = pngHeader(bytes);
   const channels = CHANNELS[colorType];
   if (!channels || !DEPTHS[colorType].includes(bitDepth)) {
     throw new PngError(`PNG colour type ${colorType} with bit depth ${bitDepth} is not valid`);

@@ -15,6 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { UserError } from '../errors.js';
+import { isPng, pngHeader, decodePng } from '../png-decode.js';
 
 export const EXIF_MODES = ['use', 'ignore'];
 export const DEFAULT_EXIF = 'ignore'; // PIL's reading: what evaluations record in run.json
@@ -61,10 +62,19 @@ async function checkedSize(input, name) {
   return info;
 }
 
+// PIL reads a 16-bit grey PNG as mode "I" and clips it to 255 in convert('RGB'); libvips
+// scales it to 8 bits. Those PNGs go through the page's PIL-exact decoder instead (every
+// other PNG mode decodes the same in both: tests/node/png-decode.test.js).
+const isGrey16Png = (bytes) => isPng(bytes) && pngHeader(bytes).colorType === 0 && pngHeader(bytes).bitDepth === 16;
+
 export async function decodeImageBytes(input, name = 'image', { exif = DEFAULT_EXIF } = {}) {
   checkExif(exif);
   await checkedSize(input, name);
   try {
+    if (isGrey16Png(input)) {
+      const { rgba, width, height } = await decodePng(new Uint8Array(input.buffer, input.byteOffset, input.byteLength));
+      return { rgba: new Uint8Array(rgba.buffer), width, height };
+    }
     let image = sharp(input, { failOn: 'error', ignoreIcc: true, limitInputPixels: MAX_INPUT_PIXELS });
     if (exif === 'use') image = image.rotate();
     const { data, info } = await image

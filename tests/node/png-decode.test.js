@@ -1,7 +1,8 @@
 // runtime/png-decode.js, the page's decoder for PNGs the canvas reads differently from PIL:
 // every PNG colour type and bit depth, with and without alpha or tRNS, interlaced or not,
-// decodes to the same RGB bytes as PIL's Image.open(...).convert('RGB'). The files are
-// written by PIL and by libvips (sharp), so the filters and layouts are real encoders'.
+// decodes to the same RGB bytes as PIL's Image.open(...).convert('RGB'), and so does the
+// CLI's decoder (runtime/node/image.js). The files are written by PIL and by libvips
+// (sharp), so the filters and layouts are real encoders'.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodePng, isPng, pngNeedsOwnDecoder, PngError } from '../../runtime/png-decode.js';
+import { decodeImageBytes } from '../../runtime/node/image.js';
 import { tempDir } from './maps-support.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -63,7 +65,13 @@ im = Image.open(sys.argv[1]); np.asarray(im.convert('RGB')).tofile(sys.argv[2]);
   return { bytes: readFileSync(out), mode: r.stdout.trim() };
 }
 
-test('every PNG colour type and depth decodes to PIL\'s convert("RGB") bytes', { skip }, async () => {
+const rgbOf = (rgba, pixels) => {
+  const rgb = Buffer.alloc(pixels * 3);
+  for (let i = 0; i < pixels; i++) rgb.set(rgba.subarray(i * 4, i * 4 + 3), i * 3);
+  return rgb;
+};
+
+test('every PNG colour type and depth decodes to PIL\'s convert("RGB") bytes, in the page and the CLI', { skip }, async () => {
   const files = await writeFiles();
   assert.ok(files.length >= 15, files.join(' '));
   for (const name of files) {
@@ -71,9 +79,9 @@ test('every PNG colour type and depth decodes to PIL\'s convert("RGB") bytes', {
     const bytes = new Uint8Array(readFileSync(file));
     const ours = await decodePng(bytes);
     const pil = pilRgb(file);
-    const rgb = Buffer.alloc(ours.width * ours.height * 3);
-    for (let i = 0; i < ours.width * ours.height; i++) rgb.set(ours.rgba.subarray(i * 4, i * 4 + 3), i * 3);
-    assert.equal(Buffer.compare(rgb, pil.bytes), 0, `${name} (PIL mode ${pil.mode}) differs from PIL`);
+    assert.equal(Buffer.compare(rgbOf(ours.rgba, ours.width * ours.height), pil.bytes), 0, `${name} (PIL mode ${pil.mode}) differs from PIL`);
+    const cli = await decodeImageBytes(readFileSync(file), name);
+    assert.equal(Buffer.compare(rgbOf(cli.rgba, cli.width * cli.height), pil.bytes), 0, `CLI: ${name} (PIL mode ${pil.mode}) differs from PIL`);
     assert.ok(ours.rgba.every((v, i) => i % 4 !== 3 || v === 255), `${name}: alpha is dropped`);
   }
 });
