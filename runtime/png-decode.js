@@ -72,31 +72,38 @@ function paeth(a, b, c) {
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
-// Undoes the per-row filters of one (sub)image in place; returns its rows' bytes.
-function unfilter(raw, offset, rowBytes, rows, bpp) {
-  const out = new Uint8Array(rowBytes * rows);
-  for (let y = 0; y < rows; y++) {
-    const f = raw[offset + y * (rowBytes + 1)];
-    const src = offset + y * (rowBytes + 1) + 1;
-    const row = y * rowBytes;
-    const up = row - rowBytes;
-    for (let x = 0; x < rowBytes; x++) {
-      const a = x >= bpp ? out[row + x - bpp] : 0;
-      const b = y > 0 ? out[up + x] : 0;
-      const c = x >= bpp && y > 0 ? out[up + x - bpp] : 0;
-      const v = raw[src + x];
-      switch (f) {
-        case 0: out[row + x] = v; break;
-        case 1: out[row + x] = v + a; break;
-        case 2: out[row + x] = v + b; break;
-        case 3: out[row + x] = v + ((a + b) >> 1); break;
-        case 4: out[row + x] = v + paeth(a, b, c); break;
-        default: throw new PngError(`PNG row ${y} has an unknown filter type ${f}`);
+// Undoes the filter of one row: `raw` from `src` (after its filter byte) into `out`, with
+// `prev` the row above (unfiltered; null on a pass's first row).
+function unfilterRow(f, raw, src, out, prev, bpp) {
+  const n = out.length;
+  switch (f) {
+    case 0: out.set(raw.subarray(src, src + n)); break;
+    case 1:
+      for (let x = 0; x < n; x++) out[x] = raw[src + x] + (x >= bpp ? out[x - bpp] : 0);
+      break;
+    case 2:
+      for (let x = 0; x < n; x++) out[x] = raw[src + x] + (prev ? prev[x] : 0);
+      break;
+    case 3:
+      for (let x = 0; x < n; x++) out[x] = raw[src + x] + (((x >= bpp ? out[x - bpp] : 0) + (prev ? prev[x] : 0)) >> 1);
+      break;
+    case 4:
+      for (let x = 0; x < n; x++) {
+        const a = x >= bpp ? out[x - bpp] : 0;
+        const b = prev ? prev[x] : 0;
+        const c = x >= bpp && prev ? prev[x - bpp] : 0;
+        out[x] = raw[src + x] + paeth(a, b, c);
       }
-    }
+      break;
+    default: throw new PngError(`PNG row has an unknown filter type ${f}`);
   }
-  return out;
 }
+
+// A big PNG decodes in slices: the thread (a page's main thread) gets control back
+// every SLICE_MS, so no task blocks it for long.
+const SLICE_MS = 30;
+const clock = () => (globalThis.performance ?? Date).now();
+const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 // Adam7: (x0, y0, dx, dy) of the seven passes.
 const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
@@ -129,40 +136,54 @@ export async function decodePng(bytes) {
   if (colorType === 3 && !palette) throw new PngError('palette PNG without a palette (PLTE)');
   const raw = await inflate(new Blob(idat));
 
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  // PIL's mode and its conversion to RGB, per colour type and depth.
+  const rgba = new Uint8ClampedArray(width * height * 4).fill(255);
+  // PIL's mode and its conversion to RGB, per colour type and depth: writes pixel x of an
+  // unfiltered row at rgba[out].
   const grey = (v) => (bitDepth === 16 ? Math.min(v, 255) : bitDepth === 8 ? v : (v * 255) / ((1 << bitDepth) - 1));
   const colour = (v) => (bitDepth === 16 ? v >> 8 : v);
-  const put = (rows, rowStart, x, out) => {
-    const s = (c) => sampleAt(rows, rowStart, x, c, channels, bitDepth);
-    let r; let g; let b;
-    if (colorType === 3) {
-      const i = s(0) * 3;
-      [r, g, b] = i + 2 < palette.length ? [palette[i], palette[i + 1], palette[i + 2]] : [0, 0, 0];
-    } else if (colorType === 0) {
-      r = g = b = grey(s(0));
-    } else if (colorType === 4) {
-      r = g = b = colour(s(0));
-    } else {
-      [r, g, b] = [colour(s(0)), colour(s(1)), colour(s(2))];
-    }
-    rgba[out] = r; rgba[out + 1] = g; rgba[out + 2] = b; rgba[out + 3] = 255;
-  };
+  const s = (rows, rowStart, x, c) => sampleAt(rows, rowStart, x, c, channels, bitDepth);
+  let put;
+  if (colorType === 3) {
+    put = (rows, rowStart, x, out) => {
+      const i = s(rows, rowStart, x, 0) * 3;
+      if (i + 2 < palette.length) { rgba[out] = palette[i]; rgba[out + 1] = palette[i + 1]; rgba[out + 2] = palette[i + 2]; } else { rgba[out] = rgba[out + 1] = rgba[out + 2] = 0; }
+    };
+  } else if (bitDepth === 8 && channels >= 3) { // RGB, RGBA: the common case, kept simple and fast
+    put = (rows, rowStart, x, out) => {
+      const i = rowStart + x * channels;
+      rgba[out] = rows[i]; rgba[out + 1] = rows[i + 1]; rgba[out + 2] = rows[i + 2];
+    };
+  } else if (colorType === 0 || colorType === 4) {
+    const value = colorType === 0 ? grey : colour;
+    put = (rows, rowStart, x, out) => { rgba[out] = rgba[out + 1] = rgba[out + 2] = value(s(rows, rowStart, x, 0)); };
+  } else {
+    put = (rows, rowStart, x, out) => {
+      rgba[out] = colour(s(rows, rowStart, x, 0)); rgba[out + 1] = colour(s(rows, rowStart, x, 1)); rgba[out + 2] = colour(s(rows, rowStart, x, 2));
+    };
+  }
 
   const bitsPerPixel = channels * bitDepth;
   const bpp = Math.max(1, bitsPerPixel >> 3);
   const passes = interlace ? ADAM7 : [[0, 0, 1, 1]];
   let offset = 0;
+  let sliceStart = clock();
   for (const [x0, y0, dx, dy] of passes) {
     const pw = Math.ceil((width - x0) / dx);
     const ph = Math.ceil((height - y0) / dy);
     if (pw <= 0 || ph <= 0) continue;
     const rowBytes = Math.ceil((pw * bitsPerPixel) / 8);
     if (offset + ph * (rowBytes + 1) > raw.length) throw new PngError('PNG image data is shorter than its size says');
-    const rows = unfilter(raw, offset, rowBytes, ph, bpp);
-    offset += ph * (rowBytes + 1);
+    let prev = null;
+    let row = new Uint8Array(rowBytes);
     for (let y = 0; y < ph; y++) {
-      for (let x = 0; x < pw; x++) put(rows, y * rowBytes, x, ((y0 + y * dy) * width + x0 + x * dx) * 4);
+      unfilterRow(raw[offset], raw, offset + 1, row, prev, bpp);
+      offset += rowBytes + 1;
+      for (let x = 0; x < pw; x++) put(row, 0, x, ((y0 + y * dy) * width + x0 + x * dx) * 4);
+      [prev, row] = [row, prev ?? new Uint8Array(rowBytes)];
+      if (clock() - sliceStart > SLICE_MS) {
+        await breathe();
+        sliceStart = clock();
+      }
     }
   }
   return { rgba, width, height };
