@@ -364,7 +364,6 @@ function render() {
   } else {
     $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), method(state.method).name, 640)));
   }
-  showNotices();
   const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
   for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = !drawnAny;
   if (drawnAny && !timeline.firstHeatmap) timeline.firstHeatmap = performance.now();

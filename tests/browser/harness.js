@@ -106,6 +106,16 @@ export async function openPage(browser, url, viewport = { width: 1400, height: 1
   return { page, context, offOrigin, requests, errors };
 }
 
+// One page with the model loaded, for the tests of a file to share: { page, errors, …,
+// close() } (open in before(), close in after()).
+export async function openReadyPage() {
+  const site = await startSite();
+  const browser = await launch();
+  const session = await openPage(browser, site.url);
+  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  return { ...session, close: async () => { await browser.close(); await site.close(); } };
+}
+
 export async function screenshot(page, name) {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });

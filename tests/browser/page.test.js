@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto,
+  skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto,
 } from './harness.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,21 +14,10 @@ import { paths } from './harness.js';
 const skip = skipReason() ?? false; // node:test skips on null too
 const BULL_MASTIFF = 243;
 const TIGER_CAT = 282;
-let site;
-let browser;
-let session; // { page, offOrigin, errors }
+let session; // { page, offOrigin, errors, close }
 
-before(async () => {
-  if (skip) return;
-  site = await startSite();
-  browser = await launch();
-  session = await openPage(browser, site.url);
-  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+before(async () => { if (!skip) session = await openReadyPage(); });
+after(async () => { await session?.close(); });
 
 const page = () => session.page;
 const mapOf = (target, method) => page().evaluate(([t, m]) => {

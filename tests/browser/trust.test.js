@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import {
-  skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto, paths, firstModel,
+  skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, paths, firstModel,
 } from './harness.js';
 import { tempDir } from '../node/maps-support.js';
 
@@ -19,21 +19,10 @@ const skip = skipReason() ?? false;
 const BULL_MASTIFF = 243;
 const LION = 291; // rank 13 on catdog, and its Grad-CAM map is not constant
 const dir = tempDir('vitrel-trust-');
-let site;
-let browser;
 let session;
 
-before(async () => {
-  if (skip) return;
-  site = await startSite();
-  browser = await launch();
-  session = await openPage(browser, site.url);
-  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+before(async () => { if (!skip) session = await openReadyPage(); });
+after(async () => { await session?.close(); });
 
 const page = () => session.page;
 const text = (sel) => page().textContent(sel);
