@@ -16,7 +16,7 @@ import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
 import { validateMetadata } from '../../runtime/metadata.js';
-import { loadExplainInput } from '../../runtime/node/explain-input.js';
+import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
 
@@ -159,6 +159,7 @@ export async function run(argv) {
   if (!targetIds.length) targetIds.push(null);
   const core = await loadCore();
   if (!core.cropModeIds.includes(opts.crop)) throw new UsageError(`--crop must be ${core.cropModeIds.join(' or ')}, got "${opts.crop}"`);
+  if (opts.crop !== 'center' && isNpyPath(inputFile)) throw new UsageError(`--crop ${opts.crop} applies to photos; ${inputFile} is already the model's input`);
   const parsed = parseMethods(opts.method, core.methodIds);
   // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
   const methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;

@@ -100,4 +100,7 @@ test('usage mistakes exit with 2', { skip }, async () => {
   const r4 = explain([await tinyInput(), '--model', model, '--crop', 'middle']);
   assert.equal(r4.status, 2);
   assert.match(r4.stderr, /--crop must be center or none, got "middle"/);
+  const r5 = explain([await tinyInput(), '--model', model, '--crop', 'none']);
+  assert.equal(r5.status, 2);
+  assert.match(r5.stderr, /--crop none applies to photos; .*input\.npy is already the model's input/);
 });

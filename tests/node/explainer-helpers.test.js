@@ -1,7 +1,7 @@
 // Pure helpers of the explainer runtime: softmax/top-k and target resolution.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { softmax, topK, topKIndices } from '../../runtime/topk.js';
+import { softmax, topK, topKIndices, classStanding } from '../../runtime/topk.js';
 import { resolveTarget, targetMatrix, contrastiveTarget, closeMatches } from '../../runtime/targets.js';
 import { tinyMetadata } from './explainer-fixture.js';
 
@@ -24,6 +24,20 @@ test('topK attaches labels and probabilities', () => {
   const top = topK(new Float32Array([0, 2, 1]), 2, ['a', 'b', 'c']);
   assert.deepEqual(top.map((t) => [t.id, t.label]), [[1, 'b'], [2, 'c']]);
   assert.ok(top[0].prob > top[1].prob && top[0].prob < 1);
+});
+
+test('classStanding: any class\'s probability and rank, ranked as topKIndices orders', () => {
+  const logits = Float32Array.from({ length: 1000 }, (_, i) => Math.sin(i * 12.9898) * 8);
+  logits[7] = logits[3]; // a tie: the lower index ranks first
+  const order = topKIndices(logits, 1000);
+  const probs = softmax(logits);
+  for (const id of [order[0], order[4], order[5], order[412], order[999], 3, 7]) {
+    const s = classStanding(logits, id);
+    assert.equal(s.rank, order.indexOf(id) + 1, `rank of ${id}`);
+    assert.equal(s.prob, probs[id]);
+    assert.equal(s.classes, 1000);
+  }
+  assert.equal(classStanding(logits, 7).rank, classStanding(logits, 3).rank + 1);
 });
 
 test('targets resolve by id, by label and by synonym, case-insensitively', () => {
