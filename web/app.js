@@ -326,17 +326,19 @@ function paint(canvas, target, method, maxSide) {
   const photo = state.photo;
   const maps = target && state.maps.get(mapKey(target));
   const map = maps?.[method];
-  const heat = map && core ? heatFor(mapKey(target), method, map) : null;
+  // A constant map has nothing to colour: the photo alone, and the notices say why.
+  const constant = isConstantMap(map);
+  const heat = map && core && !constant ? heatFor(mapKey(target), method, map) : null;
   drawOverlay(canvas, photo, state.region, heat, {
     opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide, frame: state.frame,
   });
   canvas.dataset.frame = state.frame;
-  canvas.dataset.constant = String(isConstantMap(map));
+  canvas.dataset.constant = String(constant);
   canvas.dataset.target = target ? targetKey(target) : '';
   canvas.dataset.method = method;
-  canvas.dataset.rendered = heat ? 'heat' : 'photo';
+  canvas.dataset.rendered = heat || (map && constant) ? 'heat' : 'photo';
   canvas.__binding = map ? { target, method, map } : null;
-  return Boolean(heat);
+  return canvas.dataset.rendered === 'heat';
 }
 
 function render() {
@@ -382,7 +384,7 @@ function showNotices() {
   $('map-notice').hidden = !flat.length;
   $('map-notice').textContent = flat.length
     ? `${flat.map((c) => method(c.dataset.method).name).filter((n, i, a) => a.indexOf(n) === i).join(', ')}: the ${CONSTANT_NOTE}`
-      + ' (shown without colour scale: every value is equal).'
+      + ' (every value is equal, so no colour is drawn).'
     : '';
 }
 

@@ -14,6 +14,7 @@ import {
   skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, paths, firstModel,
 } from './harness.js';
 import { tempDir } from '../node/maps-support.js';
+import { decodeImageBytes } from '../../runtime/node/image.js';
 
 const skip = skipReason() ?? false;
 const BULL_MASTIFF = 243;
@@ -104,6 +105,8 @@ test('a constant map says so in the single, grid and pair views', { skip }, asyn
   assert.equal(await page().$eval('#main-canvas', (c) => c.dataset.constant), 'true');
   assert.match(await text('#main-caption'), note);
   assert.match(await text('#map-notice'), /Grad-CAM[^:]*: the map is constant/);
+  const plain = await pixelPair(0.5, 0.5); // no colour wash over the photo
+  plain.shown.forEach((v, i) => assert.ok(Math.abs(v - plain.photo[i]) <= 2, `constant map drawn: ${JSON.stringify(plain)}`));
   await page().click('#tab-grid');
   await waitForHeat(page(), `c${BULL_MASTIFF}`, 'grid');
   assert.match(await page().locator('#grid figure', { has: page().locator('canvas[data-method="gradcam"]') }).textContent(), note);
@@ -186,6 +189,17 @@ test('a PNG with transparency: decoded as PIL decodes it, the same top-5 as the 
   writeFileSync(file, await sharp(data, { raw: info }).png().toBuffer());
   const shown = await showPhoto(file);
   sameTop5(shown.top5, cli(file).top5, 'alpha PNG');
+  // The pixels the page hands the model are PIL's (the CLI's decoder, tests/node/png-decode.test.js).
+  const pagePixels = await page().evaluate(() => {
+    const { bitmap } = window.__vitrel.state.photo;
+    const c = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+    c.drawImage(bitmap, 0, 0);
+    return Array.from(c.getImageData(0, 0, bitmap.width, bitmap.height).data);
+  });
+  const pil = await decodeImageBytes(readFileSync(file), 'catdog-alpha.png');
+  let differ = 0;
+  for (let i = 0; i < pil.rgba.length; i++) if (i % 4 !== 3 && pil.rgba[i] !== pagePixels[i]) differ++;
+  assert.equal(differ, 0, 'the page reads the same RGB values as PIL');
   // The canvas's own decoding would have lost the colours under transparency.
   const lost = await page().evaluate(async () => {
     const blob = window.__vitrel.state.source.blob;
