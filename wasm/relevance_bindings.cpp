@@ -9,6 +9,7 @@
 
 #include "floats.h"
 #include "js_errors.h"
+#include "methods/contrast.h"
 #include "methods/registry.h"
 #include "methods/relevance.h"
 #include "options.h"
@@ -34,6 +35,7 @@ val method_registry() {
     entry.set("tensors", tensors);
     entry.set("startLayer", m.start_layer);
     entry.set("tokenRow", m.form != MethodForm::Map);
+    entry.set("contrast", can_contrast(m.value));
     out.call<void>("push", entry);
   }
   return out;
@@ -84,6 +86,19 @@ Floats relevance_row_of(const std::string& id, const val& tensors, const val& op
   });
 }
 
+// Why A rather than B (methods/contrast.h): two [rows, cols] maps of one method.
+Floats contrast_of(const std::string& id, const Floats& a, const Floats& b) {
+  return call_or_throw_js([&] {
+    auto map = [](const Floats& f) {
+      const auto& d = f.dims();
+      if (d.size() != 2) throw InputError("contrast: maps must be [rows, cols]");
+      return RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), f.values()};
+    };
+    RelevanceMap out = contrast_map(from_id<Method>(id), map(a), map(b));
+    return Floats(std::move(out.data), {out.rows, out.cols});
+  });
+}
+
 Floats floats_with_shape(const val& shape) {
   return call_or_throw_js([&] { return Floats::with_shape(shape); });
 }
@@ -104,4 +119,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_methods) {
   function("hasInputsFor", &vitrel::wasm::has_inputs);
   function("computeMaps", &vitrel::wasm::compute_maps);
   function("relevanceRow", &vitrel::wasm::relevance_row_of);
+  function("contrastMap", &vitrel::wasm::contrast_of);
 }

@@ -1,4 +1,4 @@
-// Embind bindings of src/render: min-max normalisation, bilinear upsampling, colormaps and
+// Embind bindings of src/render: min-max and signed normalisation (the map scales), bilinear upsampling, colormaps and
 // their legend, thresholds, and compositing a heatmap over an image of the same size.
 // Maps travel as Floats, images as Bytes (RGBA); ids are the core's strings.
 
@@ -15,6 +15,7 @@
 #include "options.h"
 #include "render/colormap.h"
 #include "render/composite.h"
+#include "render/map_scale.h"
 #include "render/normalize.h"
 #include "render/threshold.h"
 #include "render/upsample.h"
@@ -30,6 +31,31 @@ Floats as_map(std::vector<float> values, int rows, int cols) {
 
 Floats normalize(const Floats& map) {
   return call_or_throw_js([&] { return Floats(normalize_min_max(map.values()), map.dims()); });
+}
+
+Floats normalize_scaled(const Floats& map, const std::string& scale) {
+  return call_or_throw_js([&] {
+    return Floats(normalize_for_scale(map.values(), from_id<MapScale>(scale)), map.dims());
+  });
+}
+
+std::string scale_colormap(const std::string& scale, const std::string& colormap) {
+  return call_or_throw_js([&] {
+    return std::string(
+        to_id(colormap_for_scale(from_id<MapScale>(scale), from_id<Colormap>(colormap))));
+  });
+}
+
+// { min, max, negativeShare }
+val summarize(const Floats& map) {
+  return call_or_throw_js([&] {
+    const MapSummary s = summarize_map(map.values());
+    val out = val::object();
+    out.set("min", s.min);
+    out.set("max", s.max);
+    out.set("negativeShare", s.negative_share);
+    return out;
+  });
 }
 
 Floats upsample(const Floats& map, int rows, int cols, int out_rows, int out_cols) {
@@ -85,6 +111,10 @@ EMSCRIPTEN_BINDINGS(vit_relevance_render) {
   vitrel::wasm::bind_ids<vitrel::Colormap>("colormapIds");
   vitrel::wasm::bind_ids<vitrel::Threshold>("thresholdIds");
   vitrel::wasm::bind_ids<vitrel::BlendMode>("blendModeIds");
+  vitrel::wasm::bind_ids<vitrel::MapScale>("mapScaleIds");
+  function("normalizeForScale", &vitrel::wasm::normalize_scaled);
+  function("colormapForScale", &vitrel::wasm::scale_colormap);
+  function("summarizeMap", &vitrel::wasm::summarize);
   function("normalizeMinMax", &vitrel::wasm::normalize);
   function("upsampleBilinear", &vitrel::wasm::upsample);
   function("applyColormap", &vitrel::wasm::colorize);

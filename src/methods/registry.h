@@ -20,18 +20,20 @@ struct TensorInfo {
   Tensor value;
   const char* id;
   const char* description;  // with its shape, without the graph's K axis
+  bool per_target;          // depends on the explained class (the graph's K axis)
 };
 
 inline constexpr TensorInfo kTensors[] = {
-    {Tensor::Attn, "attn", "A [B,h,S,S]: post-softmax attention of every block"},
-    {Tensor::AttnGrad, "attn_grad", "G [B,h,S,S]: gradient of the target logit at A"},
-    {Tensor::AttnRel, "attn_rel", "R [B,h,S,S]: LRP relevance at A, proposed rules"},
+    {Tensor::Attn, "attn", "A [B,h,S,S]: post-softmax attention of every block", false},
+    {Tensor::AttnGrad, "attn_grad", "G [B,h,S,S]: gradient of the target logit at A", true},
+    {Tensor::AttnRel, "attn_rel", "R [B,h,S,S]: LRP relevance at A, proposed rules", true},
     {Tensor::AttnRelClassicLast, "attn_rel_classic_last",
-     "Rc [h,S,S]: LRP relevance at the last block's A, classic rules"},
+     "Rc [h,S,S]: LRP relevance at the last block's A, classic rules", true},
     {Tensor::InputRelClassic, "input_rel_classic",
-     "X [H,W]: classic LRP relevance at the pixels, summed over RGB"},
+     "X [H,W]: classic LRP relevance at the pixels, summed over RGB", true},
     {Tensor::Attr, "attr",
-     "Attr [B,h,S,S]: Self-Attention Attribution (the attribution graphs, not the explainer)"},
+     "Attr [B,h,S,S]: Self-Attention Attribution (the attribution graphs, not the explainer)",
+     true},
 };
 constexpr IdTable<TensorInfo> id_table(Tensor) { return {"tensor", kTensors}; }
 

@@ -21,6 +21,7 @@ Rgb colormap_color(Colormap c, int index) {
     case Colormap::Viridis: e = kViridisLut[index]; break;
     case Colormap::Inferno: e = kInfernoLut[index]; break;
     case Colormap::Turbo: e = kTurboLut[index]; break;
+    case Colormap::RdBu: e = kRdBuLut[index]; break;
     case Colormap::Gray: {
       const auto g = static_cast<uint8_t>(index);
       return {g, g, g};

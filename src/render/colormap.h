@@ -1,5 +1,6 @@
 #pragma once
-// Colormaps by id ("jet", "viridis", "inferno", "turbo", "gray"): a value in [0,1] picks
+// Colormaps by id ("jet", "viridis", "inferno", "turbo", "gray", "rdbu": the diverging
+// blue-white-red one signed maps use, render/map_scale.h): a value in [0,1] picks
 // one of 256 table entries at index floor(v * 255), computed in float32 - what the
 // official notebooks do with cv2.applyColorMap(np.uint8(255 * mask)). So 1.0 is the last
 // entry and each entry covers an interval of width 1/255 (the last one only v == 1).
@@ -16,11 +17,11 @@
 
 namespace vitrel {
 
-enum class Colormap { Jet, Viridis, Inferno, Turbo, Gray };
+enum class Colormap { Jet, Viridis, Inferno, Turbo, Gray, RdBu };
 
 inline constexpr IdName<Colormap> kColormapNames[] = {
     {Colormap::Jet, "jet"},     {Colormap::Viridis, "viridis"}, {Colormap::Inferno, "inferno"},
-    {Colormap::Turbo, "turbo"}, {Colormap::Gray, "gray"},
+    {Colormap::Turbo, "turbo"}, {Colormap::Gray, "gray"},         {Colormap::RdBu, "rdbu"},
 };
 constexpr IdTable<IdName<Colormap>> id_table(Colormap) { return {"colormap", kColormapNames}; }
 

@@ -13,5 +13,6 @@ extern const uint8_t kJetLut[256][3];
 extern const uint8_t kViridisLut[256][3];  // matplotlib viridis, cmap(i, bytes=True)
 extern const uint8_t kInfernoLut[256][3];  // matplotlib inferno
 extern const uint8_t kTurboLut[256][3];    // matplotlib turbo
+extern const uint8_t kRdBuLut[256][3];     // matplotlib RdBu_r: blue (low), white, red (high)
 
 }  // namespace vitrel

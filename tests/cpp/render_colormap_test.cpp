@@ -20,7 +20,7 @@ TEST(Colormap, IdsRoundTripAndUnknownIdListsValidOnes) {
     FAIL() << "no InputError";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(),
-                 "colormap: unknown id \"hot\" (valid: jet, viridis, inferno, turbo, gray)");
+                 "colormap: unknown id \"hot\" (valid: jet, viridis, inferno, turbo, gray, rdbu)");
   }
 }
 

@@ -96,7 +96,7 @@ export const CASES = [
   explain('no --model', ['<tmp>/input.npy', '--out', out], 2, 'vit-relevance explain: error: --model is required (see `vit-relevance explain --help`)'),
   explain('--target without a value', ['<tmp>/input.npy', '--model', tiny, '--out', out, '--target'], 2, 'vit-relevance explain: error: --target needs a class id or name'),
   explain('unknown method', ['<tmp>/input.npy', '--model', tiny, '--method', 'nope', '--out', out], 2, /^vit-relevance explain: error: unknown method "nope"; known: all, transformer_attribution, /),
-  explain('unknown colormap', ['<tmp>/input.npy', '--model', tiny, '--colormap', 'rainbow', '--out', out], 2, 'vit-relevance explain: error: unknown colormap "rainbow"; known: jet, viridis, inferno, turbo, gray'),
+  explain('unknown colormap', ['<tmp>/input.npy', '--model', tiny, '--colormap', 'rainbow', '--out', out], 2, 'vit-relevance explain: error: unknown colormap "rainbow"; known: jet, viridis, inferno, turbo, gray, rdbu'),
   explain('opacity out of range', ['<tmp>/input.npy', '--model', tiny, '--opacity', '1.5', '--out', out], 2, 'vit-relevance explain: error: --opacity must be a number in [0,1], got "1.5"'),
   explain('opacity not a number', ['<tmp>/input.npy', '--model', tiny, '--opacity', 'half', '--out', out], 2, 'vit-relevance explain: error: --opacity must be a number in [0,1], got "half"'),
   explain('--threads 0', ['<tmp>/input.npy', '--model', tiny, '--threads', '0', '--out', out], 2, 'vit-relevance explain: error: --threads must be >= 1, got 0'),

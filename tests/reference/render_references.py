@@ -47,8 +47,8 @@ def colormap_cases(out: pathlib.Path):
     levels = np.arange(256, dtype=np.uint8)
     jet = cv2.applyColorMap(levels.reshape(1, 256), cv2.COLORMAP_JET)[0][:, ::-1]
     m.add("jet", m.array("colormap_jet", jet, np.uint8))
-    for name in ("viridis", "inferno", "turbo"):
-        lut = matplotlib.colormaps[name](levels, bytes=True)[:, :3]
+    for name, source in (("viridis", "viridis"), ("inferno", "inferno"), ("turbo", "turbo"), ("rdbu", "RdBu_r")):
+        lut = matplotlib.colormaps[source](levels, bytes=True)[:, :3]
         m.add(name, m.array(f"colormap_{name}", lut, np.uint8))
     m.close()
 
