@@ -93,6 +93,12 @@ export function renderApi(M) {
     // (map, rows?, cols?) → min-max to [0,1]; a constant map gives zeros.
     normalize: (map, rows, cols) =>
       using([heapFloats(checkMap(map, 'normalize: map'), shapeOf(map, rows, cols))], (f) => floatsOut(M.normalizeMinMax(f))),
+    mapScaleIds: Object.freeze([...M.mapScaleIds()]),
+    // (map, scale) → [0,1] for the colormap: positive = min-max, signed = 0 in the middle.
+    scaled: (map, scale = 'positive') =>
+      using([heapFloats(checkMap(map, 'scaled: map'))], (f) => floatsOut(M.normalizeForScale(f, scale))),
+    colormapFor: (scale, colormap = 'jet') => M.colormapForScale(scale, colormap),
+    summarize: (map) => using([heapFloats(checkMap(map, 'summarize: map'))], (f) => M.summarizeMap(f)),
     // Bilinear, PyTorch align_corners=False.
     upsample: (map, rows, cols, outRows, outCols) =>
       using([heapFloats(checkMap(map, 'upsample: map'))], (f) => floatsOut(M.upsampleBilinear(f, rows, cols, outRows, outCols))),

@@ -17,7 +17,8 @@
  *
  * The method registry (src/methods/registry.h), read once when the core loads:
  *   core.methods     [{ id, name, shortName, description, paper, tensors: [tensor ids],
- *                      startLayer: bool, tokenRow: bool }] in the registry's order
+ *                      startLayer: bool, tokenRow: bool, contrast: bool (its map depends on
+ *                      the class, so it can contrast two) }] in the registry's order
  *   core.methodIds   their ids;  core.method(id) → the entry (Error for an unknown id)
  *   core.tensors     [{ id, description }];  core.tensorIds their ids
  *   core.outputsFor(methodIds) → the explainer graph outputs those methods read, in
@@ -40,13 +41,22 @@
  *       inputs are missing throws. lrp_full's map is the H x W pixel map.
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
  *       queryToken's relevance over all tokens (token explorer).
+ *   core.contrast(method, mapA, mapB) → { shape, data }: why A rather than B,
+ *       mapA / max|mapA| − mapB / max|mapB| (src/methods/contrast.h, docs/contrast.md);
+ *       an Error for a method whose contrast is false.
  *
  * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
  * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
- *   core.colormapIds ['jet','viridis','inferno','turbo','gray'], core.thresholdIds
+ *   core.colormapIds ['jet','viridis','inferno','turbo','gray','rdbu'], core.thresholdIds
  *       ['none','mean','otsu'], core.blendModeIds ['alpha','notebook'],
  *       core.mapSamplingIds ['bilinear','patch_grid'], core.cropModeIds ['center','none']
  *   core.normalize(map, rows?, cols?)             → Float32Array min-max to [0,1] (constant → 0)
+ *   core.mapScaleIds ['positive','signed'] (src/render/map_scale.h)
+ *   core.scaled(map, scale)                       → Float32Array in [0,1]: positive = min-max,
+ *       signed = v / (2 max|v|) + 0.5 (0 in the middle)
+ *   core.colormapFor(scale, colormap)             → the colormap the scale draws with
+ *       (signed: 'rdbu', the diverging blue–white–red)
+ *   core.summarize(map)                           → { min, max, negativeShare }
  *   core.upsample(map, rows, cols, outRows, outCols) → Float32Array, bilinear, align_corners=False
  *   core.colorize(map01, rows, cols, colormap) or (map01, colormap) → RGBA Uint8ClampedArray
  *   core.threshold(map01, rows, cols, mode) or (map01, mode) → Float32Array mask (1 = kept)
@@ -94,6 +104,7 @@
 import { CoreTensors } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
+import { heapHelpers } from './core-heap.js';
 import { evalApi } from './core-eval.js';
 import { ATTRIBUTION_TENSOR } from './attribution.js';
 
@@ -245,6 +256,15 @@ function createCore(M) {
     return withTensors(tensors, (t) => copyOut(M.relevanceRow(method, t.heap, coreOptions(options, t))).data);
   }
 
+  const { heapFloats, using } = heapHelpers(M);
+  function contrast(method, a, b) {
+    methodInfo(method);
+    for (const [map, what] of [[a, 'map A'], [b, 'map B']]) {
+      if (!map?.data || !Array.isArray(map.shape) || map.shape.length !== 2) throw new TypeError(`contrast: ${what} must be { shape: [rows, cols], data }`);
+    }
+    return using([heapFloats(a.data, a.shape), heapFloats(b.data, b.shape)], (fa, fb) => copyOut(M.contrastMap(method, fa, fb)));
+  }
+
   return {
     methods: methodRegistry,
     methodIds,
@@ -259,6 +279,7 @@ function createCore(M) {
     availableMethods: (given) => withTensors(given, availableOn),
     computeMaps,
     relevanceRow,
+    contrast,
     ...renderApi(M),
     ...evalApi(M),
   };

@@ -2,19 +2,25 @@
 // Worker (page and embeds) and the Node API share. A photo keeps its per-target tensors in
 // the core's heap (other methods and start layers reuse them) and, with the split graphs,
 // its target-independent tensors (a class switch then runs the target graph alone).
+// A contrast "why a rather than b" is computed from the maps of a and b by the core
+// (core.contrast, docs/contrast.md), so it shares their cached tensors.
 // Environment-neutral.
 import { topK } from './topk.js';
-import { contrastiveTarget } from './targets.js';
 import { TensorCache } from './tensor-cache.js';
 
 // A target is { a } (class a) or { a, b } (why a rather than b).
-export const targetKey = (t) => (t.b === undefined || t.b === null ? `c${t.a}` : `c${t.a}-${t.b}`);
+const isContrast = (t) => t.b !== undefined && t.b !== null;
+export const targetKey = (t) => (isContrast(t) ? `c${t.a}-${t.b}` : `c${t.a}`);
+
+// The classes whose tensors `targets` read, each once: a contrast reads both of its own.
+function classTargets(targets) {
+  const ids = new Set(targets.flatMap((t) => (isContrast(t) ? [t.a, t.b] : [t.a])));
+  return [...ids].map((a) => ({ a }));
+}
 
 export function createSession({ explainer, core }) {
   const { metadata } = explainer;
   const arch = metadata.architecture;
-  const classes = metadata.labels.length;
-  const vector = (t) => (t.b === undefined || t.b === null ? t.a : contrastiveTarget(t.a, t.b, classes));
   let graphRuns = 0;
 
   // The 5 most likely classes of a photo that has been through the graph.
@@ -36,13 +42,23 @@ export function createSession({ explainer, core }) {
     });
   }
 
+  function classMaps(photo, t, startLayer) {
+    return core.computeMaps(photo.tensors.get(targetKey(t)).heap, {
+      methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer, queryToken: 0,
+    });
+  }
+
+  // A contrast holds the methods that can contrast (core.method(id).contrast) only.
   function mapsOf(photo, targets, startLayer) {
-    return targets.map((t) => ({
-      target: t,
-      maps: core.computeMaps(photo.tensors.get(targetKey(t)).heap, {
-        methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer, queryToken: 0,
-      }),
-    }));
+    const byClass = new Map(classTargets(targets).map((t) => [t.a, classMaps(photo, t, startLayer)]));
+    return targets.map((t) => {
+      if (!isContrast(t)) return { target: t, maps: byClass.get(t.a) };
+      const a = byClass.get(t.a);
+      const b = byClass.get(t.b);
+      const maps = {};
+      for (const m of Object.keys(a)) if (core.method(m).contrast && b[m]) maps[m] = core.contrast(m, a[m], b[m]);
+      return { target: t, maps };
+    });
   }
 
   // The prediction and the predicted class's tensors in ONE explainer run (a null target
@@ -83,7 +99,7 @@ export function createSession({ explainer, core }) {
   // only when cached tensors miss an output these methods read.
   async function explain(photo, targets, { methods, startLayer = 0 }) {
     const need = core.outputsFor(methods);
-    const lacking = targets.filter((t) => {
+    const lacking = classTargets(targets).filter((t) => {
       const entry = photo.tensors.get(targetKey(t));
       return !entry || need.some((o) => !entry.outputs.has(o));
     });
@@ -95,7 +111,7 @@ export function createSession({ explainer, core }) {
       // The photo's tensors when their computation has started; before that the single
       // graph costs less than computing them first.
       const cached = photo.cache && await photo.cache.catch(() => null);
-      const vectors = lacking.map(vector);
+      const vectors = lacking.map((t) => t.a);
       // With the photo's cache, attention-only methods read the photo graph's attn: no run.
       if (!cached || [...outputs].some((o) => o !== 'attn')) graphRuns++;
       const out = cached

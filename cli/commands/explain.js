@@ -19,6 +19,7 @@ import { validateMetadata } from '../../runtime/metadata.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
+import { SCALE_CHOICES, scaleFor } from '../../runtime/map-scale.js';
 
 const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
@@ -27,7 +28,9 @@ const OPTIONS = {
   'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
   threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
   engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
-  colormap: { type: 'string', default: 'jet', help: 'overlay colormap' },
+  contrast: { type: 'string', value: 'ID|NAME', help: 'explain why each target rather than this class (docs/contrast.md)' },
+  colormap: { type: 'string', default: 'jet', help: 'overlay colormap (positive scale; signed draws with rdbu)' },
+  scale: { type: 'string', value: 'auto|positive|signed', default: 'auto', help: 'overlay colour scale: positive (min-max), signed (0 white, blue < 0 < red); auto: signed for lrp_full and contrasts' },
   opacity: { type: 'string', value: 'X', default: '0.5', help: 'overlay opacity in [0,1]' },
   exif: { type: 'string', value: 'use|ignore', default: 'use', help: 'EXIF orientation: use (the photo as viewers show it) or ignore (the stored pixels, as PIL and the evaluations read them)' },
   crop: { type: 'string', value: 'center|none', default: 'center', help: 'center: the model\'s preprocessing (DeiT: short side 256, centre 224 crop); none: the whole photo resized to the input size (the official evaluation scripts\' choice)' },
@@ -40,8 +43,8 @@ export const summary = 'explain a photo or .npy tensor with an explainer graph â
 export function usage(core) {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
                              [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
-                             [--colormap jet] [--opacity 0.5] [--exif use|ignore] [--crop center|none]
-                             [--timings] --out DIR
+                             [--contrast ID|NAME] [--colormap jet] [--scale auto] [--opacity 0.5]
+                             [--exif use|ignore] [--crop center|none] [--timings] --out DIR
 
 Runs the explainer graph on the input, prints the five most likely classes and computes the
 relevance maps of each target with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
@@ -112,15 +115,16 @@ function printTop5(top5, input) {
   }
 }
 
-// One PNG per target and method: the min-max normalised map over the photo region.
+// One PNG per target and method: the map on its colour scale over the photo region.
 async function writeOverlays(core, dir, input, targets, opts) {
   const files = [];
   for (const t of targets) {
     for (const [method, map] of Object.entries(t.maps)) {
+      const scale = scaleFor(opts.scale, method, Boolean(t.contrast));
       const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
-        core.normalize(map), map.shape[0], map.shape[1], input.region,
-        { colormap: opts.colormap, opacity: opts.opacity });
-      const file = path.join(dir, overlayName(t.id, method));
+        core.scaled(map, scale), map.shape[0], map.shape[1], input.region,
+        { colormap: core.colormapFor(scale, opts.colormap), opacity: opts.opacity });
+      const file = path.join(dir, overlayName(t.id, method, t.contrast?.id));
       await writePng(file, rgba, input.photo.width, input.photo.height);
       files.push(file);
     }
@@ -129,7 +133,7 @@ async function writeOverlays(core, dir, input, targets, opts) {
 }
 
 // The PNG overlays' names, so the output folder can be checked for them before writing.
-const overlayName = (id, method) => `${id}-${method}.png`;
+const overlayName = (id, method, contrast) => `${id}${contrast === undefined ? '' : `-vs-${contrast}`}-${method}.png`;
 const TIMINGS_FILE = 'timings.json';
 
 export async function run(argv) {
@@ -144,6 +148,7 @@ export async function run(argv) {
   }
   const [inputFile] = positionals;
   const opacity = parseOpacity(opts.opacity);
+  if (!SCALE_CHOICES.includes(opts.scale)) throw new UsageError(`--scale must be ${SCALE_CHOICES.join(', ')}, got "${opts.scale}"`);
   if (!EXIF_MODES.includes(opts.exif)) throw new UsageError(`--exif must be ${EXIF_MODES.join(' or ')}, got "${opts.exif}"`);
   const started = performance.now();
   const timings = {};
@@ -157,6 +162,11 @@ export async function run(argv) {
   // Without --target: null, the predicted class, which the graph resolves in the same run.
   const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
   if (!targetIds.length) targetIds.push(null);
+  const contrastId = opts.contrast === undefined ? undefined : await userStep(() => resolveTarget(metadata, opts.contrast));
+  if (contrastId !== undefined && targetIds.includes(contrastId)) {
+    throw new UsageError(`--contrast ${opts.contrast} is also a --target: a class cannot be explained rather than itself`);
+  }
+  const explainTargets = targetIds.map((id) => (contrastId === undefined ? id : { class: id, contrast: contrastId }));
   const core = await loadCore();
   if (!core.cropModeIds.includes(opts.crop)) throw new UsageError(`--crop must be ${core.cropModeIds.join(' or ')}, got "${opts.crop}"`);
   if (opts.crop !== 'center' && isNpyPath(inputFile)) throw new UsageError(`--crop ${opts.crop} applies to photos; ${inputFile} is already the model's input`);
@@ -170,7 +180,7 @@ export async function run(argv) {
   const attributionMethods = methods.filter((m) => !core.explainerMethodIds.includes(m));
   const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
-  await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m))));
+  await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m, contrastId))));
   let t0 = performance.now();
   const input = await userStep(() => loadExplainInput(inputFile, metadata, core, { exif: opts.exif, crop: opts.crop }));
   timings.preprocessMs = ms(t0);
@@ -183,7 +193,7 @@ export async function run(argv) {
     // alone the run still gives the top-5 and the predicted class (raw_attention, the
     // cheapest map, stands in and is dropped).
     const runMethods = explainerMethods.length ? explainerMethods : ['raw_attention'];
-    const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: targetIds, methods: runMethods, startLayer: opts.startLayer }));
+    const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: explainTargets, methods: runMethods, startLayer: opts.startLayer }));
     if (!explainerMethods.length) for (const t of out.targets) t.maps = {};
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const { top5, targets } = out;
@@ -196,9 +206,9 @@ export async function run(argv) {
     }
 
     // The predicted class is known only now: its overlays' names are checked here.
-    await prepareOutDir(opts.out, targets.flatMap((t) => Object.keys(t.maps).map((m) => overlayName(t.id, m))));
+    await prepareOutDir(opts.out, targets.flatMap((t) => Object.keys(t.maps).map((m) => overlayName(t.id, m, t.contrast?.id))));
     t0 = performance.now();
-    const pngs = await writeOverlays(core, opts.out, input, targets, { colormap: opts.colormap, opacity });
+    const pngs = await writeOverlays(core, opts.out, input, targets, { colormap: opts.colormap, scale: opts.scale, opacity });
     timings.overlayMs = ms(t0);
     timings.totalMs = ms(started);
 
@@ -213,7 +223,10 @@ export async function run(argv) {
     });
     const file = await writeMapsJson(opts.out, doc);
     if (opts.timings) await writeFile(path.join(opts.out, TIMINGS_FILE), `${JSON.stringify(timings, null, 2)}\n`);
-    for (const t of targets) console.log(`explained ${t.id} (${t.label}): ${Object.keys(t.maps).join(', ')}`);
+    for (const t of targets) {
+      const what = t.contrast ? `${t.id} (${t.label}) rather than ${t.contrast.id} (${t.contrast.label})` : `${t.id} (${t.label})`;
+      console.log(`explained ${what}: ${Object.keys(t.maps).join(', ')}`);
+    }
     console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
     return 0;
   } finally {
@@ -229,11 +242,19 @@ async function addAttributionMaps(core, opts, metadata, pixels, targets, methods
   try {
     const { hidden } = await attribution.hiddenStates(pixels);
     const blocks = Array.from({ length: arch.blocks }, (_, b) => b);
-    for (const target of targets) {
-      const { attr } = await attribution.attributeBlocks(hidden, blocks, target.id, { steps: 20 });
-      const maps = await userStep(() => core.computeMaps({ attr }, {
+    const mapsOf = async (classId) => {
+      const { attr } = await attribution.attributeBlocks(hidden, blocks, classId, { steps: 20 });
+      return userStep(() => core.computeMaps({ attr }, {
         methods, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer: opts.startLayer,
       }));
+    };
+    for (const target of targets) {
+      const maps = await mapsOf(target.id);
+      if (target.contrast) {
+        // Why A rather than B: the core's contrast of the two classes' maps (docs/contrast.md).
+        const other = await mapsOf(target.contrast.id);
+        for (const m of Object.keys(maps)) maps[m] = core.contrast(m, maps[m], other[m]);
+      }
       Object.assign(target.maps, maps);
     }
   } finally {
