@@ -21,8 +21,13 @@ export function resolveTargets(metadata, specs) {
   });
 }
 
-// Replaces "the predicted class" by its id once it is known.
-export const withPredicted = (targets, predicted) => targets.map((t) => ({ ...t, a: t.a ?? predicted }));
+// Replaces "the predicted class" by its id once it is known; a contrast with the
+// predicted class itself is refused as resolveTargets refuses an explicit one.
+export const withPredicted = (targets, predicted) => targets.map((t) => {
+  const a = t.a ?? predicted;
+  if (t.b === a) throw new Error(`contrast ${t.b} is the predicted class itself: give another class`);
+  return { ...t, a };
+});
 
 export function checkMethods(methods, known) {
   const list = methods === undefined ? DEFAULT_METHODS : typeof methods === 'string' ? methods.split(',').map((m) => m.trim()) : methods;

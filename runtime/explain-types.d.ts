@@ -34,6 +34,7 @@ export interface ClassProbability { id: number; label: string; prob: number }
 export interface ExplainedTarget {
   id: number;
   label: string;
+  /** With a contrast, `maps` holds why `id` rather than `contrast`: the two classes' maps, each divided by its largest magnitude, subtracted (docs/contrast.md); methods that read only the attention are left out. */
   contrast?: { id: number; label: string };
   maps: Record<string, RelevanceMap>;
 }
@@ -87,7 +88,9 @@ export interface ExplainerBase<Image> {
 }
 
 export interface RenderOptions {
-  colormap?: 'jet' | 'viridis' | 'inferno' | 'turbo' | 'gray';
+  colormap?: 'jet' | 'viridis' | 'inferno' | 'turbo' | 'gray' | 'rdbu';
+  /** 'positive' (default): min-max; 'signed': 0 white, blue < 0 < red (the rdbu colormap, whatever `colormap` says). */
+  scale?: 'positive' | 'signed';
   /** Opacity of the map over the photo, 0..1. */
   opacity?: number;
   threshold?: 'none' | 'mean' | 'otsu';

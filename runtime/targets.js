@@ -79,7 +79,7 @@ export function resolveTarget(metadata, spec) {
 }
 
 // Row-major [K, C] Float32Array from class ids (one-hot rows), Float32Array(C) weight
-// vectors (e.g. e_A − e_B for a contrastive explanation) and null: an all-zero row, which
+// vectors (any weights: the graph explains target · logits) and null: an all-zero row, which
 // the graph reads as "the predicted class" (docs/architecture.md). An all-zero weight
 // vector would mean the same, so it is refused.
 /** @param {Array<number | null | ArrayLike<number>>} targets @param {number} numClasses */
@@ -104,12 +104,4 @@ export function targetMatrix(targets, numClasses) {
     }
   });
   return m;
-}
-
-// e_a − e_b: "why a rather than b".
-export function contrastiveTarget(a, b, numClasses) {
-  const v = new Float32Array(numClasses);
-  v[a] += 1;
-  v[b] -= 1;
-  return v;
 }

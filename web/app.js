@@ -14,6 +14,7 @@ import { classStanding } from './runtime/topk.js';
 import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from './lib/confidence.js';
 import { methodHelp, startLayerState } from './lib/method-help.js';
 import { framingNote } from './lib/framing.js';
+import { scaleOf, mapCaption, legendWords, contrastBlocker, contrastProblem } from './lib/scale-view.js';
 
 const $ = (id) => document.getElementById(id);
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
@@ -28,6 +29,7 @@ const state = {
   exif: 'use', // EXIF orientation: 'use' (as viewers show the photo) or 'ignore' (PIL's reading)
   view: 'single', method: 'transformer_attribution',
   opacity: 0.55, colormap: 'jet', threshold: 'none', startLayer: 0, display: 'smooth',
+  scale: 'auto',               // colour scale: 'auto' | 'positive' | 'signed' (lib/scale-view.js)
   maps: new Map(),             // `${targetKey}|${startLayer}` → { [method]: map }
   timings: {},
 };
@@ -143,6 +145,16 @@ function fillMethods() {
   if (!state.methods.includes(state.method)) state.method = state.methods[0];
   select.value = state.method;
   showMethodHelp();
+  markContrastMethods();
+}
+
+// In contrastive mode the methods that cannot contrast are disabled, with the reason.
+function markContrastMethods() {
+  for (const option of $('method').options) {
+    const why = state.contrastive ? contrastBlocker(method(option.value)) : null;
+    option.disabled = Boolean(why) && option.value !== state.method;
+    option.title = why ?? '';
+  }
 }
 
 const method = (id) => state.methodInfo.get(id);
@@ -234,15 +246,18 @@ async function analyze(photo) {
 const targetKey = (t) => (t.b === undefined ? `c${t.a}` : `c${t.a}-${t.b}`);
 const mapKey = (t) => `${targetKey(t)}|${state.startLayer}`;
 
+// A contrast needs a class B other than A (contrastProblem says why not).
+const contrastOn = () => state.contrastive && !contrastProblem(state.classA, state.classB, state.metadata.labels);
+
 function primaryTarget() {
-  return state.contrastive && state.classB !== null ? { a: state.classA, b: state.classB } : { a: state.classA };
+  return contrastOn() ? { a: state.classA, b: state.classB } : { a: state.classA };
 }
 
 function viewTargets() {
   if (state.classA === null) return [];
   if (state.view !== 'pair') return [primaryTarget()];
   if (state.classB === null) return [{ a: state.classA }];
-  return state.contrastive
+  return contrastOn()
     ? [{ a: state.classA, b: state.classB }, { a: state.classB, b: state.classA }]
     : [{ a: state.classA }, { a: state.classB }];
 }
@@ -266,7 +281,9 @@ function storeMaps(msg) {
 async function ensureMaps() {
   const photo = state.photo;
   if (!photo || !state.region) return;
-  const methods = viewMethods();
+  // A contrast asks only for the methods that can contrast (the others say why not).
+  const methods = viewMethods().filter((m) => !contrastOn() || !contrastBlocker(method(m)));
+  if (!methods.length) { busy.stop(); return render(); }
   const missing = viewTargets().filter((t) => {
     const maps = state.maps.get(mapKey(t));
     return !maps || methods.some((m) => !(m in maps));
@@ -288,11 +305,11 @@ async function ensureMaps() {
 }
 
 // ---------- drawing ----------
-function heatFor(key, method, map) {
-  const k = `${key}|${method}|${state.colormap}|${state.threshold}|${state.display}`;
+function heatFor(key, method, map, scale) {
+  const k = `${key}|${method}|${state.colormap}|${state.threshold}|${state.display}|${scale}`;
   let img = heatCache.get(k);
   if (!img) {
-    img = heatImage(core, map, state);
+    img = heatImage(core, map, { ...state, scale });
     if (heatCache.size > 200) heatCache.clear();
     heatCache.set(k, img);
   }
@@ -328,7 +345,8 @@ function paint(canvas, target, method, maxSide) {
   const map = maps?.[method];
   // A constant map has nothing to colour: the photo alone, and the notices say why.
   const constant = isConstantMap(map);
-  const heat = map && core && !constant ? heatFor(mapKey(target), method, map) : null;
+  const scale = scaleOf(state, target, method);
+  const heat = map && core && !constant ? heatFor(mapKey(target), method, map, scale) : null;
   drawOverlay(canvas, photo, state.region, heat, {
     opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide, frame: state.frame,
   });
@@ -337,7 +355,8 @@ function paint(canvas, target, method, maxSide) {
   canvas.dataset.target = target ? targetKey(target) : '';
   canvas.dataset.method = method;
   canvas.dataset.rendered = heat || (map && constant) ? 'heat' : 'photo';
-  canvas.__binding = map ? { target, method, map } : null;
+  canvas.dataset.scale = scale;
+  canvas.__binding = map ? { target, method, map, scale } : null;
   return canvas.dataset.rendered === 'heat';
 }
 
@@ -349,10 +368,14 @@ function render() {
   if (state.view === 'single') {
     const t = state.classA === null ? null : primaryTarget();
     const drawn = paint(main, t, state.method, 4096);
+    const why = state.classA === null ? null : contrastNote(state.method);
     if (drawn) {
       $('main-caption').textContent = `${method(state.method).name} · ${targetLabel(t)}`
         + (method(state.method).startLayer ? ` · start layer ${state.startLayer}` : '')
-        + (main.dataset.constant === 'true' ? ` · ${CONSTANT_NOTE}` : '') + photo.note;
+        + (main.dataset.constant === 'true' ? ` · ${CONSTANT_NOTE}` : '') + photo.note
+        + ` · ${captionOf(main)}${why ? ` · ${why}` : ''}`;
+    } else if (why) {
+      $('main-caption').textContent = why;
     }
   } else if (state.view === 'grid') {
     const t = state.classA === null ? null : primaryTarget();
@@ -366,6 +389,14 @@ function render() {
   } else {
     $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), method(state.method).name, 640)));
   }
+  // Each drawn map says what it shows (scale, range, share negative); one that cannot be
+  // drawn for a contrast says why.
+  for (const fig of document.querySelectorAll(`#view-${state.view} figure.tile`)) {
+    const canvas = fig.querySelector('canvas');
+    const text = canvas.dataset.rendered === 'heat' ? captionOf(canvas) : contrastNote(canvas.dataset.method) ?? '';
+    if (text) fig.querySelector('figcaption .sub').append(` · ${text}`);
+  }
+  drawLegend();
   const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
   for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = !drawnAny;
   if (drawnAny && !timeline.firstHeatmap) timeline.firstHeatmap = performance.now();
@@ -395,6 +426,17 @@ function showStanding() {
   const note = s ? unlikelyNote(state.metadata.labels[state.classA], s) : '';
   $('unlikely-note').hidden = !note;
   $('unlikely-note').textContent = note;
+}
+
+function captionOf(canvas) {
+  const b = canvas.__binding;
+  return mapCaption(core, b.map, b.scale);
+}
+
+// Why nothing is drawn for a contrast: B = A, or a method that cannot contrast.
+function contrastNote(m) {
+  if (!state.contrastive) return null;
+  return contrastProblem(state.classA, state.classB, state.metadata.labels) ?? contrastBlocker(method(m));
 }
 
 function renderTimings() {
@@ -437,7 +479,11 @@ function drawLegend() {
   if (!core) return;
   const c = $('legend');
   const strip = new OffscreenCanvas(256, 1);
-  strip.getContext('2d').putImageData(legendImage(core, state.colormap), 0, 0);
+  const scale = state.metadata && state.classA !== null ? scaleOf(state, primaryTarget(), state.method) : state.scale === 'signed' ? 'signed' : 'positive';
+  strip.getContext('2d').putImageData(legendImage(core, state.colormap, scale), 0, 0);
+  const [low, mid, high] = legendWords(scale);
+  const words = $('legend').parentElement.querySelectorAll('.legend-scale span');
+  [words[0].textContent, words[1].textContent, words[2].textContent] = [low, mid, high];
   const ctx = c.getContext('2d');
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(strip, 0, 0, c.width, c.height);
@@ -460,10 +506,11 @@ $('exif-ignore').addEventListener('change', (e) => {
   state.exif = e.target.checked ? 'ignore' : 'use';
   if (state.source) onPhoto(state.source.blob, state.source.name);
 });
-$('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; ensureMaps(); });
+$('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; markContrastMethods(); ensureMaps(); });
 $('method').addEventListener('change', (e) => { state.method = e.target.value; showMethodHelp(); ensureMaps(); render(); });
 $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); });
 $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
+$('scale').addEventListener('change', (e) => { state.scale = e.target.value; render(); });
 $('opacity').addEventListener('input', (e) => {
   state.opacity = Number(e.target.value);
   $('opacity-out').textContent = `${Math.round(state.opacity * 100)}%`;
@@ -539,7 +586,7 @@ $('dl-overlay').addEventListener('click', () => act(async () => {
 }));
 $('dl-map').addEventListener('click', () => act(async () => {
   const b = currentBinding();
-  await downloadMapPng(b.map, `${fileStem(b)}-map.png`);
+  await downloadMapPng(b.map, `${fileStem(b)}-map.png`, core.scaled(b.map.data, b.scale));
   return 'map saved';
 }));
 $('copy-json').addEventListener('click', () => act(() => {
@@ -548,7 +595,7 @@ $('copy-json').addEventListener('click', () => act(() => {
     model: state.model.name, photo: state.photo.name, method: b.method,
     target: b.target.b === undefined ? { class: b.target.a, label: state.metadata.labels[b.target.a] }
       : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]] },
-    startLayer: state.startLayer, region: state.region,
+    startLayer: state.startLayer, region: state.region, scale: b.scale,
     rows: b.map.rows, cols: b.map.cols, data: Array.from(b.map.data),
   }, `${fileStem(b)}.json`);
 }));

@@ -21,6 +21,8 @@ export class VitRelevanceElement extends HTMLElement {
   opacity: string;
   threshold: string;
   display: string;
+  /** Colour scale: "auto" (signed for lrp_full and contrasts), "positive" (min-max) or "signed" (0 white, blue < 0 < red). */
+  scale: string;
   startLayer: string;
   view: string;
   controls: string;

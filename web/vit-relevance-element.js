@@ -6,13 +6,14 @@
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { heatImage } from './lib/render.js';
 import { drawOverlay } from './lib/overlay.js';
+import { SCALE_CHOICES, scaleFor, scaleCaption } from './runtime/map-scale.js';
 
-const RENDERING = new Set(['colormap', 'opacity', 'threshold', 'display', 'view']);
+const RENDERING = new Set(['colormap', 'opacity', 'threshold', 'display', 'scale', 'view']);
 const EXPLAINING = new Set(['target', 'contrast', 'method', 'start-layer']);
 const LOADING = new Set(['src', 'model', 'backend']);
 const ATTRIBUTES = [...LOADING, ...EXPLAINING, ...RENDERING, 'controls', 'loading'];
 const DEFAULTS = {
-  method: 'transformer_attribution', colormap: 'jet', opacity: '0.5', threshold: 'none', display: 'smooth',
+  method: 'transformer_attribution', colormap: 'jet', opacity: '0.5', threshold: 'none', display: 'smooth', scale: 'auto',
   'start-layer': '0', view: 'overlay', controls: 'none', loading: 'lazy', backend: 'wasm',
 };
 const pct = (p) => `${Math.round(p * 100)} %`;
@@ -225,6 +226,8 @@ export class VitRelevanceElement extends HTMLElement {
     const opacity = Math.min(1, Math.max(0, Number(this.#option('opacity'))));
     const display = this.#option('display') === 'grid' ? 'grid' : 'smooth';
     const options = { colormap: this.#option('colormap'), threshold: this.#option('threshold'), display };
+    // 'auto' | 'positive' | 'signed' (runtime/map-scale.js); an unknown value falls back to auto
+    const choice = SCALE_CHOICES.includes(this.#option('scale')) ? this.#option('scale') : 'auto';
     const photo = { bitmap: this.#shown.photo.bitmap, width: result.width, height: result.height };
     const prob = result.top5.find((t) => t.id === target.id)?.prob;
     const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : target.label;
@@ -232,8 +235,10 @@ export class VitRelevanceElement extends HTMLElement {
     if (sideBySide) tiles.push(this.#tile(photo, null, null, 'Photo', `Photo (${result.width}×${result.height})`, opacity));
     for (const m of methods) {
       const map = target.maps[m];
-      const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, options);
-      const label = `Relevance map: ${explainer.method(m).name} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`;
+      const scale = scaleFor(choice, m, Boolean(target.contrast));
+      const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, { ...options, scale });
+      const label = `Relevance map: ${explainer.method(m).name} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`
+        + `; ${scaleCaption(core, map, scale)}`;
       tiles.push(this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
         sideBySide ? 1 : opacity, display));
     }

@@ -191,16 +191,17 @@ export async function runtimeStats() {
 let corePromise = null;
 export const loadRenderer = () => (corePromise ??= loadCore());
 
-// A map → ImageData: min-max normalised, thresholded, coloured; `display` smooth
+// A map → ImageData: on its colour scale (`scale` 'positive': min-max, 'signed': 0 white
+// in the diverging rdbu colormap), thresholded, coloured; `display` smooth
 // (bilinear) or grid (one block per patch). With `photo` ({ bitmap|image, width, height }
 // and `region` from the result), the map is drawn over the photo at `opacity`; `size` is
 // the longest side of the image returned.
 export async function render(map, {
-  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', size = 512, photo, region,
+  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = 512, photo, region,
 } = {}) {
   const core = await loadRenderer();
   const [rows, cols] = map.shape;
-  const heat = heatImage(core, { rows, cols, data: map.data }, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth' });
+  const heat = heatImage(core, { rows, cols, data: map.data }, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth', scale });
   const canvas = new OffscreenCanvas(1, 1);
   const picture = photo
     ? { bitmap: photo.bitmap ?? photo.image ?? photo, width: photo.width, height: photo.height }

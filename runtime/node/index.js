@@ -102,16 +102,18 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
   };
 }
 
-// A map → RGBA pixels { data, width, height }: min-max normalised, coloured, `display`
+// A map → RGBA pixels { data, width, height }: on its colour scale (`scale` 'positive':
+// min-max; 'signed': 0 white in the diverging rdbu colormap), coloured, `display`
 // smooth (bilinear) or grid; `threshold` makes removed pixels transparent. With `photo`
 // ({ rgba, width, height }) and `region` (from the result), the map is drawn over the
 // photo at `opacity`, at the photo's size; else `size` is the side of the square image.
 export async function render(map, {
-  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', size = 224, photo, region,
+  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = 224, photo, region,
 } = {}) {
   const core = await sharedCore();
   const [rows, cols] = map.shape;
-  const map01 = core.normalize(map.data, rows, cols);
+  const map01 = core.scaled(map.data, scale);
+  colormap = core.colormapFor(scale, colormap);
   if (photo) {
     const data = core.overlayOnPhoto(photo.rgba, photo.width, photo.height, map01, rows, cols,
       region ?? { x: 0, y: 0, width: photo.width, height: photo.height },

@@ -13,7 +13,8 @@ const core = await loadCore();
 const ramp = Float32Array.from([0, 1, 2, 3]); // 2x2
 
 test('id lists', () => {
-  assert.deepEqual([...core.colormapIds], ['jet', 'viridis', 'inferno', 'turbo', 'gray']);
+  assert.deepEqual([...core.colormapIds], ['jet', 'viridis', 'inferno', 'turbo', 'gray', 'rdbu']);
+  assert.deepEqual([...core.mapScaleIds], ['positive', 'signed']);
   assert.deepEqual([...core.thresholdIds], ['none', 'mean', 'otsu']);
   assert.deepEqual([...core.blendModeIds], ['alpha', 'notebook']);
   assert.deepEqual([...core.mapSamplingIds], ['bilinear', 'patch_grid']);
@@ -24,6 +25,24 @@ test('normalize: min-max to [0,1], a constant map gives zeros', () => {
   assert.deepEqual(Array.from(core.normalize(ramp, 2, 2)), [0, 1 / 3, 2 / 3, 1].map(Math.fround));
   assert.deepEqual(Array.from(core.normalize({ data: ramp, shape: [2, 2] })), Array.from(core.normalize(ramp)));
   assert.deepEqual(Array.from(core.normalize(new Float32Array(5).fill(7))), [0, 0, 0, 0, 0]);
+});
+
+test('scales: signed puts 0 in the middle and draws with rdbu; summary; contrast; errors', () => {
+  const signed = Float32Array.from([-2, 0, 1, 4]);
+  assert.deepEqual(Array.from(core.scaled(signed, 'signed')), [0.25, 0.5, 0.625, 1]);
+  assert.deepEqual(Array.from(core.scaled(signed, 'positive')), Array.from(core.normalize(signed)));
+  assert.equal(core.colormapFor('signed', 'jet'), 'rdbu');
+  assert.equal(core.colormapFor('positive', 'viridis'), 'viridis');
+  assert.deepEqual(core.summarize(signed), { min: -2, max: 4, negativeShare: 0.25 });
+  assert.throws(() => core.scaled(signed, 'abs'), { name: 'InputError', message: 'scale: unknown id "abs" (valid: positive, signed)' });
+  const a = { shape: [1, 3], data: Float32Array.from([2, 1, 0]) };
+  const b = { shape: [1, 3], data: Float32Array.from([0, -10, 5]) };
+  assert.deepEqual(core.contrast('lrp_full', a, b), { shape: [1, 3], data: Float32Array.from([1, 1.5, -0.5]) });
+  assert.equal(core.method('raw_attention').contrast, false);
+  assert.equal(core.method('transformer_attribution').contrast, true);
+  assert.throws(() => core.contrast('raw_attention', a, a), { name: 'InputError', message: /raw_attention reads only the attention/ });
+  assert.throws(() => core.contrast('gradcam', a, { shape: [3, 1], data: a.data }), /differ in shape \(1x3 and 3x1\)/);
+  assert.throws(() => core.contrast('gradcam', a, { data: a.data }), /map B must be \{ shape: \[rows, cols\], data \}/);
 });
 
 test('upsample: bilinear with align_corners=False', () => {

@@ -41,6 +41,14 @@ const intAttr = (name, value) => msg(str(1, name), int(3, value), int(20, 2)); /
 const node = (op, inputs, outputs, attrs = []) => msg(...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)),
   str(3, `${op}_${outputs[0]}`), str(4, op), ...attrs.map((a) => bytes(5, a)));
 
+// The weight vector e_a − e_b of `classes` entries: a target row that is not one-hot.
+export function differenceTarget(a, b, classes) {
+  const v = new Float32Array(classes);
+  v[a] = 1;
+  v[b] = -1;
+  return v;
+}
+
 export const TINY = { blocks: 2, heads: 1, grid: [2, 2], tokens: 5, patch: 2, size: [4, 4], classes: 4 };
 
 // Weight matrix [rows, cols] with entry (r, c) = r·1000 + c + offset.

@@ -2,8 +2,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { softmax, topK, topKIndices, classStanding } from '../../runtime/topk.js';
-import { resolveTarget, targetMatrix, contrastiveTarget, closeMatches } from '../../runtime/targets.js';
-import { tinyMetadata } from './explainer-fixture.js';
+import { resolveTarget, targetMatrix, closeMatches } from '../../runtime/targets.js';
+import { differenceTarget, tinyMetadata } from './explainer-fixture.js';
 
 test('softmax is stable for large logits and sums to 1', () => {
   const p = softmax(new Float32Array([1000, 1001, 999]));
@@ -60,7 +60,7 @@ test('out-of-range, ambiguous and unknown targets give clear errors', () => {
 });
 
 test('targetMatrix builds one-hot rows and copies weight vectors', () => {
-  const m = targetMatrix([2, contrastiveTarget(0, 1, 4)], 4);
+  const m = targetMatrix([2, differenceTarget(0, 1, 4)], 4);
   assert.deepEqual([...m], [0, 0, 1, 0, 1, -1, 0, 0]);
   assert.throws(() => targetMatrix([], 4), /at least one target/);
   assert.throws(() => targetMatrix([4], 4), /not a class id in 0\.\.3/);

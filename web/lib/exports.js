@@ -1,5 +1,6 @@
 // Saving what the page shows: the overlay as PNG, the raw map as a greyscale PNG at its own
-// resolution (min-max scaled), and the raw values as JSON on the clipboard.
+// resolution (min-max scaled, or the shown scale's [0,1] values: signed puts 0 at mid-grey),
+// and the raw values as JSON on the clipboard.
 
 function saveBlob(blob, filename) {
   const a = document.createElement('a');
@@ -17,17 +18,20 @@ export async function downloadCanvas(canvas, filename) {
   saveBlob(blob, filename);
 }
 
-export async function downloadMapPng(map, filename) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
+export async function downloadMapPng(map, filename, map01) {
+  let lo = 0;
+  let hi = 1;
+  if (!map01) {
+    [lo, hi] = [Infinity, -Infinity];
+    for (const v of map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  }
   const span = hi > lo ? hi - lo : 1;
   const canvas = document.createElement('canvas');
   canvas.width = map.cols;
   canvas.height = map.rows;
   const ctx = canvas.getContext('2d');
   const img = ctx.createImageData(map.cols, map.rows);
-  map.data.forEach((v, i) => {
+  (map01 ?? map.data).forEach((v, i) => {
     const g = Math.round(((v - lo) / span) * 255);
     img.data.set([g, g, g, 255], i * 4);
   });

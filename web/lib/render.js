@@ -1,5 +1,6 @@
 // Relevance map → coloured heat image, by the WebAssembly core (runtime/core.js):
-// min-max normalisation, optional threshold, bilinear upsampling ("smooth") or one block
+// the colour scale (positive: min-max; signed: 0 in the middle of the diverging rdbu
+// colormap, runtime/map-scale.js), optional threshold, bilinear upsampling ("smooth") or one block
 // per patch ("patch grid"), colormap. The page composes the result over the photo.
 
 // Size the smooth view is computed at (the model's input grid × patch size); the canvas
@@ -7,16 +8,17 @@
 const SMOOTH_SIDE = 224;
 
 // Normalised map (and threshold mask applied) at the map's own resolution.
-export function normalizedMap(core, map, threshold) {
-  const map01 = core.normalize(map.data, map.rows, map.cols);
+export function normalizedMap(core, map, threshold, scale = 'positive') {
+  const map01 = core.scaled(map.data, scale);
   if (threshold === 'none') return { map01, mask: null };
   return { map01, mask: core.threshold(map01, map.rows, map.cols, threshold) };
 }
 
 // Returns an ImageData: the coloured map; pixels the threshold removes are transparent.
-export function heatImage(core, map, { colormap, threshold, display }) {
+// `scale`: 'positive' (default) or 'signed', already resolved (map-scale.js scaleFor).
+export function heatImage(core, map, { colormap, threshold, display, scale = 'positive' }) {
   let { rows, cols } = map;
-  let { map01, mask } = normalizedMap(core, map, threshold);
+  let { map01, mask } = normalizedMap(core, map, threshold, scale);
   const smooth = display === 'smooth' && (rows < SMOOTH_SIDE || cols < SMOOTH_SIDE);
   if (smooth) {
     const outRows = Math.max(rows, SMOOTH_SIDE);
@@ -27,14 +29,14 @@ export function heatImage(core, map, { colormap, threshold, display }) {
     rows = outRows;
     cols = outCols;
   }
-  const rgba = core.colorize(map01, rows, cols, colormap);
+  const rgba = core.colorize(map01, rows, cols, core.colormapFor(scale, colormap));
   const image = new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), cols, rows);
   if (mask) for (let i = 0; i < mask.length; i++) if (!(mask[i] > 0)) image.data[i * 4 + 3] = 0;
   return image;
 }
 
-// The legend strip: 256×1 pixels of the colormap, low on the left.
-export function legendImage(core, colormap) {
-  const rgba = core.legend(colormap);
+// The legend strip: 256×1 pixels of the colormap the scale draws with, low on the left.
+export function legendImage(core, colormap, scale = 'positive') {
+  const rgba = core.legend(core.colormapFor(scale, colormap));
   return new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), 256, 1);
 }

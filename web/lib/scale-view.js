@@ -1,0 +1,30 @@
+// The page's colour scale (positive only / signed) and contrast rules: which scale a map
+// is drawn with, the per-map caption that says what is shown, the legend's words, and
+// which methods can answer "why A rather than B" (the core's registry says).
+import { scaleFor, scaleCaption } from '../runtime/map-scale.js';
+
+const isContrast = (target) => target?.b !== undefined && target?.b !== null;
+
+// state.scale is 'auto' | 'positive' | 'signed' (runtime/map-scale.js).
+export const scaleOf = (state, target, method) => scaleFor(state.scale, method, isContrast(target));
+
+// "signed scale (blue < 0 < red) · min … · max … · 12% negative"
+export const mapCaption = (core, map, scale) => scaleCaption(core, map, scale);
+
+// The legend's three labels under the strip.
+export const legendWords = (scale) => (scale === 'signed'
+  ? ['negative', '0 (white)', 'positive']
+  : ['low', 'relevance (min–max scaled)', 'high']);
+
+// Why a method cannot be shown for a contrast, or null when it can.
+export function contrastBlocker(methodInfo) {
+  return methodInfo.contrast ? null
+    : `${methodInfo.shortName} reads only the attention, which is the same for every class: it cannot contrast two classes`;
+}
+
+// Why the contrast cannot run, or null: class B must be a class other than A.
+export function contrastProblem(classA, classB, labels) {
+  if (classB === null || classB === undefined) return 'Choose class B to contrast with.';
+  if (classA === classB) return `Class B is ${labels[classB]}, the class being explained: choose another class B to ask "why A rather than B".`;
+  return null;
+}
