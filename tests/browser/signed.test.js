@@ -74,7 +74,10 @@ test('swapping the contrast\'s classes changes the page\'s map', { skip }, async
   for (let i = 0; i < ab.data.length; i++) change = Math.max(change, Math.abs(ab.data[i] - ba.data[i]));
   assert.ok(change > 0.1, `the swapped contrast changed by only ${change}`);
   await screenshot(page(), 'signed-contrast-swapped');
+  // Back: bull mastiff as A (B becomes the next of the top-5, boxer), then tiger cat as B.
   await page().click(`#top5 button[data-class-id="${BULL_MASTIFF}"]`);
+  await page().fill('#class-b', String(TIGER_CAT));
+  await page().click(`#class-b-list-${TIGER_CAT}`);
   await waitForHeat(page(), `c${BULL_MASTIFF}-${TIGER_CAT}`);
 });
 
@@ -86,7 +89,9 @@ test('B = A and attention-only methods say why there is no contrast, without an 
 
   await page().fill('#class-b', String(BULL_MASTIFF));
   await page().click(`#class-b-list-${BULL_MASTIFF}`);
+  // The class's own map stays, with the reason there is no contrast.
   await page().waitForFunction(() => /the class being explained/.test(document.querySelector('#main-caption').textContent));
+  assert.equal(await page().$eval('#main-canvas', (c) => c.dataset.target), `c${BULL_MASTIFF}`);
   assert.equal(await page().isHidden('#error'), true, 'no internal error is shown');
   await screenshot(page(), 'contrast-b-equals-a');
   await page().uncheck('#contrastive');
