@@ -198,6 +198,11 @@ export async function run(argv) {
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const { top5, targets } = out;
     printTop5(top5, inputFile);
+    if (contrastId !== undefined) {
+      for (const m of explainerMethods.filter((id) => !core.method(id).contrast)) {
+        console.error(`note: ${m} left out: it reads only the attention, the same for every class, so it cannot contrast (docs/contrast.md)`);
+      }
+    }
     timings.relevanceMs = Math.round(out.timings.relevanceMs * 10) / 10;
     if (attributionMethods.length) {
       t0 = performance.now();

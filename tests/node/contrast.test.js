@@ -2,14 +2,17 @@
 // CLI share its session): "bull mastiff (243) rather than tiger cat (282)" and the
 // reverse on catdog.png. Every method that can contrast changes when the classes swap;
 // the class-discriminative ones are hottest on the animal asked about; the attention-only
-// methods are left out rather than faked; a class contrasted with itself is refused.
+// methods are left out rather than faked; a class contrasted with itself is refused; the
+// CLI's --contrast writes the same maps and draws them signed.
 // The animals are fixed boxes on the 224 x 224 photo (as in tests/cpp/golden_contrast_test.cpp):
 //   dog (head and chest, above the cat): x 64..175, y 0..111
 //   cat (body and legs, below the dog):  x 32..223, y 144..223
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import sharp from 'sharp';
 import { deitModel, images, skipDeit } from './explain-support.js';
+import { readMaps, runCli, tempDir } from './maps-support.js';
 import { loadExplainer } from '../../runtime/node/index.js';
 
 const catdog = path.join(images, 'catdog.png');
@@ -59,4 +62,32 @@ test('contrast on catdog: swapping the classes changes every contrasting method;
   } finally {
     await explainer.close();
   }
+});
+
+test('explain --contrast writes the contrast maps and signed overlays; a class rather than itself is a usage error', { skip: skipDeit }, async () => {
+  const out = tempDir('vitrel-contrast-');
+  const r = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--contrast', 'tiger cat',
+    '--method', 'transformer_attribution,raw_attention', '--threads', '1', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /explained 243 \(bull mastiff\) rather than 282 \(tiger cat\): transformer_attribution\n/);
+  const doc = await readMaps(out);
+  assert.deepEqual(doc.targets[0].contrast, { id: 282, label: 'tiger cat' });
+  assert.deepEqual(Object.keys(doc.targets[0].maps), ['transformer_attribution']);
+  assert.match(r.stderr, /note: raw_attention left out: it reads only the attention/);
+  const dog = hottest(doc.targets[0].maps.transformer_attribution);
+  assert.ok(inside(dog, DOG), `hottest at (${dog.x}, ${dog.y})`);
+  // auto draws a contrast signed: the most negative patch (on the cat) is blue in the PNG.
+  const { data, info } = await sharp(path.join(out, '243-vs-282-transformer_attribution.png')).raw().toBuffer({ resolveWithObject: true });
+  const { shape: [rows, cols], data: values } = doc.targets[0].maps.transformer_attribution;
+  let low = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] < values[low]) low = i;
+  const px = ((Math.floor(low / cols) * 16 + 8) * info.width + (low % cols) * 16 + 8) * info.channels;
+  assert.ok(data[px + 2] > data[px] + 20, `most negative patch drawn blue: rgb ${data[px]},${data[px + 1]},${data[px + 2]} (${rows}x${cols})`);
+
+  const same = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--contrast', '243', '--out', tempDir('vitrel-contrast-')]);
+  assert.equal(same.status, 2);
+  assert.match(same.stderr, /--contrast 243 is also a --target/);
+  const scale = runCli(['explain', catdog, '--model', deitModel, '--scale', 'abs', '--out', tempDir('vitrel-contrast-')]);
+  assert.equal(scale.status, 2);
+  assert.match(scale.stderr, /--scale must be auto, positive, signed, got "abs"/);
 });
