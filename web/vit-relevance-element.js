@@ -237,10 +237,15 @@ export class VitRelevanceElement extends HTMLElement {
       const map = target.maps[m];
       const scale = scaleFor(choice, m, Boolean(target.contrast));
       const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, { ...options, scale });
-      const label = `Relevance map: ${explainer.method(m).name} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`
-        + `; ${scaleCaption(core, map, scale)}`;
-      tiles.push(this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
-        sideBySide ? 1 : opacity, display));
+      const label = `Relevance map: ${explainer.method(m).name} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`;
+      const tile = this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
+        sideBySide ? 1 : opacity, display);
+      // What the colours mean: the scale, the range and the share of negative values.
+      const canvas = tile.querySelector('canvas');
+      canvas.title = scaleCaption(core, map, scale);
+      canvas.setAttribute('aria-description', canvas.title);
+      canvas.dataset.scale = scale;
+      tiles.push(tile);
     }
     this.#maps.style.setProperty('--columns', String(Math.min(tiles.length, 3)));
     this.#maps.replaceChildren(...tiles);

@@ -109,3 +109,24 @@ test('lrp_full is signed by default; positive only is the min-max of before', { 
   await page().selectOption('#scale', 'auto');
   await page().selectOption('#method', 'transformer_attribution');
 });
+
+test('the <vit-relevance> element draws a contrast signed by default; scale="positive" redraws it min-max', { skip }, async () => {
+  await page().evaluate(async () => {
+    await import('./vit-relevance-element.js');
+    const el = Object.assign(document.createElement('vit-relevance'), { id: 'signed-el' });
+    for (const [k, v] of Object.entries({ src: 'samples/catdog.png', target: 'bull mastiff', contrast: 'tiger cat', loading: 'eager' })) el.setAttribute(k, v);
+    document.body.append(el);
+  });
+  const canvasScale = () => page().$eval('#signed-el', (el) => {
+    const c = el.shadowRoot.querySelector('canvas[data-scale]');
+    return c && { scale: c.dataset.scale, description: c.getAttribute('aria-description') };
+  });
+  await page().waitForFunction(() => document.getElementById('signed-el')?.shadowRoot?.querySelector('canvas[data-scale]'), null, { timeout: 240_000 });
+  const signed = await canvasScale();
+  assert.equal(signed.scale, 'signed');
+  assert.match(signed.description, /^signed scale .* min -[\d.e+-]+ · max [\d.e+-]+ · \d+% negative$/);
+  await page().$eval('#signed-el', (el) => { el.scale = 'positive'; });
+  await page().waitForFunction(() => document.getElementById('signed-el').shadowRoot.querySelector('canvas[data-scale="positive"]'));
+  assert.match((await canvasScale()).description, /^positive scale \(min–max\)/);
+  await page().$eval('#signed-el', (el) => el.remove());
+});

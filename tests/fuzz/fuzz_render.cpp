@@ -1,11 +1,14 @@
-// Rendering (src/render and the photo overlay) on fuzzed maps, sizes and options:
-// finite outputs of the promised size and range, or InputError.
+// Rendering (src/render and the photo overlay) and contrasts (methods/contrast.h) on
+// fuzzed maps, sizes and options: finite outputs of the promised size and range, or
+// InputError.
 
 #include <algorithm>
 
 #include "fuzz_support.h"
+#include "methods/contrast.h"
 #include "render/colormap.h"
 #include "render/composite.h"
+#include "render/map_scale.h"
 #include "render/normalize.h"
 #include "render/photo_overlay.h"
 #include "render/threshold.h"
@@ -43,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegralInRange<size_t>(0, 40) : cells;
   const std::vector<float> map = fuzz::fuzz_floats(in, n);
   const int out_rows = fuzz::fuzz_size(in, 24), out_cols = fuzz::fuzz_size(in, 24);
-  const int action = in.ConsumeIntegralInRange(0, 4);
+  const int action = in.ConsumeIntegralInRange(0, 5);
 
   try {
     switch (action) {
@@ -83,6 +86,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             composite_heatmap(photo.data(), photo.size(), cols, rows, map, options);
         FUZZ_CHECK(out.size() == photo.size());
         for (size_t i = 3; i < out.size(); i += 4) FUZZ_CHECK(out[i] == photo[i]);
+        break;
+      }
+      case 4: {
+        // The signed scale, the caption's summary, and a contrast of the map with a second.
+        check_map01(normalize_for_scale(map, pick(in, all_values<MapScale>())));
+        const MapSummary summary = summarize_map(map);
+        FUZZ_CHECK(summary.min <= summary.max);
+        FUZZ_CHECK(summary.negative_share >= 0.f && summary.negative_share <= 1.f);
+        const RelevanceMap a{rows, cols, map};
+        const RelevanceMap b{rows, cols, fuzz::fuzz_floats(in, map.size())};
+        const RelevanceMap ab = contrast_map(pick(in, all_values<Method>()), a, b);
+        FUZZ_CHECK(ab.data.size() == map.size());
+        for (float v : ab.data) FUZZ_CHECK(v >= -2.f && v <= 2.f);
         break;
       }
       default: {
