@@ -2,7 +2,6 @@
 // sources, serve it on a free port (optionally with some paths overridden), and drive the
 // system's Chromium through playwright-core (never a downloaded browser).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -134,24 +133,4 @@ export async function waitForHeat(page, target, view = 'single') {
 
 export async function choosePhoto(page, file) {
   await page.setInputFiles('#file-input', file);
-}
-
-// A test file's one page with the model loaded: before() starts the site, Chromium and the
-// page, after() closes them. → a getter of the session ({ page, offOrigin, errors, … }).
-export function pageWithModel(skip) {
-  let site;
-  let browser;
-  let session;
-  before(async () => {
-    if (skip) return;
-    site = await startSite();
-    browser = await launch();
-    session = await openPage(browser, site.url);
-    await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
-  });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
-  return () => session;
 }

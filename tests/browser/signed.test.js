@@ -2,15 +2,18 @@
 // Chromium on catdog.png: the signed scale draws negative relevance in the diverging
 // map's blue, zero white and positive red, with a caption that says so; swapping the
 // contrast's classes changes the map; B = A and attention-only methods explain themselves.
-import { test } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, pageWithModel, screenshot, sample, waitForHeat, choosePhoto } from './harness.js';
+import { skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto } from './harness.js';
 
 const skip = skipReason() ?? false;
 const BULL_MASTIFF = 243;
 const TIGER_CAT = 282;
-const session = pageWithModel(skip);
-const page = () => session().page;
+let session; // { page, errors, close }
+
+before(async () => { if (!skip) session = await openReadyPage(); });
+after(async () => { await session?.close(); });
+const page = () => session.page;
 const mapOf = (key) => page().evaluate((k) => {
   const map = window.__vitrel.state.maps.get(`${k}|0`)?.transformer_attribution;
   return map && { rows: map.rows, cols: map.cols, data: Array.from(map.data) };
