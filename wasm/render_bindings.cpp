@@ -1,6 +1,6 @@
-// Embind bindings of src/render: min-max and signed normalisation (the map scales), bilinear upsampling, colormaps and
-// their legend, thresholds, and compositing a heatmap over an image of the same size.
-// Maps travel as Floats, images as Bytes (RGBA); ids are the core's strings.
+// Embind bindings of src/render: min-max and signed normalisation (the map scales), bilinear
+// upsampling, colormaps and their legend, thresholds, and compositing a heatmap over an image of
+// the same size. Maps travel as Floats, images as Bytes (RGBA); ids are the core's strings.
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

@@ -21,7 +21,7 @@ enum class Colormap { Jet, Viridis, Inferno, Turbo, Gray, RdBu };
 
 inline constexpr IdName<Colormap> kColormapNames[] = {
     {Colormap::Jet, "jet"},     {Colormap::Viridis, "viridis"}, {Colormap::Inferno, "inferno"},
-    {Colormap::Turbo, "turbo"}, {Colormap::Gray, "gray"},         {Colormap::RdBu, "rdbu"},
+    {Colormap::Turbo, "turbo"}, {Colormap::Gray, "gray"},       {Colormap::RdBu, "rdbu"},
 };
 constexpr IdTable<IdName<Colormap>> id_table(Colormap) { return {"colormap", kColormapNames}; }
 

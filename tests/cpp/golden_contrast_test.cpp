@@ -53,8 +53,8 @@ class GoldenContrast : public ::testing::Test {
 
   // k = 0: bull mastiff, 1: tiger cat.
   RelevanceMap map(Method m, int k) {
-    const RelevanceInputs in{attn_.view(), grad_[k].view(), rel_[k].view(), rel_classic_[k].view(),
-                             input_rel_[k].view(), {}};
+    const RelevanceInputs in{attn_.view(),           grad_[k].view(),      rel_[k].view(),
+                             rel_classic_[k].view(), input_rel_[k].view(), {}};
     return compute_relevance(m, in, kDeitTiny);
   }
 
@@ -88,11 +88,11 @@ TEST_F(GoldenContrast, ClassDiscriminativeMethodsAreHottestOnTheAnimalAskedAbout
   for (Method m : kDiscriminative) {
     const RelevanceMap dog = map(m, 0), cat = map(m, 1);
     const auto [dr, dc] = hottest_patch(contrast_map(m, dog, cat));
-    EXPECT_TRUE(kDog.contains(dr, dc)) << to_id(m) << ": mastiff rather than cat hottest at row "
-                                       << dr << " col " << dc;
+    EXPECT_TRUE(kDog.contains(dr, dc))
+        << to_id(m) << ": mastiff rather than cat hottest at row " << dr << " col " << dc;
     const auto [cr, cc] = hottest_patch(contrast_map(m, cat, dog));
-    EXPECT_TRUE(kCat.contains(cr, cc)) << to_id(m) << ": cat rather than mastiff hottest at row "
-                                       << cr << " col " << cc;
+    EXPECT_TRUE(kCat.contains(cr, cc))
+        << to_id(m) << ": cat rather than mastiff hottest at row " << cr << " col " << cc;
   }
 }
 
