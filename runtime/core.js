@@ -26,6 +26,8 @@
  *   core.explainerMethodIds  the methods one explainer run feeds (all but attattr, whose
  *                      attr comes from the attribution graphs, runtime/attribution.js)
  *   core.headImportance(attr) → { shape: [B,h], data }: per head, max over (i,j) of Attr
+ *   core.taylorImportance(attn, attnGrad) → { shape: [B,h], data }: per head |Σ A ⊙ ∂L/∂A|
+ *                      (the Taylor baseline of head pruning; attnGrad for the cross-entropy)
  *   core.attributionTree(attr, threshold = 0.4) → { top, nodes, edges: [{ from, to, block }] }:
  *                      the official attribution_tree.py loop (METHODS.md)
  *
@@ -274,6 +276,7 @@ function createCore(M) {
     explainerMethodIds,
     outputsFor,
     headImportance: (attr) => withAttr(attr, (a) => copyOut(M.headImportance(a))),
+    taylorImportance: (attn, attnGrad) => withTensors({ attn, attn_grad: attnGrad }, (t) => copyOut(M.taylorImportance(t.heap.attn, t.heap.attn_grad))),
     attributionTree: (attr, threshold = 0.4) => withAttr(attr, (a) => M.attributionTree(a, threshold)),
     uploadTensors: (given) => new CoreTensors(M, tensorIds, given),
     availableMethods: (given) => withTensors(given, availableOn),

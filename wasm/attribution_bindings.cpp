@@ -27,6 +27,15 @@ Floats importance_of(const val& attr) {
   });
 }
 
+// Floats [B,h]: per head, |Σ A ⊙ ∂L/∂A| (the Taylor baseline of head pruning).
+Floats taylor_of(const val& attn, const val& attn_grad) {
+  return call_or_throw_js([&] {
+    const Floats& a = required(attn);
+    std::vector<float> v = taylor_importance(a.tensor(), required(attn_grad).tensor());
+    return Floats(std::move(v), {a.dims()[0], a.dims()[1]});
+  });
+}
+
 // { top, nodes: [token], edges: [{ from, to, block }] }
 val tree_of(const val& attr, float threshold) {
   return call_or_throw_js([&] {
@@ -54,5 +63,6 @@ val tree_of(const val& attr, float threshold) {
 
 EMSCRIPTEN_BINDINGS(vit_relevance_attribution) {
   emscripten::function("headImportance", &vitrel::wasm::importance_of);
+  emscripten::function("taylorImportance", &vitrel::wasm::taylor_of);
   emscripten::function("attributionTree", &vitrel::wasm::tree_of);
 }

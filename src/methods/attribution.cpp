@@ -80,6 +80,23 @@ std::vector<float> head_importance(const TensorView& attr) {
   return out;
 }
 
+std::vector<float> taylor_importance(const TensorView& attn, const TensorView& attn_grad) {
+  const Dims d = check_attr(attn, 1, 1);
+  check_attr(attn_grad, 1, 1);
+  if (attn.shape != attn_grad.shape)
+    throw InputError("taylor importance: attn is " + attn.shape_string() + " but attn_grad is " +
+                     attn_grad.shape_string());
+  const size_t SS = static_cast<size_t>(d.tokens) * d.tokens;
+  std::vector<float> out(static_cast<size_t>(d.blocks) * d.heads);
+  for (size_t bk = 0; bk < out.size(); ++bk) {
+    double sum = 0.0;
+    for (size_t e = bk * SS; e < (bk + 1) * SS; ++e)
+      sum += static_cast<double>(attn.data[e]) * attn_grad.data[e];
+    out[bk] = static_cast<float>(std::fabs(sum));
+  }
+  return out;
+}
+
 AttributionTree attribution_tree(const TensorView& attr, float threshold) {
   if (!(std::isfinite(threshold) && threshold > 0.f))
     throw InputError("threshold: must be a finite number > 0, got " + std::to_string(threshold));

@@ -13,6 +13,13 @@ namespace vitrel {
 // (block, head) order. Throws InputError unless attr is a finite [B,h,S,S].
 std::vector<float> head_importance(const TensorView& attr);
 
+// The Taylor baseline of head pruning (Michel et al. 2019, the official
+// prune_head_with_taylor.py) on one image: per head |Σ_{i,j} A[b][k] ⊙ G[b][k]|, where G is
+// ∂L/∂A for the cross-entropy L with the label (the explainer's attn_grad for the target row
+// softmax(logits) − onehot(label)); with O_k = A_k·v this equals |Σ O_k ⊙ ∂L/∂O_k|. Summed in
+// double. Returns [B*h]. Throws InputError unless both are finite [B,h,S,S] of one shape.
+std::vector<float> taylor_importance(const TensorView& attn, const TensorView& attn_grad);
+
 // "token `from` draws on token `to` in block `block`"
 struct TreeEdge {
   int from = 0;

@@ -30,6 +30,22 @@ TEST(HeadImportance, RejectsBadShapesAndValues) {
   EXPECT_THROW(head_importance(view(nan, {1, 2, 2, 2})), InputError);
 }
 
+TEST(TaylorImportance, AbsoluteSumOfAttentionTimesGradientPerHead) {
+  // B=1, h=2, S=2: head 0: 1*2 + 0*5 + 0.5*(-4) + 0.5*(-2) = -1 -> 1; head 1: 0.25*4*4 = 4
+  const std::vector<float> attn = {1, 0, 0.5f, 0.5f, 0.25f, 0.25f, 0.25f, 0.25f};
+  const std::vector<float> grad = {2, 5, -4, -2, 4, 4, 4, 4};
+  EXPECT_EQ(taylor_importance(view(attn, {1, 2, 2, 2}), view(grad, {1, 2, 2, 2})),
+            (std::vector<float>{1, 4}));
+}
+
+TEST(TaylorImportance, RejectsMismatchedOrBadTensors) {
+  const std::vector<float> a(8, 1.f);
+  EXPECT_THROW(taylor_importance(view(a, {1, 2, 2, 2}), view(a, {2, 1, 2, 2})), InputError);
+  std::vector<float> inf = a;
+  inf[0] = INFINITY;
+  EXPECT_THROW(taylor_importance(view(a, {1, 2, 2, 2}), view(inf, {1, 2, 2, 2})), InputError);
+}
+
 // One head per block, S = 3 tokens, so T[b] = Attr[b].
 std::vector<float> blocks3(std::initializer_list<std::vector<float>> per_block) {
   std::vector<float> out;
