@@ -4,10 +4,13 @@
 //   existing --out folder (all before the model loads, so a wrong folder is reported in
 //   a second) → the model → runEvaluation
 //   (resumable, --on-unreadable) → the lines saying what was done and written.
-// A job is { kind, unit, requireForward?, items({ opts, metadata }) → { items, data, notes },
+// A job is { kind, unit, requireForward?, usesMethods? (default true: --methods and
+// --start-layer apply), takesAttribution? (attattr allowed: prepare gets the opened
+// attribution graphs as `attribution`), checkOptions?(opts) (throws on bad options, before any work),
+// items({ opts, metadata }) → { items, data, notes }, selectItems?(items, shard, limit),
 // prepare({ explainer, core, modelFile, methods, startLayer, opts, items }) →
-// { settings, processItem, describe?() }, summaryLines(summary, methods) }.
-import { parseOptions } from './args.js';
+// { settings, processItem, describe?(), release?() }, summaryLines(summary, methods) }.
+import { parseOptions, UsageError } from './args.js';
 import { evalMethods, evalOnUnreadable, evalShard, openEvalModel, OUT_FILES } from './eval-options.js';
 import { prepareOutDir } from '../runtime/node/out-dir.js';
 import { UserError } from '../runtime/errors.js';
@@ -16,6 +19,8 @@ import { metadataPathFor, readMetadata } from '../runtime/node/open-explainer.js
 import { runEvaluation, SKIPPED_FILE } from '../runtime/node/eval/run.js';
 import { formatShard } from '../runtime/node/eval/shard.js';
 import { checkRunFolder } from '../runtime/node/eval/records.js';
+import { checkAttributionFiles, openAttributionFiles } from '../runtime/node/open-attribution.js';
+import { attributionMethodsOf } from '../runtime/attribution-maps.js';
 
 async function userStep(fn) {
   try {
@@ -35,24 +40,32 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
     console.log(usage());
     return 0;
   }
+  job.checkOptions?.(opts);
   const { shard, source } = evalShard(opts);
   const onUnreadable = evalOnUnreadable(opts);
   await prepareOutDir(opts.out, OUT_FILES);
   if (source) console.log(`shard ${formatShard(shard)} (${source})`);
   const core = await loadCore();
-  const methods = evalMethods(opts, core.explainerMethodIds);
-  const { items, data, notes } = await userStep(async () => job.items({ opts, metadata: await readMetadata(metadataPathFor(opts.model), opts.model) }));
+  const methods = job.usesMethods === false ? [] : evalMethods(opts, core);
+  const attrMethods = attributionMethodsOf(core, methods);
+  if (attrMethods.length && !job.takesAttribution) throw new UsageError(`--methods: ${attrMethods.join(', ')} is not available in eval ${name}`);
+  const metadata = await userStep(() => readMetadata(metadataPathFor(opts.model), opts.model));
+  if (attrMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
+  const { items, data, notes } = await userStep(async () => job.items({ opts, metadata }));
   for (const line of notes) console.log(line);
   await checkRunFolder(opts.out, { kind: job.kind.name, data, shard });
   const explainer = await openEvalModel(opts, { requireForward: job.requireForward });
+  let attribution = null;
   try {
-    const { settings, processItem, describe } = await job.prepare({
-      explainer, core, modelFile: opts.model, methods, startLayer: opts.startLayer, opts, items,
+    if (attrMethods.length) attribution = await userStep(() => openAttributionFiles(opts.model, explainer.metadata, { threads: opts.threads, engine: explainer.engine }));
+    const { settings, processItem, describe, release } = await job.prepare({
+      explainer, attribution, core, modelFile: opts.model, methods, startLayer: opts.startLayer, opts, items,
     });
     const started = performance.now();
     const result = await runEvaluation({
       kind: job.kind, items, settings, data, outDir: opts.out, processItem, shard, limit: opts.limit, onUnreadable, progress: { quiet: opts.quiet },
-    });
+      select: job.selectItems,
+    }).finally(() => release?.());
     if (describe) console.log(describe());
     else if (result.processed) console.log(processedLine(result, job.unit, (performance.now() - started) / 1000));
     const { summary: s } = result;
@@ -65,6 +78,7 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
     console.log(`wrote ${result.files.join(', ')}`);
     return 0;
   } finally {
+    await attribution?.release();
     await explainer.release();
   }
 }

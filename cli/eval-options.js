@@ -15,7 +15,7 @@ export const EVAL_OPTIONS = {
   labels: { type: 'string', value: 'FILE', required: true, help: 'synset_words.txt (labels from <wnid>_*.ext file names) or a .csv of file,label (class id, wnid or name)' },
   'skip-unlabelled': { type: 'boolean', help: 'leave out photos without a label instead of stopping' },
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
-  methods: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
+  methods: { type: 'string', value: 'IDS', default: 'all', help: 'all (every method one explainer run feeds), or method ids separated by commas; attattr (Self-Attention Attribution, about 400 forward passes per class) only when named' },
   'start-layer': { type: 'int', min: 0, default: 1, help: 'first block of the three rollouts, as in the official evaluation' },
   limit: { type: 'int', min: 1, help: 'evaluate only the first N photos (of the shard)' },
   shard: { type: 'string', value: 'i/n|auto[/n]', help: 'evaluate shard i of n (1-based), or take i and n from Slurm, Kubernetes or GNU parallel (docs/scale-out.md); combine the folders with `eval merge`' },
@@ -26,11 +26,12 @@ export const EVAL_OPTIONS = {
   quiet: { type: 'boolean', help: 'no progress line on stderr' },
 };
 
-// --methods → method ids (all of `known` for "all"); `known`: the methods an explainer run
-// feeds (core.explainerMethodIds: attattr runs the attribution graphs, not available here yet).
-export function evalMethods(opts, known) {
-  const parsed = parseMethods(opts.methods, known);
-  return parsed === 'all' ? [...known] : parsed;
+// --methods → method ids: any of core.methodIds when named; "all" is what one explainer run
+// feeds (core.explainerMethodIds), so attattr (the attribution graphs, far slower) runs
+// only when named.
+export function evalMethods(opts, { methodIds, explainerMethodIds }) {
+  const parsed = parseMethods(opts.methods, methodIds);
+  return parsed === 'all' ? [...explainerMethodIds] : parsed;
 }
 
 // --shard → { shard: { index, count } | null, source: the job runner it came from | null }.

@@ -112,3 +112,30 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
     },
   };
 }
+
+// The head-masked forward (<name>.masked.onnx: `pixels` [n,3,H,W], `head_mask` [B,h] →
+// `logits` [n,C]) for head pruning; bytes and weights as openAttribution's.
+// → { run(pixels, n, mask [B·h]) → logits Float32Array [n·C], release() }
+export async function openMaskedForward({ ort, metadata, bytes, weights, weightsName, sessionOptions = {} }) {
+  validateMetadata(metadata, 'metadata');
+  const { blocks: B, heads: h, classes: C, height: H, width: W } = contractDims(metadata);
+  const session = await ort.InferenceSession.create(new Uint8Array(bytes), {
+    executionProviders: ['wasm'], ...sessionOptions,
+    externalData: [{ path: weightsName, data: new Uint8Array(weights) }],
+  });
+  return {
+    async run(pixels, n, mask) {
+      if (!(pixels instanceof Float32Array) || !(n > 0) || pixels.length !== n * 3 * H * W) {
+        throw new Error(`masked forward: pixels must be a Float32Array of ${n}×3×${H}×${W} values`);
+      }
+      if (!(mask instanceof Float32Array) || mask.length !== B * h) throw new Error(`masked forward: head_mask must be a Float32Array of ${B}×${h} values`);
+      const out = await session.run({
+        pixels: new ort.Tensor('float32', pixels, [n, 3, H, W]),
+        head_mask: new ort.Tensor('float32', mask, [B, h]),
+      });
+      if (out.logits.data.length !== n * C) throw new Error(`masked forward: logits have shape [${out.logits.dims.join(',')}], expected [${n},${C}]`);
+      return out.logits.data;
+    },
+    release: () => session.release(),
+  };
+}

@@ -12,6 +12,7 @@ import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
 import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
+import { attributionMaps, attributionMethodsOf } from '../../runtime/attribution-maps.js';
 import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
@@ -177,7 +178,7 @@ export async function run(argv) {
     throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
   }
   // attattr reads Attr from the attribution graphs, the other methods the explainer's run
-  const attributionMethods = methods.filter((m) => !core.explainerMethodIds.includes(m));
+  const attributionMethods = attributionMethodsOf(core, methods);
   const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m, contrastId))));
@@ -239,29 +240,25 @@ export async function run(argv) {
   }
 }
 
-// Attr of every block (m = 20, METHODS.md's default) for each explained class, and the maps
-// that read it (attattr), added to that class's maps.
+// The maps that read Attr (attattr) for each explained class, added to that class's maps.
 async function addAttributionMaps(core, opts, metadata, pixels, targets, methods) {
-  const arch = metadata.architecture;
   const attribution = await userStep(() => openAttributionFiles(opts.model, metadata, { threads: opts.threads }));
   try {
-    const { hidden } = await attribution.hiddenStates(pixels);
-    const blocks = Array.from({ length: arch.blocks }, (_, b) => b);
-    const mapsOf = async (classId) => {
-      const { attr } = await attribution.attributeBlocks(hidden, blocks, classId, { steps: 20 });
-      return userStep(() => core.computeMaps({ attr }, {
-        methods, grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer: opts.startLayer,
-      }));
-    };
-    for (const target of targets) {
-      const maps = await mapsOf(target.id);
+    // Each explained class, then the second class of each contrast, in one pass over Attr.
+    const others = targets.filter((t) => t.contrast).map((t) => t.contrast.id);
+    const maps = await userStep(() => attributionMaps({
+      attribution, core, metadata, pixels, classes: [...targets.map((t) => t.id), ...others], methods, startLayer: opts.startLayer,
+    }));
+    let next = targets.length;
+    targets.forEach((target, i) => {
+      const own = { ...maps[i] };
       if (target.contrast) {
         // Why A rather than B: the core's contrast of the two classes' maps (docs/contrast.md).
-        const other = await mapsOf(target.contrast.id);
-        for (const m of Object.keys(maps)) maps[m] = core.contrast(m, maps[m], other[m]);
+        const other = maps[next++];
+        for (const m of Object.keys(own)) own[m] = core.contrast(m, own[m], other[m]);
       }
-      Object.assign(target.maps, maps);
-    }
+      Object.assign(target.maps, own);
+    });
   } finally {
     await attribution.release();
   }

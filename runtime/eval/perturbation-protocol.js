@@ -1,7 +1,8 @@
 // The perturbation test of one photo (METHODS.md, "Evaluation protocols"; the official
 // generate_visualizations.py + pertubation_eval_from_hdf5.py):
 //   1. preprocess the photo with the model's own preprocessing; one explainer run gives
-//      the logits and the maps of the predicted class and of the labelled class;
+//      the logits and the maps of the predicted class and of the labelled class (attattr:
+//      the attribution graphs, for each of the two classes);
 //   2. for every method and both explained classes, upsample the map to the input size,
 //      rank its pixels, and for k = 10 … 90 % black out the top-ranked k % of the
 //      un-normalised input ("pos": most relevant first; "neg": least relevant first);
@@ -9,6 +10,7 @@
 //      whether the top-1 class is still the label.
 // Environment-neutral: the caller decodes the photo and owns the explainer and core.
 import { inputSizeMap, mapOptions } from './input-size-maps.js';
+import { attributionMaps, attributionMethodsOf } from '../attribution-maps.js';
 
 export const FRACTIONS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 export const ORDERS = { pos: 'most_relevant_first', neg: 'least_relevant_first' };
@@ -44,10 +46,11 @@ function rankedMaps(core, perVariantMaps, methods, H, W) {
   return jobs;
 }
 
-// options: { methods, startLayer, fractions, grid, specialTokens }. Returns the record
+// options: { methods, startLayer, fractions, grid, specialTokens }; attribution: the opened
+// attribution graphs when methods include attattr. Returns the record
 // { label, predicted, correct, curves: { "<method>/<pos|neg>/<variant>": "0110…" } } (one
 // character per fraction: 1 = still classified as the label) and per-stage timings.
-export async function perturbPhoto({ explainer, core, pre, label, options, timings }) {
+export async function perturbPhoto({ explainer, attribution = null, core, pre, label, options, timings }) {
   const { metadata } = explainer;
   const [H, W] = metadata.architecture.image_size;
   const C = metadata.labels.length;
@@ -55,18 +58,23 @@ export async function perturbPhoto({ explainer, core, pre, label, options, timin
   const { methods, startLayer, fractions = FRACTIONS } = options;
   const clock = () => performance.now();
 
+  const attrMethods = attributionMethodsOf(core, methods);
+  const explainerMethods = methods.filter((m) => !attrMethods.includes(m));
   let t0 = clock();
-  const out = await explainer.explain(pre.data, [null, label], { outputs: core.outputsFor(methods) });
+  const out = await explainer.explain(pre.data, [null, label], { outputs: core.outputsFor(explainerMethods) });
   timings.explainMs += clock() - t0;
   const predicted = out.classes[0];
 
   t0 = clock();
-  const coreOptions = mapOptions(metadata, methods, startLayer);
-  const predictedMaps = core.computeMaps(out.tensors[0], coreOptions);
-  const perVariantMaps = {
-    predicted: predictedMaps,
-    target: predicted === label ? predictedMaps : core.computeMaps(out.tensors[1], coreOptions),
-  };
+  const coreOptions = mapOptions(metadata, explainerMethods, startLayer);
+  const mapsOf = (k) => (explainerMethods.length ? core.computeMaps(out.tensors[k], coreOptions) : {});
+  const predictedMaps = mapsOf(0);
+  const perVariantMaps = { predicted: predictedMaps, target: predicted === label ? predictedMaps : mapsOf(1) };
+  if (attrMethods.length) {
+    const [p, t] = await attributionMaps({ attribution, core, metadata, pixels: pre.data, classes: [predicted, label], methods: attrMethods, startLayer });
+    perVariantMaps.predicted = { ...perVariantMaps.predicted, ...p };
+    perVariantMaps.target = { ...perVariantMaps.target, ...t };
+  }
   const jobs = rankedMaps(core, perVariantMaps, methods, H, W);
   timings.mapsMs += clock() - t0;
 

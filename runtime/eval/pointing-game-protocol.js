@@ -8,6 +8,7 @@
 // Environment-neutral: the caller decodes the photos and owns the explainer and core.
 import { inputSizeMap, mapOptions } from './input-size-maps.js';
 import { mosaicInput } from './pointing-game-tiles.js';
+import { attributionMaps, attributionMethodsOf } from '../attribution-maps.js';
 
 // Index of the first maximum, or -1 when no value is positive.
 export function hottestPixel(map) {
@@ -24,20 +25,29 @@ export function pixelInRect(index, width, rect) {
 }
 
 // photos: decoded { rgba, width, height } in mosaic order; classes: their class ids (all
-// different); options: { methods, startLayer, grid (default 2) }.
+// different); options: { methods, startLayer, grid (default 2) }; attribution: the opened
+// attribution graphs when methods include attattr (one attribution per tile's class).
 // → { predicted, shares: { method: [share per tile] }, hits: { method: [0|1 per tile] } }
-export async function scoreMosaic({ explainer, core, photos, classes, options }) {
+export async function scoreMosaic({ explainer, attribution = null, core, photos, classes, options }) {
   const { metadata } = explainer;
   const [H, W] = metadata.architecture.image_size;
   const { methods, startLayer, grid = 2 } = options;
   if (new Set(classes).size !== classes.length) throw new Error(`the tiles of a mosaic need different classes, got ${classes.join(', ')}`);
 
   const input = mosaicInput(core, photos, metadata, grid);
-  const out = await explainer.explain(input.data, classes, { outputs: core.outputsFor(methods) });
+  const attrMethods = attributionMethodsOf(core, methods);
+  const explainerMethods = methods.filter((m) => !attrMethods.includes(m));
+  const out = await explainer.explain(input.data, classes, { outputs: core.outputsFor(explainerMethods) });
+  const attrMaps = attrMethods.length
+    ? await attributionMaps({ attribution, core, metadata, pixels: input.data, classes, methods: attrMethods, startLayer })
+    : classes.map(() => ({}));
   const shares = Object.fromEntries(methods.map((m) => [m, []]));
   const hits = Object.fromEntries(methods.map((m) => [m, []]));
   classes.forEach((_, k) => {
-    const maps = core.computeMaps(out.tensors[k], mapOptions(metadata, methods, startLayer));
+    const maps = {
+      ...(explainerMethods.length ? core.computeMaps(out.tensors[k], mapOptions(metadata, explainerMethods, startLayer)) : {}),
+      ...attrMaps[k],
+    };
     const rect = input.rects[k];
     for (const method of methods) {
       const map = inputSizeMap(core, maps[method], H, W);

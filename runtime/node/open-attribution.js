@@ -1,10 +1,11 @@
 // Node-only: opens the Self-Attention Attribution graphs that models/export.py
 // --attribution writes beside GRAPH.onnx (GRAPH.states.onnx, GRAPH.attr<b>.onnx,
-// GRAPH.attribution.bin) in onnxruntime-web.
+// GRAPH.masked.onnx, GRAPH.attribution.bin) in onnxruntime-web, or onnxruntime-node for
+// batch work (engine, as runtime/node/ort-engine.js).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openAttribution } from '../attribution.js';
+import { openAttribution, openMaskedForward } from '../attribution.js';
 import { loadEngine } from './ort-engine.js';
 import { UserError } from '../errors.js';
 
@@ -14,13 +15,16 @@ export function attributionPaths(onnxPath, blocks) {
     states: `${base}.states.onnx`,
     blocks: Array.from({ length: blocks }, (_, b) => `${base}.attr${b}.onnx`),
     weights: `${base}.attribution.bin`,
+    masked: `${base}.masked.onnx`,
   };
 }
 
 // Throws naming the missing files (cheap: call it before any expensive work).
-export function checkAttributionFiles(onnxPath, blocks) {
+// masked: check the head-masked forward instead of the attribution graphs.
+export function checkAttributionFiles(onnxPath, blocks, { masked = false } = {}) {
   const files = attributionPaths(onnxPath, blocks);
-  const missing = [files.states, files.weights, ...files.blocks].filter((f) => !existsSync(f));
+  const wanted = masked ? [files.masked, files.weights] : [files.states, files.weights, ...files.blocks];
+  const missing = wanted.filter((f) => !existsSync(f));
   if (missing.length) {
     throw new UserError(`attribution graphs not found: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} `
       + '(models/export.py --attribution writes them; npm run build does)');
@@ -28,16 +32,27 @@ export function checkAttributionFiles(onnxPath, blocks) {
   return files;
 }
 
-export async function openAttributionFiles(onnxPath, metadata, { threads } = {}) {
+export async function openAttributionFiles(onnxPath, metadata, { threads, engine = 'web' } = {}) {
   const files = checkAttributionFiles(onnxPath, metadata.architecture.blocks);
-  const runtime = await loadEngine('web', { threads });
+  const runtime = await loadEngine(engine, { threads });
   return openAttribution({
-    ort: runtime.ort, metadata, sessionOptions: runtime.sessionOptions,
+    // Without the arena each block session gives its batched records back after a run
+    // (onnxruntime-node kept ≈ 4 GB for DeiT-tiny's 12 sessions otherwise).
+    ort: runtime.ort, metadata, sessionOptions: { ...runtime.sessionOptions, enableCpuMemArena: false },
     weightsName: path.basename(files.weights),
     files: {
       states: await readFile(files.states),
       blocks: await Promise.all(files.blocks.map((f) => readFile(f))),
       weights: await readFile(files.weights),
     },
+  });
+}
+
+export async function openMaskedForwardFile(onnxPath, metadata, { threads, engine = 'web' } = {}) {
+  const files = checkAttributionFiles(onnxPath, metadata.architecture.blocks, { masked: true });
+  const runtime = await loadEngine(engine, { threads });
+  return openMaskedForward({
+    ort: runtime.ort, metadata, sessionOptions: runtime.sessionOptions,
+    bytes: await readFile(files.masked), weights: await readFile(files.weights), weightsName: path.basename(files.weights),
   });
 }

@@ -70,11 +70,12 @@ test('bad arguments fail before any graph runs, naming the value', { skip }, () 
   }
 });
 
-test("evaluations take the explainer's methods: attattr is refused before any work", async () => {
+test("evaluations: 'all' means the explainer's methods, attattr runs when named", async () => {
   const { evalMethods } = await import('../../cli/eval-options.js');
-  const known = ['transformer_attribution'];
-  assert.deepEqual(evalMethods({ methods: 'all' }, known), ['transformer_attribution']);
-  assert.throws(() => evalMethods({ methods: 'attattr' }, known), /unknown method "attattr"/);
+  const core = { methodIds: ['transformer_attribution', 'attattr'], explainerMethodIds: ['transformer_attribution'] };
+  assert.deepEqual(evalMethods({ methods: 'all' }, core), ['transformer_attribution']);
+  assert.deepEqual(evalMethods({ methods: 'attattr,transformer_attribution' }, core), ['attattr', 'transformer_attribution']);
+  assert.throws(() => evalMethods({ methods: 'nope' }, core), /unknown method "nope"/);
 });
 
 test('maps --attr gives the attattr map: E_h[Attr⁺] + I rolled out', async () => {

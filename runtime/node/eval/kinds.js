@@ -8,6 +8,7 @@ const KIND_MODULES = {
   perturbation: '../../eval/perturbation.js',
   'pointing-game': '../../eval/pointing-game.js',
   segmentation: '../../eval/segmentation.js',
+  'prune-heads': '../../eval/prune-heads.js',
 };
 
 export const KIND_NAMES = Object.keys(KIND_MODULES);

@@ -25,6 +25,7 @@ export function describeTimings(t) {
 
 export const perturbationJob = {
   kind,
+  takesAttribution: true,
   unit: 'photo',
   requireForward: true,
 
@@ -32,10 +33,10 @@ export const perturbationJob = {
 
   // Everything that must match for records to be combined (resume, merge), the step per
   // photo, and the line saying where this call's time went.
-  async prepare({ explainer, core, modelFile, methods, startLayer }) {
+  async prepare({ explainer, attribution, core, modelFile, methods, startLayer }) {
     const { metadata } = explainer;
     const settings = {
-      ...await modelSettings({ explainer, modelFile, methods, startLayer }),
+      ...await modelSettings({ explainer, modelFile, methods, startLayer, attribution }),
       fractions: FRACTIONS,
       preprocess: metadata.preprocess,
     };
@@ -48,7 +49,7 @@ export const perturbationJob = {
       t0 = performance.now();
       const pre = preprocessPhoto(core, photo, metadata, item.name);
       timings.preprocessMs += performance.now() - t0;
-      const record = await perturbPhoto({ explainer, core, pre, label: item.label, options: { methods, startLayer }, timings });
+      const record = await perturbPhoto({ explainer, attribution, core, pre, label: item.label, options: { methods, startLayer }, timings });
       timings.photos++;
       return record;
     };

@@ -22,6 +22,7 @@ function mosaicsSha256(mosaics) {
 
 export const pointingGameJob = {
   kind,
+  takesAttribution: true,
   unit: 'mosaic',
 
   // The whole photo list first: every shard must number the same mosaics the same way.
@@ -37,10 +38,10 @@ export const pointingGameJob = {
     return { items, data, notes };
   },
 
-  async prepare({ explainer, core, modelFile, methods, startLayer, opts, items }) {
+  async prepare({ explainer, attribution, core, modelFile, methods, startLayer, opts, items }) {
     const { metadata } = explainer;
     const settings = {
-      ...await modelSettings({ explainer, modelFile, methods, startLayer }),
+      ...await modelSettings({ explainer, modelFile, methods, startLayer, attribution }),
       seed: opts.seed,
       grid: GRID,
       mosaicsSha256: mosaicsSha256(items),
@@ -51,7 +52,7 @@ export const pointingGameJob = {
       const photos = [];
       for (const photo of mosaic.photos) photos.push(await decodePhoto(photo.file, photo.name));
       const classes = mosaic.photos.map((p) => p.label);
-      const scored = await scoreMosaic({ explainer, core, photos, classes, options: { methods, startLayer, grid: GRID } });
+      const scored = await scoreMosaic({ explainer, attribution, core, photos, classes, options: { methods, startLayer, grid: GRID } });
       return { photos: mosaic.photos.map((p) => p.name), classes, ...scored };
     };
     return { settings, processItem };

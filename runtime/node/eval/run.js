@@ -17,11 +17,13 @@
 // evaluated (./data-identity.js). Both are stored in DIR/run.json; resuming or merging
 // with different ones is refused.
 //
-// runEvaluation({ kind, items, settings, data, outDir, processItem, shard, limit, onUnreadable, progress })
+// runEvaluation({ kind, items, settings, data, outDir, processItem, shard, limit, onUnreadable, progress, select })
 //   items        the whole sorted item list (e.g. loadDataset().items); this function
 //                takes the shard (p % n == i-1) and then the first `limit` of it
-//   processItem  async (item) → record, a JSON-able object (typed arrays become arrays);
-//                throws UnreadableError for an item whose files cannot be read
+//   processItem  async (item, { upcoming }) → record, a JSON-able object (typed arrays become
+//                arrays); throws UnreadableError for an item whose files cannot be read.
+//                upcoming(k): the next k items still to do, for a step that batches
+//   select       (items, shard, limit) → the work list (default ./shard.js selectItems)
 //   onUnreadable 'stop' (default: the error ends the run) or 'skip' (the item is recorded
 //                as skipped with its reason, and counted in the summary)
 //   shard        { index, count } (./shard.js parseShard) or null
@@ -97,10 +99,10 @@ export function keyedItems(kind, items) {
 
 // The entry of one item: { record }, or { skipped: reason } when it is unreadable and
 // the run skips those.
-async function processEntry(kind, key, item, processItem, onUnreadable) {
+async function processEntry(kind, key, item, processItem, onUnreadable, context) {
   let record;
   try {
-    record = await processItem(item);
+    record = await processItem(item, context);
   } catch (err) {
     if (!(err instanceof UnreadableError)) throw err;
     if (onUnreadable === 'skip') return { skipped: err.message };
@@ -110,19 +112,20 @@ async function processEntry(kind, key, item, processItem, onUnreadable) {
   return { record };
 }
 
-export async function runEvaluation({ kind, items, settings, data = null, outDir, processItem, shard = null, limit, onUnreadable = 'stop', progress = {} }) {
+export async function runEvaluation({ kind, items, settings, data = null, outDir, processItem, shard = null, limit, onUnreadable = 'stop', progress = {}, select = selectItems }) {
   checkKind(kind);
   if (!ON_UNREADABLE.includes(onUnreadable)) throw new Error(`onUnreadable must be ${ON_UNREADABLE.join(' or ')}, got ${onUnreadable}`);
-  const work = keyedItems(kind, selectItems(items, shard, limit));
+  const work = keyedItems(kind, select(items, shard, limit));
   const run = await openRun(outDir, { kind: kind.name, settings, data, shard });
   const todo = work.filter(({ key }) => !run.done.has(key));
   const resumed = work.length - todo.length;
   let skipped = 0;
   const bar = createProgress({ total: work.length, resumed, ...(progress === false ? { quiet: true } : progress) });
   try {
-    for (const { key, item } of todo) {
+    for (const [i, { key, item }] of todo.entries()) {
       bar.begin(key);
-      const entry = await processEntry(kind, key, item, processItem, onUnreadable);
+      const upcoming = (k) => todo.slice(i + 1, i + 1 + k).map((w) => w.item);
+      const entry = await processEntry(kind, key, item, processItem, onUnreadable, { upcoming });
       if (entry.skipped) skipped++;
       await run.append(key, entry);
       bar.step();

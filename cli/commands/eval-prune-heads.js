@@ -1,0 +1,60 @@
+// `vit-relevance eval prune-heads`: Self-Attention Attribution's head-pruning experiment
+// (Hao et al., AAAI 2021, Fig. 3; METHODS.md) over a folder of labelled photos: rank the
+// heads on the first --rank-images photos by each importance measure, then mask the least
+// important ones at rates 0, 10 … 100 % and measure top-1 on the rest. Resumable and
+// shardable (cli/eval-command.js, runtime/node/eval/prune-heads-job.js).
+import { formatOptions, UsageError } from '../args.js';
+import { EVAL_OPTIONS } from '../eval-options.js';
+import { runEvalCommand } from '../eval-command.js';
+import { pruneHeadsJob } from '../../runtime/node/eval/prune-heads-job.js';
+import { MEASURES } from '../../runtime/eval/prune-heads-protocol.js';
+
+// --methods and --start-layer select relevance maps, which this evaluation draws none of.
+const SHARED = Object.fromEntries(Object.entries(EVAL_OPTIONS).filter(([name]) => !['methods', 'start-layer'].includes(name)));
+
+const OPTIONS = {
+  ...SHARED,
+  model: { ...EVAL_OPTIONS.model, help: 'explainer graph; its metadata, GRAPH.forward.onnx, GRAPH.masked.onnx and (for attribution) the attribution graphs beside it' },
+  'rank-images': { type: 'int', min: 1, required: true, help: 'rank the heads on the first N labelled photos (file-name order); the rest are held out' },
+  by: { type: 'string', value: 'MEASURES', default: MEASURES.join(','), help: `importance measures, separated by commas: ${MEASURES.join(', ')}` },
+  steps: { type: 'int', min: 1, max: 10000, default: 20, help: 'm, the Riemann steps of the attribution' },
+  seed: { type: 'int', min: 0, max: 0xffffffff, default: 0, help: 'seed of the random head order' },
+  batch: { type: 'int', min: 1, max: 256, default: 16, help: 'held-out photos per run of the masked forward' },
+  limit: { type: 'int', min: 1, help: 'evaluate only the first N held-out photos (of the shard)' },
+  shard: { ...EVAL_OPTIONS.shard, help: EVAL_OPTIONS.shard.help.replace('shard i of n', 'shard i of n of the held-out photos (every shard ranks on all ranking photos)') },
+};
+
+export const summary = 'head pruning: top-1 while the least important heads are masked, per importance measure';
+
+export function usage() {
+  return `usage: vit-relevance eval prune-heads --images DIR --labels FILE --model GRAPH.onnx --rank-images N
+                                    --out DIR [--by ${MEASURES.join(',')}] [--steps 20]
+                                    [--seed 0] [--batch 16] [--limit N] [--shard i/n|auto]
+                                    [--on-unreadable stop|skip] [--engine auto] [--threads N] [--quiet]
+
+The official protocol of Self-Attention Attribution (METHODS.md): on each of the first N
+labelled photos, per head, the attribution importance (max of Attr[b][k] for the labelled
+class, all blocks, m = --steps), the attention importance (max of A[b][k]) and the Taylor
+importance (|Σ A ⊙ ∂L/∂A|, L the cross-entropy with the label), summed over the photos
+(Taylor's blocks then L2-normalised); random is a --seed shuffle. Heads are sorted by
+ascending importance; at rate r = 0, 0.1 … 1.0 the int(r·B·h) least important are masked
+(their attention multiplied by 0) and top-1 against the label is measured on the other
+photos, --batch at a time through GRAPH.masked.onnx. Writes DIR/prune-heads.json ({ accuracy,
+order, importance, masked, ... }), .md, .csv and .svg (accuracy vs rate, one line per
+measure). Rerun the same command to resume; shard the held-out photos with --shard and
+join the folders with \`vit-relevance eval merge\`.
+
+options:
+${formatOptions(OPTIONS)}`;
+}
+
+// --by → opts.measures (in the order given); named errors before any work.
+export function checkOptions(opts) {
+  const by = opts.by.split(',').map((s) => s.trim());
+  const unknown = by.find((m) => !MEASURES.includes(m));
+  if (unknown !== undefined) throw new UsageError(`--by: unknown measure "${unknown}"; known: ${MEASURES.join(', ')}`);
+  if (new Set(by).size !== by.length) throw new UsageError(`--by names a measure twice: "${opts.by}"`);
+  opts.measures = by;
+}
+
+export const run = (argv) => runEvalCommand(argv, { name: 'prune-heads', options: OPTIONS, usage, job: { ...pruneHeadsJob, checkOptions } });

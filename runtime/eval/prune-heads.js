@@ -1,0 +1,72 @@
+// The head-pruning evaluation as an evaluation kind (runtime/node/eval/run.js). Two kinds
+// of records share the folder: a ranking photo's { label, predicted, importance } and a
+// held-out photo's { label, correct: { measure: "1101…" } } (prune-heads-protocol.js). The
+// summary: the head order of every measure (from the ranking records, in key order, as the
+// run computed it) and the top-1 accuracy of the masked model at every rate.
+import { RATES, headOrders, importanceSums, maskedCount } from './prune-heads-protocol.js';
+import { markdownTable, csvTable, skippedLines } from './report-table.js';
+import { lineChartSvg } from './report-svg.js';
+
+export const isRankRecord = (record) => 'importance' in record;
+
+export const kind = {
+  name: 'prune-heads',
+
+  itemKey: (item) => item.name,
+
+  summarize(records, settings) {
+    const { by, blocks, heads, seed } = settings;
+    const ranking = records.filter(isRankRecord);
+    const held = records.filter((r) => !isRankRecord(r));
+    const total = blocks * heads;
+    const orders = headOrders(ranking, settings);
+    const sums = importanceSums(ranking, by, settings);
+    const accuracy = Object.fromEntries(by.map((m) => [m, RATES.map((_, k) => {
+      const hits = held.reduce((n, r) => n + (r.correct[m].charCodeAt(k) === 49 ? 1 : 0), 0);
+      return held.length ? hits / held.length : 0;
+    })]));
+    return {
+      n: records.length,
+      model: settings.model,
+      rankImages: ranking.length,
+      evalImages: held.length,
+      by,
+      seed,
+      steps: settings.steps,
+      blocks,
+      heads,
+      rates: RATES,
+      masked: RATES.map((_, k) => maskedCount(k, total)),
+      accuracy,
+      order: orders,
+      importance: Object.fromEntries(Object.entries(sums).map(([m, s]) => [m, Array.from(s)])),
+    };
+  },
+
+  reports(summary) {
+    const percent = summary.rates.map((r) => Math.round(r * 100));
+    const rows = summary.rates.map((_, k) => [`${percent[k]} %`, String(summary.masked[k]), ...summary.by.map((m) => summary.accuracy[m][k] * 100)]);
+    const md = [
+      `# Head pruning: ${summary.model}, ranked on ${summary.rankImages} photos, top-1 on ${summary.evalImages}`,
+      '',
+      `Heads (${summary.blocks} blocks × ${summary.heads}) sorted by each importance measure, summed over the ranking`,
+      'photos (attribution: max of Attr for the labelled class, m = '
+        + `${summary.steps}; attention: max of A; taylor: |Σ A ⊙ ∂L/∂A|, blocks L2-normalised; random: seed ${summary.seed}).`,
+      'At each rate the least important heads are masked and top-1 (%) is measured on the held-out photos.',
+      '',
+      ...skippedLines(summary, 'photo'),
+      markdownTable(['rate', 'heads masked', ...summary.by.map((m) => `top-1 ${m} (%)`)], rows, { precision: 2 }),
+      '',
+    ].join('\n');
+    const csv = csvTable(['rate', 'masked', ...summary.by.map((m) => `acc_${m}`)],
+      summary.rates.map((r, k) => [r, summary.masked[k], ...summary.by.map((m) => summary.accuracy[m][k])]), { precision: 6 });
+    const svg = lineChartSvg({
+      title: `${summary.model}: top-1 while the least important heads are masked`,
+      xLabel: 'heads masked (%)',
+      yLabel: 'top-1 accuracy (%)',
+      x: percent,
+      series: summary.by.map((m) => ({ name: m, y: summary.accuracy[m].map((a) => a * 100) })),
+    });
+    return [{ file: 'prune-heads.md', text: md }, { file: 'prune-heads.csv', text: csv }, { file: 'prune-heads.svg', text: svg }];
+  },
+};

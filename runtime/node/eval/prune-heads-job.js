@@ -1,0 +1,143 @@
+// Node-only: head pruning (runtime/eval/prune-heads-protocol.js) as a job for
+// cli/eval-command.js. The labelled photos in file-name order: the first --rank-images
+// rank the heads, the rest are held out and evaluated under the masks. Every shard ranks
+// on all ranking photos (the masks need the whole ranking) and evaluates its share of the
+// held-out photos; the ranking records it writes are the same in every shard, so `eval
+// merge` joins them. Held-out photos go through the masked forward --batch at a time.
+import { DECODE, decodePhoto, preprocessPhoto } from './photo.js';
+import { labelledItems } from './dataset.js';
+import { readRecords, sortedEntries } from './records.js';
+import { selectItems } from './shard.js';
+import { fileSha256 } from '../file-sha256.js';
+import { checkAttributionFiles, openAttributionFiles, openMaskedForwardFile } from '../open-attribution.js';
+import { UserError } from '../../errors.js';
+import { kind, isRankRecord } from '../../eval/prune-heads.js';
+import { RATES, evaluateBatch, headOrders, pruningMasks, rankPhoto } from '../../eval/prune-heads-protocol.js';
+
+function newTimings() {
+  return { rankPhotos: 0, rankMs: 0, evalPhotos: 0, evalMs: 0, forwards: 0 };
+}
+
+export function describePruneTimings(t) {
+  const rate = (n, ms) => (ms > 0 ? (n / (ms / 1000)).toFixed(2) : '--');
+  return `ranked ${t.rankPhotos} photo(s) in ${(t.rankMs / 1000).toFixed(1)} s (${rate(t.rankPhotos, t.rankMs)} photos/s); `
+    + `evaluated ${t.evalPhotos} held-out photo(s) under the masks in ${(t.evalMs / 1000).toFixed(1)} s `
+    + `(${rate(t.evalPhotos, t.evalMs)} photos/s, ${t.forwards} masked forward runs)`;
+}
+
+export const pruneHeadsJob = {
+  kind,
+  unit: 'photo',
+  requireForward: true,
+  usesMethods: false,
+
+  // opts.measures: --by as a list (the CLI checks it before any work).
+  async items({ opts, metadata }) {
+    const by = opts.measures;
+    const { items: photos, data, notes } = await labelledItems(opts, metadata);
+    if (opts.rankImages >= photos.length) {
+      throw new UserError(`--rank-images ${opts.rankImages} leaves no held-out photo: the folder has ${photos.length} labelled photo(s)`);
+    }
+    checkAttributionFiles(opts.model, metadata.architecture.blocks, { masked: true });
+    if (by.includes('attribution')) checkAttributionFiles(opts.model, metadata.architecture.blocks);
+    const items = photos.map((p, i) => ({ ...p, rank: i < opts.rankImages }));
+    notes.push(`ranking on the first ${opts.rankImages} photo(s), ${photos.length - opts.rankImages} held out`);
+    return { items, data, notes };
+  },
+
+  // Every shard: all ranking photos, then its share (and --limit) of the held-out ones.
+  selectItems(items, shard, limit) {
+    return [...items.filter((i) => i.rank), ...selectItems(items.filter((i) => !i.rank), shard, limit)];
+  },
+
+  async prepare({ explainer, core, modelFile, opts }) {
+    const { metadata } = explainer;
+    const by = opts.measures;
+    const arch = metadata.architecture;
+    const paths = checkAttributionFiles(modelFile, arch.blocks, { masked: true });
+    const settings = {
+      model: metadata.name,
+      graphSha256: await fileSha256(modelFile),
+      maskedSha256: await fileSha256(paths.masked),
+      attributionSha256: by.includes('attribution') ? await fileSha256(paths.weights) : null,
+      engine: explainer.engine,
+      decode: DECODE,
+      preprocess: metadata.preprocess,
+      by,
+      rankImages: opts.rankImages,
+      steps: opts.steps,
+      seed: opts.seed,
+      blocks: arch.blocks,
+      heads: arch.heads,
+      rates: RATES,
+    };
+    const engine = explainer.engine;
+    const attribution = by.includes('attribution') ? await openAttributionFiles(modelFile, metadata, { threads: opts.threads, engine }) : null;
+    const masked = await openMaskedForwardFile(modelFile, metadata, { threads: opts.threads, engine });
+    const [H, W] = arch.image_size;
+    const C = metadata.labels.length;
+    const timings = newTimings();
+    const cache = new Map();
+    let plan = null;
+
+    // The masks, from every ranking record in the folder (key order, as the summary).
+    const masksOnce = async () => {
+      if (plan) return plan;
+      const ranking = sortedEntries(await readRecords(opts.out)).map(([, e]) => e.record).filter((r) => r && isRankRecord(r));
+      if (ranking.length !== opts.rankImages) throw new UserError(`${opts.out} holds ${ranking.length} ranking record(s), expected ${opts.rankImages}`);
+      plan = pruningMasks(headOrders(ranking, settings));
+      return plan;
+    };
+
+    const pixelsOf = async (item) => preprocessPhoto(core, await decodePhoto(item.file, item.name), metadata, item.name).data;
+
+    const evaluate = async (item, upcoming) => {
+      if (cache.has(item.name)) {
+        const record = cache.get(item.name);
+        cache.delete(item.name);
+        return record;
+      }
+      const started = performance.now();
+      const { masks, use } = await masksOnce();
+      const batch = [{ item, pixels: await pixelsOf(item) }];
+      for (const next of upcoming(opts.batch - 1)) {
+        // A photo that cannot be read fails on its own turn, with its own message.
+        const pixels = await pixelsOf(next).catch(() => null);
+        if (pixels) batch.push({ item: next, pixels });
+      }
+      const pixels = new Float32Array(batch.length * 3 * H * W);
+      batch.forEach((b, i) => pixels.set(b.pixels, i * 3 * H * W));
+      const records = await evaluateBatch({ masked, pixels, labels: batch.map((b) => b.item.label), plan: { masks, use }, C });
+      batch.slice(1).forEach((b, i) => cache.set(b.item.name, records[i + 1]));
+      timings.evalPhotos += batch.length;
+      timings.forwards += masks.length;
+      timings.evalMs += performance.now() - started;
+      return records[0];
+    };
+
+    const processItem = async (item, { upcoming }) => {
+      if (!item.rank) return evaluate(item, upcoming);
+      const started = performance.now();
+      const pixels = await pixelsOf(item);
+      const record = await rankPhoto({ explainer, attribution, core, pixels, label: item.label, by, steps: opts.steps });
+      timings.rankPhotos++;
+      timings.rankMs += performance.now() - started;
+      return record;
+    };
+    return {
+      settings,
+      processItem,
+      timings,
+      describe: () => describePruneTimings(timings),
+      release: async () => {
+        await attribution?.release();
+        await masked.release();
+      },
+    };
+  },
+
+  summaryLines(s) {
+    const head = `top-1 (%) at rate ${s.rates.map((r) => Math.round(r * 100)).join(' / ')}:`;
+    return [head, ...s.by.map((m) => `  ${m.padEnd(12)} ${s.accuracy[m].map((a) => (a * 100).toFixed(1)).join(' ')}`)];
+  },
+};
