@@ -8,9 +8,12 @@
 // input gradients only; the attention's backward is four S×S×d products per head).
 // Targets (issue 15): MACs ≤ 1.15× the minimum; time per MAC within 1.25× of the plain
 // forward's; the whole attribution ≤ 450× one plain forward.
+// Then the pruning evaluation's throughput: `eval prune-heads` (same engine and threads) on
+// the first VITREL_BENCH_PRUNE_PHOTOS ImageNet samples (default 8), ranking on 2 of them.
 // Env: VITREL_BENCH_MODEL, VITREL_BENCH_THREADS (default: available cores),
 // VITREL_BENCH_STEPS (default 20), VITREL_BENCH_FORWARDS (plain forwards timed, default 9).
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +29,7 @@ const model = path.resolve(root, process.env.VITREL_BENCH_MODEL ?? 'build/models
 const threads = Number(process.env.VITREL_BENCH_THREADS ?? (os.availableParallelism?.() ?? os.cpus().length));
 const steps = Number(process.env.VITREL_BENCH_STEPS ?? 20);
 const forwards = Number(process.env.VITREL_BENCH_FORWARDS ?? 9);
+const prunePhotos = Number(process.env.VITREL_BENCH_PRUNE_PHOTOS ?? 8);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -122,7 +126,26 @@ async function main() {
     + `→ ${(perMacAttr / perMacForward).toFixed(2)}× (target ≤ 1.25×)`);
 }
 
-main().catch((err) => {
+// Photos per second of both phases of `eval prune-heads`, as the command reports them.
+function benchPruneHeads() {
+  const samples = path.join(shared, 'imagenet', 'samples');
+  if (!existsSync(samples)) return console.log(`  prune-heads: skipped (no photos in ${samples})`);
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'vitrel-bench-prune-'));
+  try {
+    const images = path.join(tmp, 'images');
+    mkdirSync(images);
+    for (const name of readdirSync(samples).sort().slice(0, prunePhotos)) symlinkSync(path.join(samples, name), path.join(images, name));
+    const r = spawnSync(process.execPath, [path.join(root, 'cli', 'vit-relevance.js'), 'eval', 'prune-heads', '--images', images,
+      '--labels', path.join(shared, 'imagenet', 'synset_words.txt'), '--model', model, '--rank-images', '2', '--steps', String(steps),
+      '--engine', 'web', '--threads', String(threads), '--quiet', '--out', path.join(tmp, 'run')], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`eval prune-heads failed:\n${r.stderr}`);
+    console.log(`  prune-heads (${prunePhotos} photos, 2 ranking): ${r.stdout.split('\n').find((l) => l.startsWith('ranked '))}`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then(benchPruneHeads).catch((err) => {
   console.error(err);
   process.exit(1);
 });
