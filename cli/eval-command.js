@@ -8,7 +8,7 @@
 // --start-layer apply), takesAttribution? (attattr allowed: prepare gets the opened
 // attribution graphs as `attribution`), checkOptions?(opts) (throws on bad options, before any work),
 // items({ opts, metadata }) → { items, data, notes }, selectItems?(items, shard, limit),
-// prepare({ explainer, core, modelFile, methods, startLayer, opts, items }) →
+// prepare({ explainer, attribution, core, modelFile, methods, startLayer, opts, items, data }) →
 // { settings, processItem, describe?(), release?() }, summaryLines(summary, methods) }.
 import { parseOptions, UsageError } from './args.js';
 import { evalMethods, evalOnUnreadable, evalShard, openEvalModel, OUT_FILES } from './eval-options.js';
@@ -59,7 +59,7 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   try {
     if (attrMethods.length) attribution = await userStep(() => openAttributionFiles(opts.model, explainer.metadata, { threads: opts.threads, engine: explainer.engine }));
     const { settings, processItem, describe, release } = await job.prepare({
-      explainer, attribution, core, modelFile: opts.model, methods, startLayer: opts.startLayer, opts, items,
+      explainer, attribution, core, modelFile: opts.model, methods, startLayer: opts.startLayer, opts, items, data,
     });
     const started = performance.now();
     const result = await runEvaluation({

@@ -3,7 +3,10 @@
 // heads on the first --rank-images photos by each importance measure, then mask the least
 // important ones at rates 0, 10 … 100 % and measure top-1 on the rest. Resumable and
 // shardable (cli/eval-command.js, runtime/node/eval/prune-heads-job.js).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { formatOptions, UsageError } from '../args.js';
+import { UserError } from '../../runtime/errors.js';
 import { EVAL_OPTIONS } from '../eval-options.js';
 import { runEvalCommand } from '../eval-command.js';
 import { pruneHeadsJob } from '../../runtime/node/eval/prune-heads-job.js';
@@ -19,6 +22,7 @@ const OPTIONS = {
   by: { type: 'string', value: 'MEASURES', default: MEASURES.join(','), help: `importance measures, separated by commas: ${MEASURES.join(', ')}` },
   steps: { type: 'int', min: 1, max: 10000, default: 20, help: 'm, the Riemann steps of the attribution' },
   seed: { type: 'int', min: 0, max: 0xffffffff, default: 0, help: 'seed of the random head order' },
+  ranking: { type: 'string', value: 'RUN_DIR', help: 'take the ranking photos\' records from this prune-heads run folder (same photos and settings; --rank-images may differ) instead of ranking them again: the shards of one evaluation rank once' },
   batch: { type: 'int', min: 1, max: 256, default: 16, help: 'held-out photos per run of the masked forward' },
   limit: { type: 'int', min: 1, help: 'evaluate only the first N held-out photos (of the shard)' },
   shard: { ...EVAL_OPTIONS.shard, help: EVAL_OPTIONS.shard.help.replace('shard i of n', 'shard i of n of the held-out photos (every shard ranks on all ranking photos)') },
@@ -29,7 +33,7 @@ export const summary = 'head pruning: top-1 while the least important heads are 
 export function usage() {
   return `usage: vit-relevance eval prune-heads --images DIR --labels FILE --model GRAPH.onnx --rank-images N
                                     --out DIR [--by ${MEASURES.join(',')}] [--steps 20]
-                                    [--seed 0] [--batch 16] [--limit N] [--shard i/n|auto]
+                                    [--seed 0] [--batch 16] [--limit N] [--shard i/n|auto] [--ranking RUN_DIR]
                                     [--on-unreadable stop|skip] [--engine auto] [--threads N] [--quiet]
 
 The official protocol of Self-Attention Attribution (METHODS.md): on each of the first N
@@ -42,7 +46,8 @@ ascending importance; at rate r = 0, 0.1 … 1.0 the int(r·B·h) least importan
 photos, --batch at a time through GRAPH.masked.onnx. Writes DIR/prune-heads.json ({ accuracy,
 order, importance, masked, ... }), .md, .csv and .svg (accuracy vs rate, one line per
 measure). Rerun the same command to resume; shard the held-out photos with --shard and
-join the folders with \`vit-relevance eval merge\`.
+join the folders with \`vit-relevance eval merge\`. Every shard needs the whole ranking:
+rank once (e.g. --limit 1 without --shard) and give that folder to the shards as --ranking.
 
 options:
 ${formatOptions(OPTIONS)}`;
@@ -55,6 +60,9 @@ export function checkOptions(opts) {
   if (unknown !== undefined) throw new UsageError(`--by: unknown measure "${unknown}"; known: ${MEASURES.join(', ')}`);
   if (new Set(by).size !== by.length) throw new UsageError(`--by names a measure twice: "${opts.by}"`);
   opts.measures = by;
+  if (opts.ranking !== undefined && !existsSync(path.join(opts.ranking, 'run.json'))) {
+    throw new UserError(`--ranking ${opts.ranking} is not a run folder (no run.json)`);
+  }
 }
 
 export const run = (argv) => runEvalCommand(argv, { name: 'prune-heads', options: OPTIONS, usage, job: { ...pruneHeadsJob, checkOptions } });

@@ -6,13 +6,27 @@
 // merge` joins them. Held-out photos go through the masked forward --batch at a time.
 import { DECODE, decodePhoto, preprocessPhoto } from './photo.js';
 import { labelledItems } from './dataset.js';
-import { readRecords, sortedEntries } from './records.js';
+import { checkSameRun, readRecords, readRunInfo, sortedEntries } from './records.js';
 import { selectItems } from './shard.js';
 import { fileSha256 } from '../file-sha256.js';
 import { checkAttributionFiles, openAttributionFiles, openMaskedForwardFile } from '../open-attribution.js';
 import { UserError } from '../../errors.js';
 import { kind, isRankRecord } from '../../eval/prune-heads.js';
 import { RATES, evaluateBatch, headOrders, pruningMasks, rankPhoto } from '../../eval/prune-heads-protocol.js';
+
+// --ranking DIR: the ranking records of another run folder of the same photos and settings
+// (--rank-images and --shard aside: a ranking photo's record depends on neither), so the
+// shards of one evaluation rank once. → Map name → record (empty without --ranking).
+async function rankingRecords(dir, settings, data) {
+  if (!dir) return new Map();
+  const info = await readRunInfo(dir);
+  if (info?.kind !== kind.name) throw new UserError(`--ranking ${dir} is not a prune-heads run folder`);
+  const ignore = { rankImages: null };
+  checkSameRun({ ...info, settings: { ...info.settings, ...ignore } }, { kind: kind.name, settings: { ...settings, ...ignore }, data }, `--ranking ${dir}`);
+  const records = new Map();
+  for (const [name, entry] of await readRecords(dir)) if (entry.record && isRankRecord(entry.record)) records.set(name, entry.record);
+  return records;
+}
 
 function newTimings() {
   return { rankPhotos: 0, rankMs: 0, evalPhotos: 0, evalMs: 0, forwards: 0 };
@@ -50,7 +64,7 @@ export const pruneHeadsJob = {
     return [...items.filter((i) => i.rank), ...selectItems(items.filter((i) => !i.rank), shard, limit)];
   },
 
-  async prepare({ explainer, core, modelFile, opts }) {
+  async prepare({ explainer, core, modelFile, opts, items, data }) {
     const { metadata } = explainer;
     const by = opts.measures;
     const arch = metadata.architecture;
@@ -80,11 +94,17 @@ export const pruneHeadsJob = {
     const cache = new Map();
     let plan = null;
 
-    // The masks, from every ranking record in the folder (key order, as the summary).
+    // The masks, from every ranking record in the folder (key order, as the summary). The
+    // ranking photos come first in the work list, so each has its entry by now (a record,
+    // or skipped as unreadable with --on-unreadable skip).
+    const rankNames = items.filter((i) => i.rank).map((i) => i.name);
     const masksOnce = async () => {
       if (plan) return plan;
-      const ranking = sortedEntries(await readRecords(opts.out)).map(([, e]) => e.record).filter((r) => r && isRankRecord(r));
-      if (ranking.length !== opts.rankImages) throw new UserError(`${opts.out} holds ${ranking.length} ranking record(s), expected ${opts.rankImages}`);
+      const entries = await readRecords(opts.out);
+      const missing = rankNames.filter((name) => !entries.has(name));
+      if (missing.length) throw new Error(`prune-heads: ranking photo(s) ${missing.slice(0, 3).join(', ')} have no entry in ${opts.out}`);
+      const ranking = sortedEntries(entries).map(([, e]) => e.record).filter((r) => r && isRankRecord(r));
+      if (!ranking.length) throw new UserError(`none of the ${rankNames.length} ranking photo(s) could be read: no ranking to prune by`);
       plan = pruningMasks(headOrders(ranking, settings));
       return plan;
     };
@@ -115,8 +135,10 @@ export const pruneHeadsJob = {
       return records[0];
     };
 
+    const reused = await rankingRecords(opts.ranking, settings, data);
     const processItem = async (item, { upcoming }) => {
       if (!item.rank) return evaluate(item, upcoming);
+      if (reused.has(item.name)) return reused.get(item.name);
       const started = performance.now();
       const pixels = await pixelsOf(item);
       const record = await rankPhoto({ explainer, attribution, core, pixels, label: item.label, by, steps: opts.steps });
