@@ -190,6 +190,7 @@ export const CASES = [
   evaluation('prune-heads --batch 0', evalArgs('prune-heads', '--rank-images', '1', '--batch', '0'), 2, 'vit-relevance eval: error: --batch must be >= 1, got 0'),
   evaluation('prune-heads --steps 0', evalArgs('prune-heads', '--rank-images', '1', '--steps', '0'), 2, 'vit-relevance eval: error: --steps must be >= 1, got 0'),
   evaluation('prune-heads: --methods does not apply', evalArgs('prune-heads', '--rank-images', '1', '--methods', 'attattr'), 2, 'vit-relevance eval: error: Unknown option \'--methods\' (see `vit-relevance eval prune-heads --help`)'),
+  evaluation('prune-heads: --ranking is not a run folder', evalArgs('prune-heads', '--rank-images', '1', '--ranking', '<tmp>/eval/images'), 1, 'vit-relevance eval: error: --ranking <tmp>/eval/images is not a run folder (no run.json)'),
   evaluation('prune-heads: no photo left to evaluate', evalArgs('prune-heads', '--rank-images', '2'), 1, 'vit-relevance eval: error: --rank-images 2 leaves no held-out photo: the folder has 2 labelled photo(s)'),
   evaluation('prune-heads without the head-masked graph', evalArgs('prune-heads', '--rank-images', '1', '--by', 'taylor'), 1, 'vit-relevance eval: error: attribution graphs not found: <tmp>/models/tiny.masked.onnx, <tmp>/models/tiny.attribution.bin (models/export.py --attribution writes them; npm run build does)'),
   evaluation('an unknown --on-unreadable', evalArgs('pointing-game', '--on-unreadable', 'maybe'), 2, 'vit-relevance eval: error: --on-unreadable must be stop or skip, got "maybe"'),

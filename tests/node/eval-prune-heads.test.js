@@ -151,6 +151,19 @@ test('eval prune-heads: two shards merged, and a run interrupted then resumed, e
   const shard1 = JSON.parse(readFileSync(path.join(dir, 'shard-1', 'prune-heads.json'), 'utf8'));
   assert.deepEqual([shard1.rankImages, shard1.evalImages], [2, 2], 'a shard ranks on all ranking photos and evaluates its half');
 
+  // Shards that take the ranking from a folder that ranked once rank nothing themselves.
+  for (const i of [1, 2]) {
+    const r = runCli(pruneArgs(images, path.join(dir, `reusing-${i}`), ...cheap, '--shard', `${i}/2`, '--ranking', whole));
+    ok(r, `shard ${i} with --ranking`);
+    assert.match(r.stdout, /ranked 0 photo\(s\)/);
+  }
+  const mergedReusing = path.join(dir, 'merged-reusing');
+  ok(runCli(['eval', 'merge', path.join(dir, 'reusing-1'), path.join(dir, 'reusing-2'), '--out', mergedReusing]), 'merge of the reusing shards');
+  assert.deepEqual(filesOf(mergedReusing), filesOf(whole));
+  const otherBy = runCli(pruneArgs(images, path.join(dir, 'reusing-other'), '--by', 'attention,random', '--ranking', whole));
+  assert.equal(otherBy.status, 1);
+  assert.match(otherBy.stderr, /--ranking .*whole was computed with other settings \(by: /);
+
   // Interrupted: one held-out photo done and half a line written; the rerun resumes.
   const resumed = path.join(dir, 'resumed');
   ok(runCli(pruneArgs(images, resumed, ...cheap, '--limit', '1')), 'first part');

@@ -86,7 +86,9 @@ export const pruneHeadsJob = {
       rates: RATES,
     };
     const engine = explainer.engine;
-    const attribution = by.includes('attribution') ? await openAttributionFiles(modelFile, metadata, { threads: opts.threads, engine }) : null;
+    // Opened when a ranking photo first needs it (shards given --ranking never do).
+    let attribution = null;
+    const attributionOnce = async () => (attribution ??= await openAttributionFiles(modelFile, metadata, { threads: opts.threads, engine }));
     const masked = await openMaskedForwardFile(modelFile, metadata, { threads: opts.threads, engine });
     const [H, W] = arch.image_size;
     const C = metadata.labels.length;
@@ -141,7 +143,7 @@ export const pruneHeadsJob = {
       if (reused.has(item.name)) return reused.get(item.name);
       const started = performance.now();
       const pixels = await pixelsOf(item);
-      const record = await rankPhoto({ explainer, attribution, core, pixels, label: item.label, by, steps: opts.steps });
+      const record = await rankPhoto({ explainer, attribution: by.includes('attribution') ? await attributionOnce() : null, core, pixels, label: item.label, by, steps: opts.steps });
       timings.rankPhotos++;
       timings.rankMs += performance.now() - started;
       return record;
