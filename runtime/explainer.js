@@ -6,6 +6,7 @@
 // imports nothing platform-specific.
 import { validateMetadata, checkSessionContract, contractDims, CONTRACT_OUTPUTS } from './metadata.js';
 import { targetMatrix } from './targets.js';
+import { graphIoNames } from './onnx-io.js';
 
 const now = () => (globalThis.performance ?? Date).now();
 
@@ -47,6 +48,15 @@ async function createSession(ort, bytes, options, name) {
   }
 }
 
+// A graph's input and output names without a session, or an error naming it.
+function ioNames(bytes, name) {
+  try {
+    return graphIoNames(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+  } catch (err) {
+    throw new Error(`${name} is not an ONNX model: ${err.message}`);
+  }
+}
+
 async function openForward(ort, bytes, options, name) {
   const session = await createSession(ort, bytes, options, name);
   if (session.inputNames.length !== 1 || !session.outputNames.length) {
@@ -76,7 +86,8 @@ function checkSplitContract(photo, target, name) {
 // output logits). onnxruntime-web runs every node of a graph whatever the fetches, so a
 // logits-only fetch of the explainer costs a whole explanation; with forwardModel,
 // predict() is a true forward pass.
-// split (optional): { photo, target } bytes of the split graphs (models/exporter/split.py):
+// split (optional): { photo, target } bytes of the split graphs (models/exporter/split.py),
+// checked to fit at once and opened on the first cachePhoto():
 // cachePhoto() runs the photo graph once, explainCached() then explains any targets at
 // about half the cost of explain() (a class switch in the page). Graphs with external
 // weights need sessionOptions.externalData.
@@ -105,19 +116,31 @@ export async function openExplainer({
     }
   }
 
-  let photoSession = null;
-  let targetSession = null;
+  // The split graphs' fit is checked now, from their bytes; their sessions open on the
+  // first cachePhoto() (seconds each for the target graph), so the page is ready sooner.
   let cacheInputs = [];
   if (split) {
     try {
-      photoSession = await createSession(ort, split.photo, { executionProviders: ['wasm'], ...sessionOptions }, 'its photo graph');
-      targetSession = await createSession(ort, split.target, { executionProviders: ['wasm'], ...sessionOptions }, 'its target graph');
-      cacheInputs = checkSplitContract(photoSession, targetSession, modelName);
+      cacheInputs = checkSplitContract(ioNames(split.photo, 'its photo graph'), ioNames(split.target, 'its target graph'), modelName);
     } catch (err) {
-      await Promise.all([session, forward, photoSession, targetSession].map((x) => x?.release()));
+      await Promise.all([session, forward].map((x) => x?.release()));
       throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
     }
   }
+  /** @type {Promise<any[]> | null} [photo session, target session] once asked for */
+  let splitOpening = null;
+  const splitSessions = () => {
+    splitOpening ??= (async () => {
+      const photo = await createSession(ort, split.photo, { executionProviders: ['wasm'], ...sessionOptions }, 'its photo graph');
+      try {
+        return [photo, await createSession(ort, split.target, { executionProviders: ['wasm'], ...sessionOptions }, 'its target graph')];
+      } catch (err) {
+        await photo.release();
+        throw err;
+      }
+    })();
+    return splitOpening; // a failure stays: the same bytes would fail again
+  };
 
   const d = contractDims(metadata);
   const { blocks: B, heads: h, tokens: S, classes: C, height: H, width: W } = d;
@@ -275,12 +298,13 @@ export async function openExplainer({
     },
 
     // True when cachePhoto()/explainCached() are available (split graphs given).
-    get canCachePhoto() { return photoSession !== null; },
+    get canCachePhoto() { return Boolean(split); },
 
     // The target-independent half of an explanation, once per photo: the photo graph's
     // outputs, kept as the target graph's feeds. → { logits, modelMs, feeds }
     async cachePhoto(pixels) {
-      if (!photoSession) throw new Error(`${modelName} was opened without its split graphs`);
+      if (!split) throw new Error(`${modelName} was opened without its split graphs`);
+      const [photoSession] = await splitSessions();
       const started = now();
       const result = await photoSession.run({ pixels: pixelsTensor(pixels) });
       const modelMs = now() - started;
@@ -296,7 +320,8 @@ export async function openExplainer({
 
     // explain() on a cachePhoto() result: the same return value, at the target graph's cost.
     async explainCached(cache, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
-      if (!targetSession) throw new Error(`${modelName} was opened without its split graphs`);
+      if (!split) throw new Error(`${modelName} was opened without its split graphs`);
+      const [, targetSession] = await splitSessions();
       const fetches = fetchList(outputs);
       const K = targets.length;
       const graphFetches = fetches.filter((o) => o !== 'attn');
@@ -319,7 +344,8 @@ export async function openExplainer({
     },
 
     async release() {
-      await Promise.all([session, forward, photoSession, targetSession].map((x) => x?.release()));
+      const opened = await splitOpening?.catch(() => null) ?? [];
+      await Promise.all([session, forward, ...opened].map((x) => x?.release()));
     },
   };
 }

@@ -10,7 +10,7 @@
 // Content-Security-Policy sources, and why each is there.
 const SELF = "'self'";
 const SCRIPTS = [SELF, "'wasm-unsafe-eval'"]; // site modules; WebAssembly compiles (onnxruntime-web, the C++ core), never JS eval
-const WORKERS = [SELF];                       // web/worker.js and onnxruntime-web's threads (ort/*.mjs)
+const WORKERS = [SELF];                       // web/worker.js, web/decode-worker.js and onnxruntime-web's threads (ort/*.mjs)
 const CONNECT = [SELF];                       // models, samples and .wasm files, all same-origin
 
 // A document: the page, the docs page. Photos come as blob: URLs (image size probe), the
@@ -60,8 +60,8 @@ export const HEADER_RULES = [
   { paths: ['/', '/index.html'], headers: { [CSP]: policyText(DOCUMENT) } },
   { paths: ['/docs.html', '/docs'], headers: { [CSP]: policyText(DOCS) } },
   { paths: ['/embed.html', '/embed'], headers: { [CSP]: policyText(EMBED) } },
-  // Worker scripts: the page's Worker and onnxruntime-web's thread workers.
-  { paths: ['/worker.js', '/ort/*'], headers: { [CSP]: policyText(WORKER) } },
+  // Worker scripts: the page's Workers and onnxruntime-web's thread workers.
+  { paths: ['/worker.js', '/decode-worker.js', '/ort/*'], headers: { [CSP]: policyText(WORKER) } },
 ];
 
 // The policy of an HTML file no rule names (a page added without a rule): the strict

@@ -2,6 +2,7 @@
 // the three views. All heavy work happens in web/worker.js; here we only draw.
 import { Engine } from './lib/worker-client.js';
 import { readPhoto, rgbaOf } from './lib/image-input.js';
+import { decodeOffThread } from './lib/photo-decoder.js';
 import { bindPhotoSources } from './lib/input-sources.js';
 import { ClassSearch } from './lib/class-search.js';
 import { heatImage, legendImage } from './lib/render.js';
@@ -15,6 +16,7 @@ import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from '.
 import { methodHelp, startLayerState } from './lib/method-help.js';
 import { framingNote } from './lib/framing.js';
 import { scaleOf, mapCaption, legendWords, contrastBlocker, contrastProblem } from './lib/scale-view.js';
+import { PHASE_WORDS } from './lib/load-phases.js';
 
 const $ = (id) => document.getElementById(id);
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
@@ -47,6 +49,9 @@ let engine = null;
 let core = null;
 let imageCounter = 0;
 const heatCache = new Map();
+// The single view's canvas, long side in pixels: twice its width on a wide screen; a
+// 4096 px canvas cost the main thread hundreds of ms per redraw (issue 13).
+const SINGLE_SIDE = 2048;
 
 // ---------- messages ----------
 function showError(message) {
@@ -96,12 +101,13 @@ async function openModel(model) {
   engine = new Engine(new URL('./worker.js', import.meta.url));
   engine.onNotice = onWorkerNotice;
   setStatus(`Loading ${model.name}…`);
-  $('load-progress').hidden = false;
+  $('load-progress').hidden = true; // shown only while bytes come from the network
   $('load-bar').value = 0;
   const onEvent = (msg) => {
-    if (msg.type === 'checking') setStatus(`Checking ${model.name}…`);
+    if (msg.type === 'phase') setStatus(`${model.name}: ${msg.phases.map((p) => PHASE_WORDS[p]).join(', ')}…`);
     if (msg.type !== 'progress') return;
     const total = msg.total || model.bytes || 0;
+    if (msg.loaded < total) $('load-progress').hidden = false; // a real download, not the cache
     $('load-bar').value = total ? msg.loaded / total : 0;
     $('load-text').textContent = `${(msg.loaded / 1048576).toFixed(1)}${total ? ` / ${(total / 1048576).toFixed(1)}` : ''} MB`;
   };
@@ -120,6 +126,7 @@ async function openModel(model) {
   clearError();
   state.metadata = ready.metadata;
   state.modelKey = ready.modelKey;
+  timeline.modelReady = { at: performance.now(), phaseMs: ready.phaseMs, fromCache: ready.fromCache };
   state.methods = ready.methods.map((m) => m.id);
   state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
   const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';
@@ -179,12 +186,13 @@ async function onPhoto(blob, name) {
   state.source = { blob, name }; // read again when the EXIF setting changes
   let photo;
   try {
-    photo = await readPhoto(blob, name, { exif: state.exif });
+    photo = await readPhoto(blob, name, { exif: state.exif, decode: decodeOffThread });
   } catch (err) {
     return showError(err.message);
   }
   clearError();
   state.photo?.bitmap.close?.();
+  for (const c of state.photo?.copies ?? []) c.close();
   if (state.photo) engine?.request(REQUEST.RELEASE, { imageId: state.photo.imageId }).catch(() => {});
   state.photo = { ...photo, imageId: ++imageCounter };
   state.region = null;
@@ -212,7 +220,10 @@ function onWorkerNotice(msg) {
 }
 
 async function analyze(photo) {
-  const rgba = rgbaOf(photo.bitmap);
+  // The decoder's bytes go to the Worker; analysing the photo again (another model) reads
+  // them back from the bitmap.
+  const rgba = photo.rgba ?? rgbaOf(photo.bitmap);
+  photo.rgba = null;
   busy.start('Classifying and explaining…');
   const startLayer = state.startLayer;
   const onEvent = (msg) => {
@@ -367,7 +378,7 @@ function render() {
   const main = $('main-canvas');
   if (state.view === 'single') {
     const t = state.classA === null ? null : primaryTarget();
-    const drawn = paint(main, t, state.method, 4096);
+    const drawn = paint(main, t, state.method, SINGLE_SIDE);
     const why = state.classA === null ? null : contrastNote(state.method);
     if (drawn) {
       $('main-caption').textContent = `${method(state.method).name} · ${targetLabel(t)}`

@@ -9,6 +9,7 @@ import { createSession } from './runtime/explain-session.js';
 import { loadCore } from './runtime/core.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
+import { phaseTimer, PHASE } from './lib/load-phases.js';
 
 const now = () => performance.now();
 
@@ -32,69 +33,73 @@ async function loadOrt(backend, threads) {
   const most = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
   o.env.wasm.numThreads = Math.min(most, threads ?? most);
   o.env.logLevel = 'error';
+  // onnxruntime compiles its WebAssembly (and for WebGPU finds the adapter) when it
+  // creates its first session; an empty model starts that and fails right after it, so
+  // the compile runs while the model files are read. A failed start is reported by the
+  // graph's own session creation.
+  await o.InferenceSession.create(new Uint8Array(0), { executionProviders: [backend] }).catch(() => {});
   orts.set(backend, o);
   return o;
 }
 
-// Downloads the model files (one byte count over all of them) and opens them.
-async function openModel({ model, base, backend = 'wasm', threads }, reply) {
-  core ??= await loadCore();
-  const ort = await loadOrt(backend, threads);
-  const url = (file) => new URL(file, base).href;
-  const metaResponse = await fetch(url(model.metadata));
-  if (!metaResponse.ok) throw new Error(`could not download the metadata ${url(model.metadata)}: HTTP ${metaResponse.status}`);
-  let meta;
-  try { meta = await metaResponse.json(); } catch { throw new Error(`${model.metadata} is not valid JSON`); }
+async function fetchMetadata(url, name) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not download the metadata ${url}: HTTP ${response.status}`);
+  try { return await response.json(); } catch { throw new Error(`${name} is not valid JSON`); }
+}
 
+// Reads the model files (one byte count over all of them) while onnxruntime and the core
+// compile, then opens the explainer graph. The split graphs' sessions open when a photo
+// first needs them, the attribution graphs never here (attattr is not run by the page).
+async function openModel({ model, base, backend = 'wasm', threads }, reply) {
+  const url = (file) => new URL(file, base).href;
+  const { time, ms } = phaseTimer(reply);
   // The explainer graph, and with the split graphs (models/exporter/split.py) also the
   // photo and target graphs, all three reading one weights file: a class switch then
   // costs the target graph alone. The plain forward graph is fetched by the bench hook.
   const split = model.split;
   const files = split ? [[split.weights], [split.graph], [split.photo], [split.target]] : [[model.onnx, model.bytes]];
   const total = split ? split.bytes : files.reduce((s, [, b]) => s + (b || 0), 0);
-  let done = 0;
-  let lastPost = 0;
   let fromCache = true;
-  const downloads = [];
-  for (const [file, expectedBytes] of files) {
-    const got = await fetchModelBytes(url(file), {
-      expectedBytes,
-      onProgress: (loaded) => {
-        const t = now();
-        if (t - lastPost > 50) { lastPost = t; reply({ type: REPLY.PROGRESS, loaded: done + loaded, total }); }
-      },
-    });
-    done += got.bytes.byteLength;
-    fromCache &&= got.fromCache;
-    downloads.push(got.bytes);
-  }
-  reply({ type: REPLY.PROGRESS, loaded: done, total: done });
+  const readFiles = async () => {
+    let done = 0;
+    let lastPost = 0;
+    const downloads = [];
+    for (const [file, expectedBytes] of files) {
+      const got = await fetchModelBytes(url(file), {
+        expectedBytes,
+        onProgress: (loaded) => {
+          const t = now();
+          if (t - lastPost > 50) { lastPost = t; reply({ type: REPLY.PROGRESS, loaded: done + loaded, total }); }
+        },
+      });
+      done += got.bytes.byteLength;
+      fromCache &&= got.fromCache;
+      downloads.push(got.bytes);
+    }
+    reply({ type: REPLY.PROGRESS, loaded: done, total: done });
+    return downloads;
+  };
+  const [meta, downloads, ort] = await Promise.all([
+    time(PHASE.FETCH, async () => [await fetchMetadata(url(model.metadata), model.metadata), await readFiles()]),
+    time(PHASE.COMPILE, () => loadOrt(backend, threads)),
+    core ? null : time(PHASE.CORE, async () => { core = await loadCore(); }),
+  ]).then(([[m, d], o]) => [m, d, o]);
 
-  const started = now();
   const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
   if (split) sessionOptions.externalData = [{ path: split.weights, data: downloads[0] }];
   const graphName = split ? split.graph : model.onnx;
-  const explainer = await openExplainer({
+  // The metadata is checked against every axis the graph fixes when its session opens,
+  // the split graphs' fit from their bytes, and every run's output shapes as they come:
+  // no blank run at load (it cost about three explanations on each visit).
+  const explainer = await time(PHASE.PREPARE, () => openExplainer({
     ort,
     model: split ? downloads[1] : downloads[0],
     split: split && { photo: downloads[2], target: downloads[3] },
     metadata: meta,
     sessionOptions,
     modelName: graphName,
-  });
-  // One explanation of a blank input: every output's shape is checked against the
-  // metadata, so a graph that disagrees fails here, at load, not on the user's photo; it
-  // also warms the sessions up (kernels chosen, buffers allocated) for the first photo.
-  reply({ type: REPLY.CHECKING });
-  try {
-    const d = explainer.dims;
-    const blank = new Float32Array(3 * d.height * d.width);
-    await explainer.explain(blank, [0]);
-    if (explainer.canCachePhoto) await explainer.explainCached(await explainer.cachePhoto(blank), [0]);
-  } catch (err) {
-    await explainer.release().catch(() => {});
-    throw new Error(`${graphName} does not match its metadata ${model.metadata}: ${err.message}`);
-  }
+  }));
   const session = createSession({ explainer, core });
   session.entry = model;
   session.base = base;
@@ -107,9 +112,10 @@ async function openModel({ model, base, backend = 'wasm', threads }, reply) {
       threads: ort.env.wasm.numThreads,
       isolated: self.crossOriginIsolated,
       fromCache,
-      bytes: done,
+      bytes: downloads.reduce((s, b) => s + b.byteLength, 0),
       split: explainer.canCachePhoto,
-      sessionMs: now() - started,
+      sessionMs: ms[PHASE.PREPARE],
+      phaseMs: ms,
       // the registry: ids, names, help (src/methods/registry.h); attattr runs other graphs
       methods: core.methods.filter((m) => core.explainerMethodIds.includes(m.id)),
     },

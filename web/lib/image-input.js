@@ -32,10 +32,14 @@ async function orientedSize(url, blob) {
   });
 }
 
-// Returns { bitmap, width, height, original: {width, height}, name }. exif: 'use' applies
-// the EXIF orientation (what a person sees), 'ignore' keeps the stored pixels (PIL's
-// reading, ./exif-orientation.js).
-export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use' } = {}) {
+// createImageBitmap on this thread: → { bitmap }.
+const decodeHere = async (blob, options) => ({ bitmap: await createImageBitmap(blob, options) });
+
+// Returns { bitmap, width, height, original: {width, height}, name } and whatever else
+// `decode` gives (the page's ./photo-decoder.js adds `thumb` and `rgba`). exif: 'use'
+// applies the EXIF orientation (what a person sees), 'ignore' keeps the stored pixels
+// (PIL's reading, ./exif-orientation.js).
+export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use', decode = decodeHere } = {}) {
   if (blob.type && !blob.type.startsWith('image/')) {
     throw new ImageInputError(`“${name}” is not an image (${blob.type}). Choose a PNG, JPEG, WebP or GIF photo.`);
   }
@@ -67,13 +71,14 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
     options.resizeHeight = Math.max(1, Math.round(height * scale));
     options.resizeQuality = 'high';
   }
-  let bitmap;
+  let decoded;
   try {
-    bitmap = await createImageBitmap(await pilDecoded(blob) ?? blob, options);
+    decoded = await decode(await pilDecoded(blob) ?? blob, options);
   } catch (err) {
     throw new ImageInputError(`“${name}” (${width}×${height} px) could not be decoded: ${err.message || 'out of memory?'}`);
   }
-  return { bitmap, width: bitmap.width, height: bitmap.height, original: { width, height }, name };
+  const { bitmap } = decoded;
+  return { ...decoded, width: bitmap.width, height: bitmap.height, original: { width, height }, name };
 }
 
 // A PNG with alpha, tRNS or 16-bit samples as PIL's convert('RGB') reads it (opaque

@@ -18,7 +18,7 @@
 export const REQUEST = Object.freeze({
   /** Opens a model once per Worker (later inits of the same one share it).
    * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number }
-   * → progress…, checking, ready */
+   * → phase…, progress…, ready */
   INIT: 'init',
   /** Preprocesses a photo, predicts and explains the predicted class in one run. With
    * photoGraph (and split graphs): the photo graph predicts and is kept for class switches,
@@ -43,9 +43,10 @@ export const REQUEST = Object.freeze({
 export const REPLY = Object.freeze({
   /** @type {'progress'} { loaded: number, total: number } bytes of the model files */
   PROGRESS: 'progress',
-  /** @type {'checking'} the model downloaded; its outputs are being checked */
-  CHECKING: 'checking',
-  /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split, sessionMs, methods } */
+  /** @type {'phase'} { phases: string[] } the load phases running now (web/lib/load-phases.js) */
+  PHASE: 'phase',
+  /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split, sessionMs,
+   *   phaseMs: { [phase]: ms }, methods } */
   READY: 'ready',
   /** @type {'prediction'} { imageId, top5: {id, prob}[], logits: Float32Array (every class), region: Region, timings: { preprocessMs } } */
   PREDICTION: 'prediction',
