@@ -17,6 +17,7 @@ import { methodHelp, startLayerState } from './lib/method-help.js';
 import { framingNote } from './lib/framing.js';
 import { scaleOf, mapCaption, legendWords, contrastBlocker, contrastProblem } from './lib/scale-view.js';
 import { PHASE_WORDS } from './lib/load-phases.js';
+import { webGpuOffer } from './lib/webgpu-adapter.js';
 
 const $ = (id) => document.getElementById(id);
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
@@ -71,7 +72,7 @@ async function boot() {
   } catch (err) {
     showError(`The WebAssembly core could not load: ${err.message}`);
   }
-  if ('gpu' in navigator) $('backend-select').append(new Option('WebGPU', 'webgpu'));
+  offerWebGpu(); // never the default: WebAssembly stays selected
   let index;
   try {
     const r = await fetch('models/index.json');
@@ -91,6 +92,16 @@ async function boot() {
   select.disabled = false;
   $('backend-select').disabled = false;
   await openModel(state.models[0]);
+}
+
+// The WebGPU option, labelled (and explained in its tooltip) when the adapter is software.
+async function offerWebGpu() {
+  const offer = await webGpuOffer();
+  if (!offer) return;
+  const option = new Option(offer.label, 'webgpu');
+  option.dataset.software = String(offer.software);
+  if (offer.reason) option.title = offer.reason;
+  $('backend-select').append(option);
 }
 
 async function openModel(model) {

@@ -80,8 +80,11 @@ export async function startSite({ overrides = {}, isolate = true, cspReports = n
   return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-export async function launch() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+// webgpu: Chromium's software WebGPU adapter (SwiftShader) on secure origins, which
+// --disable-gpu would turn off (docs: shared/ENVIRONMENT.md).
+export async function launch({ webgpu = false } = {}) {
+  const args = webgpu ? [...FLAGS.filter((f) => f !== '--disable-gpu'), '--enable-unsafe-webgpu'] : FLAGS;
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
 }
 
 // A page that records console errors, every request, and those leaving `origin`.
