@@ -12,12 +12,7 @@ const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|microsoft basic render|
  */
 export async function webGpuOffer(gpu = globalThis.navigator?.gpu) {
   if (!gpu) return null;
-  let adapter = null;
-  try {
-    adapter = await gpu.requestAdapter();
-  } catch {
-    return null;
-  }
+  const adapter = await gpu.requestAdapter().catch(() => null);
   if (!adapter) return null;
   const info = adapter.info ?? {};
   const named = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ');
