@@ -118,5 +118,7 @@ def relevance_pass(params, cfg: ViTConfig, fw, target, pixel_relevance):
             classic_rows = ONE_ROW[:wanted]
             identity_rows = ONE_ROW[wanted:]
     pixels = input_relprop(params, cfg, fw, R[1])  # [K or 0, H, W]
-    zeros = torch.zeros(target.shape[0], *cfg.image_size, dtype=pixels.dtype)
+    # Zeros as a product of the target, not torch.zeros: that is a ConstantOfShape, which
+    # onnxruntime's WebGPU provider lacks (computed on the CPU and copied over).
+    zeros = target[:, :1, None].clamp(0, 0).expand(-1, *cfg.image_size).to(pixels.dtype)
     return proposed, classic_last, torch.cat([pixels, zeros], dim=0)[: target.shape[0]]
