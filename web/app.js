@@ -399,7 +399,8 @@ function render() {
   } else if (state.view === 'grid') {
     const t = state.classA === null ? null : primaryTarget();
     $('grid').replaceChildren(...state.methods.map((m) => {
-      const fig = tile(t, m, method(m).shortName, t ? targetLabel(t) : '', 320);
+      const pending = m === ATTATTR && t && !mapOf(t, m) ? ' · every block in the Attribution panel first' : '';
+      const fig = tile(t, m, method(m).shortName, t ? `${targetLabel(t)}${pending}` : '', 320);
       const note = Object.assign(document.createElement('span'), { className: 'method-note' });
       note.append(methodHelp(method(m)));
       fig.querySelector('figcaption').append(note);

@@ -1,0 +1,75 @@
+// Part of `npm run bench -- attribute`: the whole Self-Attention Attribution of catdog
+// (every block, m = 20) run by the page's Attribution panel in headless Chromium, with
+// the page's peak memory against the issue's target (≤ 1 GB). The measure is the kernel's
+// peak resident set (VmHWM in /proc/PID/status) of the renderer process that holds the
+// page and its Worker (the onnxruntime and core WebAssembly heaps, JS heaps, canvases):
+// a true high-water mark over the page's whole life, so it cannot miss a short peak
+// between samples. Linux only; elsewhere the figure is reported as unavailable.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { skipReason, startSite, launch, openPage, sample, waitForHeat, choosePhoto, firstModel } from '../tests/browser/harness.js';
+
+const GB = 1024 ** 3;
+
+// pid → { ppid, cmdline } of every process we can read.
+function processTable() {
+  const table = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      table.set(Number(name), { ppid, cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0') });
+    } catch { /* the process ended meanwhile */ }
+  }
+  return table;
+}
+
+// Peak and current resident set (bytes) of each Chromium renderer started by this process.
+function rendererMemory() {
+  const table = processTable();
+  const ours = (pid) => {
+    for (let p = pid; p > 1; p = table.get(p)?.ppid ?? 0) if (p === process.pid) return true;
+    return false;
+  };
+  const out = [];
+  for (const [pid, { cmdline }] of table) {
+    if (!cmdline.includes('--type=renderer') || !ours(pid)) continue;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (field) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) * 1024;
+      out.push({ pid, peak: kb('VmHWM'), now: kb('VmRSS') });
+    } catch { /* ended */ }
+  }
+  return out;
+}
+
+export async function pageAttributionBench({ steps = 20 } = {}) {
+  const reason = skipReason() ?? (firstModel().attribution ? null : 'the model has no attribution graphs');
+  if (reason) return console.log(`  page: skipped: ${reason}`);
+  const site = await startSite();
+  const browser = await launch();
+  try {
+    const { page } = await openPage(browser, site.url);
+    await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+    await choosePhoto(page, sample('catdog.png'));
+    await waitForHeat(page, 'c243');
+    await page.fill('#attr-blocks', 'all');
+    await page.fill('#attr-steps', String(steps));
+    await page.dispatchEvent('#attr-steps', 'change');
+    const t0 = performance.now();
+    await page.click('#attr-run');
+    await page.waitForFunction(() => window.__vitrel.attribution.stats.finished > 0, null, { timeout: 1_800_000 });
+    const seconds = (performance.now() - t0) / 1000;
+    const status = await page.textContent('#attr-status');
+    console.log(`  page (headless Chromium, the Attribution panel, catdog, every block, m = ${steps}): ${seconds.toFixed(1)} s — ${status}`);
+    if (!existsSync('/proc/self/status')) return console.log('  page peak memory: not measured (needs Linux /proc)');
+    const renderers = rendererMemory();
+    const top = renderers.reduce((a, r) => (r.peak > (a?.peak ?? 0) ? r : a), null);
+    if (!top) return console.log('  page peak memory: not measured (no renderer process found)');
+    console.log(`  page peak memory: ${(top.peak / 2 ** 20).toFixed(0)} MB = ${(top.peak / GB).toFixed(2)} GB `
+      + `(VmHWM of the page's renderer process, page + Worker; now ${(top.now / 2 ** 20).toFixed(0)} MB) (target ≤ 1 GB)`);
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}
