@@ -6,7 +6,7 @@
 // a true high-water mark over the page's whole life, so it cannot miss a short peak
 // between samples. Linux only; elsewhere the figure is reported as unavailable.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { skipReason, startSite, launch, openPage, sample, waitForHeat, choosePhoto, firstModel } from '../tests/browser/harness.js';
+import { skipReason, openReadyPage, sample, waitForHeat, choosePhoto, firstModel } from '../tests/browser/harness.js';
 
 const GB = 1024 ** 3;
 
@@ -46,11 +46,9 @@ function rendererMemory() {
 export async function pageAttributionBench({ steps = 20 } = {}) {
   const reason = skipReason() ?? (firstModel().attribution ? null : 'the model has no attribution graphs');
   if (reason) return console.log(`  page: skipped: ${reason}`);
-  const site = await startSite();
-  const browser = await launch();
+  const session = await openReadyPage();
   try {
-    const { page } = await openPage(browser, site.url);
-    await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+    const { page } = session;
     await choosePhoto(page, sample('catdog.png'));
     await waitForHeat(page, 'c243');
     await page.fill('#attr-blocks', 'all');
@@ -69,7 +67,6 @@ export async function pageAttributionBench({ steps = 20 } = {}) {
     console.log(`  page peak memory: ${(top.peak / 2 ** 20).toFixed(0)} MB = ${(top.peak / GB).toFixed(2)} GB `
       + `(VmHWM of the page's renderer process, page + Worker; now ${(top.now / 2 ** 20).toFixed(0)} MB) (target ≤ 1 GB)`);
   } finally {
-    await browser.close();
-    await site.close();
+    await session.close();
   }
 }

@@ -17,6 +17,15 @@ export function leftRiemannAlphas(steps) {
   return Float32Array.from({ length: steps }, (_, i) => i / steps);
 }
 
+// p_t: the softmax probability of class t (the attribution's scalar, METHODS.md).
+export function probabilityOf(logits, t) {
+  let max = -Infinity;
+  for (const v of logits) max = Math.max(max, v);
+  let sum = 0;
+  for (const v of logits) sum += Math.exp(v - max);
+  return Math.exp(logits[t] - max) / sum;
+}
+
 // "all" or "i,j,..." → sorted distinct block indices in [0, B); throws naming the bad item.
 export function parseBlocks(text, B) {
   if (text === undefined || text === 'all') return Array.from({ length: B }, (_, b) => b);

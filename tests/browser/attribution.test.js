@@ -6,27 +6,21 @@
 // Small m and few blocks keep it short; the full run's memory is `npm run bench -- attribute`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto, firstModel } from './harness.js';
+import { skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, firstModel } from './harness.js';
 
 const skip = skipReason() ?? (firstModel().attribution ? false : 'the model has no attribution graphs (npm run build)');
 const BULL_MASTIFF = 243;
 const TIGER_CAT = 282;
-let site;
-let browser;
 let session;
 
 before(async () => {
   if (skip) return;
-  site = await startSite();
-  browser = await launch();
-  session = await openPage(browser, site.url);
-  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  session = await openReadyPage();
   await choosePhoto(session.page, sample('catdog.png'));
   await waitForHeat(session.page, `c${BULL_MASTIFF}`);
 });
 after(async () => {
-  await browser?.close();
-  await site?.close();
+  await session?.close();
 });
 
 const page = () => session.page;

@@ -5,7 +5,7 @@
 // a second class on it runs the block graphs alone. The work is split into one step per
 // block: web/worker.js queues each step anew, so requests sent during a run are answered
 // between blocks and a cancel takes effect before the next block.
-import { openAttribution } from '../runtime/attribution.js';
+import { openAttribution, probabilityOf } from '../runtime/attribution.js';
 import { fetchModelBytes } from './model-fetch.js';
 import { REPLY } from './protocol.js';
 
@@ -51,14 +51,6 @@ function checkRequest({ target, blocks, steps }, metadata) {
   if (!Array.isArray(blocks) || !blocks.length) throw new Error('attribute: blocks must be a non-empty list of block indices');
   for (const b of blocks) if (!Number.isInteger(b) || b < 0 || b >= B) throw new Error(`attribute: block ${b} is not a block index 0..${B - 1}`);
   if (new Set(blocks).size !== blocks.length) throw new Error(`attribute: blocks repeat an index: ${blocks.join(',')}`);
-}
-
-function probabilityOf(logits, t) {
-  let max = -Infinity;
-  for (const v of logits) max = Math.max(max, v);
-  let sum = 0;
-  for (const v of logits) sum += Math.exp(v - max);
-  return Math.exp(logits[t] - max) / sum;
 }
 
 // Runs the first part (graphs, hidden states) and returns the step of the first block;
