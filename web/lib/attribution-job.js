@@ -12,7 +12,11 @@ import { REPLY } from './protocol.js';
 // α copies per graph run. runtime/attribution.js batches 10 in Node; in the page 5 keep
 // the Worker's WebAssembly heap (it never shrinks) well under the page's 1 GB budget,
 // at the same matrix-product work (DeiT-tiny block 0: ≈ 60 MB of records per copy).
-const STEPS_PER_RUN = 5;
+const STEPS_PER_RUN = 2;
+// Without the arena each block graph's buffers return to the heap's allocator after its
+// run and the next block reuses them; with it, every one of the B sessions would keep
+// its own peak for good (measured: the page passed 1 GB by block 3 of 12).
+const SESSION_OPTIONS = { enableCpuMemArena: false };
 const MAX_STEPS = 1000;
 
 const opened = new WeakMap(); // explain session → Promise of the opened attribution graphs
@@ -26,6 +30,7 @@ async function openFor(session, ort) {
   const get = async (file) => (await fetchModelBytes(new URL(file, session.base).href)).bytes;
   return openAttribution({
     ort,
+    sessionOptions: SESSION_OPTIONS,
     metadata: session.metadata,
     weightsName: files.weights,
     files: { states: await get(files.states), blocks: await Promise.all(files.blocks.map(get)), weights: await get(files.weights) },
