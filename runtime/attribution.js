@@ -111,11 +111,20 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
     return { attr: { data: attr, shape: [blocks.length, h, S, S] }, results };
   }
 
+  // Frees block b's session; the next use opens it again. Each block session holds its
+  // own copy of the weights it reads, so the page keeps one open at a time.
+  async function releaseBlock(b) {
+    const session = blockSessions[b];
+    blockSessions[b] = null;
+    await session?.release();
+  }
+
   return {
     dims: d,
     hiddenStates,
     attributeBlock,
     attributeBlocks,
+    releaseBlock,
     async release() {
       await Promise.all([states, ...blockSessions].map((s) => s?.release()));
     },

@@ -14,8 +14,9 @@ import { REPLY } from './protocol.js';
 // at the same matrix-product work (DeiT-tiny block 0: ≈ 60 MB of records per copy).
 const STEPS_PER_RUN = 2;
 // Without the arena each block graph's buffers return to the heap's allocator after its
-// run and the next block reuses them; with it, every one of the B sessions would keep
-// its own peak for good (measured: the page passed 1 GB by block 3 of 12).
+// run, and each block's session (with its own copy of the weights) is released after the
+// block, so the next block reuses that memory: kept, the B sessions took the page past
+// 1 GB by block 4 of 12.
 const SESSION_OPTIONS = { enableCpuMemArena: false };
 const MAX_STEPS = 1000;
 
@@ -74,6 +75,7 @@ export async function attribute(msg, reply, { session, photo, ort }) {
 
   const step = (i) => async () => {
     const r = await graphs.attributeBlock(hidden, blocks[i], target, { steps, stepsPerRun: STEPS_PER_RUN });
+    await graphs.releaseBlock(blocks[i]);
     runs.blocks++;
     reply({
       type: REPLY.ATTRIBUTION_BLOCK, imageId, target, steps, block: r.block, done: i + 1, total: blocks.length,
