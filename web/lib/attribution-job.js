@@ -9,9 +9,10 @@ import { openAttribution, probabilityOf } from '../runtime/attribution.js';
 import { fetchModelBytes } from './model-fetch.js';
 import { REPLY } from './protocol.js';
 
-// α copies per graph run. runtime/attribution.js batches 10 in Node; in the page 5 keep
-// the Worker's WebAssembly heap (it never shrinks) well under the page's 1 GB budget,
-// at the same matrix-product work (DeiT-tiny block 0: ≈ 60 MB of records per copy).
+// α copies per graph run. runtime/attribution.js batches 10 in Node; in the page 2 keep
+// the Worker's WebAssembly heap (it never shrinks) within the page's 1 GB budget, at the
+// same matrix-product work (DeiT-tiny block 0: ≈ 60 MB of records per copy; the page
+// holds ≈ 890 MB before any attribution, bench/attribute-page.js).
 const STEPS_PER_RUN = 2;
 // Without the arena each block graph's buffers return to the heap's allocator after its
 // run, and each block's session (with its own copy of the weights) is released after the
