@@ -7,9 +7,11 @@
 // forward and backward of a block counted as their products with full S rows (backward:
 // input gradients only; the attention's backward is four S×S×d products per head).
 // Targets (issue 15): MACs ≤ 1.15× the minimum; time per MAC within 1.25× of the plain
-// forward's; the whole attribution ≤ 450× one plain forward.
-// Then the pruning evaluation's throughput: `eval prune-heads` (same engine and threads) on
-// the first VITREL_BENCH_PRUNE_PHOTOS ImageNet samples (default 8), ranking on 2 of them.
+// forward's; the whole attribution ≤ 450× one plain forward. Then the same attribution in
+// the page's Attribution panel (bench/attribute-page.js): its time and the page's peak
+// memory (target ≤ 1 GB). Then the pruning evaluation's throughput: `eval prune-heads`
+// (same engine and threads) on the first VITREL_BENCH_PRUNE_PHOTOS ImageNet samples
+// (default 8), ranking on 2 of them.
 // Env: VITREL_BENCH_MODEL, VITREL_BENCH_THREADS (default: available cores),
 // VITREL_BENCH_STEPS (default 20), VITREL_BENCH_FORWARDS (plain forwards timed, default 9).
 import { spawnSync } from 'node:child_process';
@@ -22,6 +24,7 @@ import { attributionPaths, openAttributionFiles } from '../runtime/node/open-att
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { DEFAULT_STEPS_PER_RUN } from '../runtime/attribution.js';
 import { profiledAttributionWork, profiledMatmulWork } from './matmul-work.js';
+import { pageAttributionBench } from './attribute-page.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
@@ -124,6 +127,7 @@ async function main() {
   const perMacForward = forwardMs / forwardWork.macs;
   console.log(`  time per GMAC: attribution ${(perMacAttr * 1e9).toFixed(1)} ms, plain forward ${(perMacForward * 1e9).toFixed(1)} ms `
     + `→ ${(perMacAttr / perMacForward).toFixed(2)}× (target ≤ 1.25×)`);
+  await pageAttributionBench({ steps });
 }
 
 // Photos per second of both phases of `eval prune-heads`, as the command reports them.

@@ -17,6 +17,15 @@ export function leftRiemannAlphas(steps) {
   return Float32Array.from({ length: steps }, (_, i) => i / steps);
 }
 
+// p_t: the softmax probability of class t (the attribution's scalar, METHODS.md).
+export function probabilityOf(logits, t) {
+  let max = -Infinity;
+  for (const v of logits) max = Math.max(max, v);
+  let sum = 0;
+  for (const v of logits) sum += Math.exp(v - max);
+  return Math.exp(logits[t] - max) / sum;
+}
+
 // "all" or "i,j,..." → sorted distinct block indices in [0, B); throws naming the bad item.
 export function parseBlocks(text, B) {
   if (text === undefined || text === 'all') return Array.from({ length: B }, (_, b) => b);
@@ -102,11 +111,20 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
     return { attr: { data: attr, shape: [blocks.length, h, S, S] }, results };
   }
 
+  // Frees block b's session; the next use opens it again. Each block session holds its
+  // own copy of the weights it reads, so the page keeps one open at a time.
+  async function releaseBlock(b) {
+    const session = blockSessions[b];
+    blockSessions[b] = null;
+    await session?.release();
+  }
+
   return {
     dims: d,
     hiddenStates,
     attributeBlock,
     attributeBlocks,
+    releaseBlock,
     async release() {
       await Promise.all([states, ...blockSessions].map((s) => s?.release()));
     },

@@ -18,6 +18,7 @@ import { framingNote } from './lib/framing.js';
 import { scaleOf, mapCaption, legendWords, contrastBlocker, contrastProblem } from './lib/scale-view.js';
 import { PHASE_WORDS } from './lib/load-phases.js';
 import { webGpuOffer } from './lib/webgpu-adapter.js';
+import { createAttributionPanel, ATTATTR } from './lib/attribution-panel.js';
 
 const $ = (id) => document.getElementById(id);
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
@@ -43,6 +44,7 @@ window.__vitrel = {
   timeline,
   // Plain forward passes (logits only) on the current photo, timed inside the Worker.
   benchForward: async (runs = 5) => (await engine.request(REQUEST.BENCH, { imageId: state.photo.imageId, runs })).replies[0].times,
+  workerStats: async () => (await engine.request(REQUEST.STATS)).replies[0],
 };
 
 const busy = new Busy($('busy'));
@@ -53,6 +55,12 @@ const heatCache = new Map();
 // The single view's canvas, long side in pixels: twice its width on a wide screen; a
 // 4096 px canvas cost the main thread hundreds of ms per redraw (issue 13).
 const SINGLE_SIDE = 2048;
+const attribution = createAttributionPanel($('attribution'), {
+  page: () => ({ engine, core, photo: state.region && state.photo, region: state.region, modelKey: state.modelKey,
+    metadata: state.metadata, classId: state.classA, colormap: state.colormap }),
+  onAttattr: () => { heatCache.clear(); ensureMaps(); },
+});
+window.__vitrel.attribution = attribution;
 
 // ---------- messages ----------
 function showError(message) {
@@ -140,6 +148,11 @@ async function openModel(model) {
   timeline.modelReady = { at: performance.now(), phaseMs: ready.phaseMs, fromCache: ready.fromCache };
   state.methods = ready.methods.map((m) => m.id);
   state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
+  if (model.attribution && core) { // attattr: from the Attribution panel's run (web/lib/attribution-panel.js)
+    state.methods.push(ATTATTR);
+    state.methodInfo.set(ATTATTR, core.method(ATTATTR));
+  }
+  attribution.reset();
   const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';
   state.splitGraphs = Boolean(ready.split);
   const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
@@ -211,6 +224,7 @@ async function onPhoto(blob, name) {
   state.logits = null;
   state.maps.clear();
   heatCache.clear();
+  attribution.reset();
   renderTop5();
   state.photo.note = photo.original.width !== photo.width
     ? ` · scaled from ${photo.original.width}×${photo.original.height} to ${photo.width}×${photo.height} to fit in memory` : '';
@@ -250,6 +264,7 @@ async function analyze(photo) {
     searchA.show(state.classA);
     searchB.show(state.classB);
     renderTop5();
+    attribution.render();
   };
   timeline.analyzeSent = performance.now();
   try {
@@ -295,6 +310,9 @@ const targetLabel = (t) => (t.b === undefined ? label(t.a) : `${state.metadata.l
 // The methods the current view shows: the grid needs all, the other views one.
 const viewMethods = () => (state.view === 'grid' ? state.methods : [state.method]);
 
+// attattr comes from the Attribution panel; every other map from the Worker's explainer.
+const mapOf = (t, m) => (m === ATTATTR ? t.b === undefined && attribution.attattrMap(t.a, state.startLayer) : state.maps.get(mapKey(t))?.[m]) || null;
+
 function storeMaps(msg) {
   for (const { target, maps } of msg.results) state.maps.set(`${targetKey(target)}|${msg.startLayer}`, maps);
   state.timings = { ...state.timings, explainMs: msg.timings.modelMs, relevanceMs: msg.timings.relevanceMs };
@@ -303,8 +321,10 @@ function storeMaps(msg) {
 async function ensureMaps() {
   const photo = state.photo;
   if (!photo || !state.region) return;
-  // A contrast asks only for the methods that can contrast (the others say why not).
-  const methods = viewMethods().filter((m) => !contrastOn() || !contrastBlocker(method(m)));
+  // A contrast asks only for the methods that can contrast (the others say why not);
+  // attattr comes from the Attribution panel.
+  if (state.view !== 'grid' && state.method === ATTATTR) attribution.want(state.classA); // chosen: computed on demand
+  const methods = viewMethods().filter((m) => m !== ATTATTR && (!contrastOn() || !contrastBlocker(method(m))));
   if (!methods.length) { busy.stop(); return render(); }
   const missing = viewTargets().filter((t) => {
     const maps = state.maps.get(mapKey(t));
@@ -363,8 +383,7 @@ function tile(target, method, caption, sub, maxSide) {
 // Draws photo + heat for (target, method) onto a canvas; returns whether a heat map was drawn.
 function paint(canvas, target, method, maxSide) {
   const photo = state.photo;
-  const maps = target && state.maps.get(mapKey(target));
-  const map = maps?.[method];
+  const map = target && mapOf(target, method);
   // A constant map has nothing to colour: the photo alone, and the notices say why.
   const constant = isConstantMap(map);
   const scale = scaleOf(state, target, method);
@@ -402,7 +421,8 @@ function render() {
   } else if (state.view === 'grid') {
     const t = state.classA === null ? null : primaryTarget();
     $('grid').replaceChildren(...state.methods.map((m) => {
-      const fig = tile(t, m, method(m).shortName, t ? targetLabel(t) : '', 320);
+      const pending = m === ATTATTR && t && !mapOf(t, m) ? ' · every block in the Attribution panel first' : '';
+      const fig = tile(t, m, method(m).shortName, t ? `${targetLabel(t)}${pending}` : '', 320);
       const note = Object.assign(document.createElement('span'), { className: 'method-note' });
       note.append(methodHelp(method(m)));
       fig.querySelector('figcaption').append(note);
@@ -519,6 +539,7 @@ function pickA(id) {
   searchB.show(state.classB);
   timeline.classChosen = { at: performance.now(), target: targetKey(primaryTarget()) };
   renderTop5();
+  attribution.render();
   ensureMaps();
 }
 const searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
@@ -530,7 +551,7 @@ $('exif-ignore').addEventListener('change', (e) => {
 });
 $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; markContrastMethods(); ensureMaps(); });
 $('method').addEventListener('change', (e) => { state.method = e.target.value; showMethodHelp(); ensureMaps(); render(); });
-$('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); });
+$('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); attribution.render(); });
 $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
 $('scale').addEventListener('change', (e) => { state.scale = e.target.value; render(); });
 $('opacity').addEventListener('input', (e) => {

@@ -8,6 +8,7 @@ import { openExplainer } from './runtime/explainer.js';
 import { createSession } from './runtime/explain-session.js';
 import { loadCore } from './runtime/core.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
+import { attribute, attributionRuns } from './lib/attribution-job.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
 import { phaseTimer, PHASE } from './lib/load-phases.js';
 
@@ -103,6 +104,7 @@ async function openModel({ model, base, backend = 'wasm', threads }, reply) {
   const session = createSession({ explainer, core });
   session.entry = model;
   session.base = base;
+  session.ort = ort;
   return {
     session,
     ready: {
@@ -252,7 +254,7 @@ async function benchForward({ imageId, runs = 5 }) {
 async function stats() {
   let graphRuns = 0;
   for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.session.graphRuns ?? 0;
-  return { type: REPLY.STATS, graphRuns, sessions: sessions.size, photos: photos.size, workerId };
+  return { type: REPLY.STATS, graphRuns, attribution: attributionRuns(), sessions: sessions.size, photos: photos.size, workerId };
 }
 const workerId = Math.random().toString(36).slice(2);
 
@@ -264,6 +266,10 @@ async function handle(msg, reply) {
     case REQUEST.RELEASE: idlePhotos.delete(msg.imageId); return dropPhoto(msg.imageId);
     case REQUEST.STATS: return stats();
     case REQUEST.BENCH: return benchForward(msg);
+    case REQUEST.ATTRIBUTE: {
+      const session = await sessionOf(msg.modelKey);
+      return attribute(msg, reply, { session, photo: photoOf(msg.imageId).photo, ort: session.ort });
+    }
     default: throw new Error(`unknown request type "${msg.type}"`);
   }
 }
@@ -284,10 +290,21 @@ self.onmessage = ({ data: msg }) => {
   // Requests that replace the shown result supersede every older one.
   if (msg.supersede) latestId = Math.max(latestId, msg.id);
   clearTimeout(idleTimer); // background work waits until requests stop coming
+  run(msg, reply, () => handle(msg, reply));
+};
+
+// One queue turn of a request. A handler may return a function, its next step (the
+// attribution's next block): that step queues anew, after a macrotask so that messages
+// that arrived meanwhile (a cancel, other requests) are seen first.
+function run(msg, reply, work) {
   enqueue(async () => {
     try {
       checkFresh(msg);
-      const result = await handle(msg, reply);
+      const result = await work();
+      if (typeof result === 'function') {
+        setTimeout(() => run(msg, reply, result));
+        return;
+      }
       if (result) reply(result);
       reply({ type: REPLY.DONE });
     } catch (err) {
@@ -297,4 +314,4 @@ self.onmessage = ({ data: msg }) => {
     cancelled.delete(msg.id);
     armIdle();
   });
-};
+}

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { parseOptions, formatOptions, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
-import { parseBlocks } from '../../runtime/attribution.js';
+import { parseBlocks, probabilityOf } from '../../runtime/attribution.js';
 import { headGridSvg, treeSvg } from '../../runtime/attribution-svg.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
@@ -76,14 +76,6 @@ function progress(done, total, block, startedMs) {
   process.stderr.write(process.stderr.isTTY ? `\r${line}${done === total ? '\n' : ''}` : `${line}\n`);
 }
 
-function softmaxAt(logits, t) {
-  let max = -Infinity;
-  for (const v of logits) max = Math.max(max, v);
-  let sum = 0;
-  for (const v of logits) sum += Math.exp(v - max);
-  return Math.exp(logits[t] - max) / sum;
-}
-
 export async function run(argv) {
   const { positionals, rest } = splitInput(argv);
   const opts = parseOptions(rest, OPTIONS, 'attribute');
@@ -137,7 +129,7 @@ export async function run(argv) {
     const { logits, hidden } = await attribution.hiddenStates(input.pixels);
     const top5 = topK(logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
     if (target === null) target = top5[0].id;
-    const pFull = softmaxAt(logits, target);
+    const pFull = probabilityOf(logits, target);
     const { attr, results } = await attribution.attributeBlocks(hidden, blocks, target, {
       steps: opts.steps, onBlock: (done, b) => progress(done, blocks.length, b, started),
     });

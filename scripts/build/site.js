@@ -62,9 +62,11 @@ async function copyModels(fromDir, toDir, warn) {
   for (const m of index.models ?? []) {
     // onnx: the self-contained explainer (what the page runs when there are no split
     // graphs); forward_onnx: the plain forward graph (the bench hook); split: the page's
-    // explainer, photo and target graphs and their shared weights file.
+    // explainer, photo and target graphs and their shared weights file; attribution: the
+    // Attribution panel's hidden-states and per-block graphs and their weights.
     const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.weights] : [];
-    for (const f of [m.onnx, m.metadata, m.forward_onnx, ...split].filter(Boolean)) {
+    const attribution = m.attribution ? [m.attribution.states, ...m.attribution.blocks, m.attribution.weights] : [];
+    for (const f of [m.onnx, m.metadata, m.forward_onnx, ...split, ...attribution].filter(Boolean)) {
       const from = path.join(fromDir, f);
       if (existsSync(from)) await copyIfChanged(from, path.join(toDir, f));
       else warn(`model file ${from} listed in index.json is missing`);

@@ -38,6 +38,13 @@ export const REQUEST = Object.freeze({
   STATS: 'stats',
   /** Plain forward passes on a photo, timed. @type {'bench'} { imageId, runs } → bench */
   BENCH: 'bench',
+  /** Self-Attention Attribution of one class on an analysed photo (web/lib/attribution-job.js):
+   * the photo's hidden states once (kept for its later classes), then one Worker queue turn
+   * per block, so requests sent during the run wait at most one block and a cancel stops
+   * it before the next block.
+   * @type {'attribute'} { modelKey, imageId, target: number, blocks: number[], steps: number }
+   * → attribution-start, attribution-block… */
+  ATTRIBUTE: 'attribute',
 });
 
 export const REPLY = Object.freeze({
@@ -52,10 +59,14 @@ export const REPLY = Object.freeze({
   PREDICTION: 'prediction',
   /** @type {'maps'} { imageId, results: TargetMaps[], startLayer, timings: { modelMs, relevanceMs } } */
   MAPS: 'maps',
-  /** @type {'stats'} { graphRuns, sessions, photos, workerId } */
+  /** @type {'stats'} { graphRuns, attribution: { blocks, states } (attribution graph runs), sessions, photos, workerId } */
   STATS: 'stats',
   /** @type {'bench'} { times: number[] } */
   BENCH: 'bench',
+  /** @type {'attribution-start'} { imageId, target, prob: p_t of the photo, blocks: number[], steps } */
+  ATTRIBUTION_START: 'attribution-start',
+  /** @type {'attribution-block'} { imageId, target, steps, block, done, total, attr: Float32Array [h,S,S], probs: Float32Array [m] (p_t(α_i A)) } */
+  ATTRIBUTION_BLOCK: 'attribution-block',
   /** @type {'done'} the request finished */
   DONE: 'done',
   /** @type {'stale'} superseded or cancelled before it ran */

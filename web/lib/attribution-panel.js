@@ -1,0 +1,285 @@
+// The page's Attribution panel: Self-Attention Attribution (Hao et al., AAAI 2021;
+// METHODS.md) of the current photo and class, run block by block in the Worker
+// (web/lib/attribution-job.js). Shows the progress with a Cancel, the head-importance
+// grid (blocks × heads) and the attribution tree over the photo, and gives the app the
+// attattr map once every block is in. Head importance, the tree (so the τ slider
+// re-thresholds without a rerun) and the map are computed here by the core from Attr.
+// Attr is kept per (photo, class, m) block by block: a rerun computes only the blocks
+// it lacks, and a cancelled run keeps the blocks it finished.
+import { parseBlocks } from '../runtime/attribution.js';
+import { treeSvg } from '../runtime/attribution-svg.js';
+import { drawOverlay } from './overlay.js';
+import { REQUEST, REPLY } from './protocol.js';
+
+export const ATTATTR = 'attattr';
+const TREE_SIDE = 448;
+
+const html = `
+  <h2 id="attr-h">4 · Attribution <span class="muted attr-sub">which heads and attention links mattered</span></h2>
+  <div class="attr-controls">
+    <div class="field"><label for="attr-blocks">Blocks</label>
+      <input id="attr-blocks" type="text" value="all" spellcheck="false" aria-describedby="attr-blocks-help">
+      <span id="attr-blocks-help" class="muted">all, or indices such as 0,6,11</span></div>
+    <div class="field"><label for="attr-steps">Steps m</label>
+      <input id="attr-steps" type="number" min="1" max="1000" step="1" value="20"></div>
+    <button type="button" id="attr-run" disabled>Attribute</button>
+    <button type="button" id="attr-cancel" hidden>Cancel</button>
+  </div>
+  <div class="attr-progress" role="status" aria-live="polite">
+    <progress id="attr-progress" max="1" value="0" hidden aria-label="Attribution progress"></progress>
+    <span id="attr-status" class="muted">Choose a photo, then attribute its class.</span>
+  </div>
+  <div class="attr-results">
+    <figure class="figure attr-heads-fig">
+      <table id="attr-heads" class="attr-heads" aria-label="Head importance (blocks × heads)"></table>
+      <figcaption id="attr-heads-readout" class="readout">Head importance: max over (i, j) of Attr. Hover or focus a cell.</figcaption>
+    </figure>
+    <figure class="figure attr-tree-fig">
+      <div class="canvas-wrap attr-tree"><canvas id="attr-tree-canvas" width="448" height="448" aria-label="Attribution tree over the photo"></canvas></div>
+      <figcaption>
+        <label><input type="checkbox" id="attr-tree-show" checked> Attribution tree</label>
+        <label for="attr-tau">τ <output id="attr-tau-out" for="attr-tau">0.40</output></label>
+        <input type="range" id="attr-tau" min="0" max="0.95" step="0.05" value="0.4">
+        <span id="attr-tree-note" class="muted"></span>
+      </figcaption>
+    </figure>
+  </div>`;
+
+// page(): { engine, core, photo, region, modelKey, metadata, classId, colormap };
+// onAttattr(): a new attattr map may be available (all blocks of a class arrived).
+export function createAttributionPanel(root, { page, onAttattr }) {
+  root.innerHTML = html;
+  const $ = (id) => root.querySelector(`#${id}`);
+  const store = new Map(); // `${imageId}|${class}|${m}` → { prob, blocks: Map block → Float32Array [h,S,S] }
+  let running = null;      // { key, controller, blocks }
+  let treeCache = null;    // { key, attr } the concatenated Attr of every block, for τ changes
+  const maps = new Map();  // `${key}|${startLayer}` → attattr map
+  const stats = { started: 0, finished: 0, cancelled: 0 }; // for the browser tests
+
+  const steps = () => Number($('attr-steps').value);
+  const keyOf = (p, classId, m) => `${p.photo.imageId}|${classId}|${m}`;
+  const arch = () => page().metadata.architecture;
+
+  function colours(core, colormap, n) {
+    const legend = core.legend(colormap);
+    return Array.from({ length: n }, (_, b) => {
+      const i = Math.round((n > 1 ? b / (n - 1) : 0) * 255) * 4;
+      return `rgb(${legend[i]},${legend[i + 1]},${legend[i + 2]})`;
+    });
+  }
+
+  // Attr of the given blocks as one [n,h,S,S] tensor.
+  function stack(entry, blocks) {
+    const { heads: h, tokens: S } = arch();
+    const data = new Float32Array(blocks.length * h * S * S);
+    blocks.forEach((b, i) => data.set(entry.blocks.get(b), i * h * S * S));
+    return { data, shape: [blocks.length, h, S, S] };
+  }
+
+  const complete = (entry) => entry && entry.blocks.size === arch().blocks;
+
+  function allAttr(key, entry) {
+    if (treeCache?.key !== key || treeCache.size !== entry.blocks.size) {
+      treeCache = { key, size: entry.blocks.size, attr: stack(entry, [...entry.blocks.keys()].sort((a, b) => a - b)) };
+    }
+    return treeCache.attr;
+  }
+
+  function drawHeads(p, entry) {
+    const table = $('attr-heads');
+    const blocks = entry ? [...entry.blocks.keys()].sort((a, b) => a - b) : [];
+    if (!blocks.length) return table.replaceChildren();
+    const { heads: h } = arch();
+    const importance = p.core.headImportance(stack(entry, blocks)).data;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of importance) lo = Math.min(lo, v), hi = Math.max(hi, v);
+    const fill = colours(p.core, p.colormap, 256);
+    const head = document.createElement('tr');
+    head.append(document.createElement('th'), ...Array.from({ length: h }, (_, k) => Object.assign(document.createElement('th'), { scope: 'col', textContent: `h${k}` })));
+    const rows = blocks.map((b, row) => {
+      const tr = document.createElement('tr');
+      tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: `block ${b}` }));
+      for (let k = 0; k < h; k++) {
+        const v = importance[row * h + k];
+        const td = document.createElement('td');
+        td.tabIndex = 0;
+        td.dataset.block = String(b);
+        td.dataset.head = String(k);
+        td.dataset.value = String(v);
+        td.style.background = fill[Math.round(((v - lo) / (hi - lo || 1)) * 255)];
+        td.setAttribute('aria-label', `block ${b}, head ${k}: ${v.toPrecision(4)}`);
+        tr.append(td);
+      }
+      return tr;
+    });
+    table.replaceChildren(head, ...rows);
+  }
+
+  function showCell(e) {
+    const td = e.target.closest?.('td[data-block]');
+    if (!td) return;
+    $('attr-heads-readout').textContent = `block ${td.dataset.block}, head ${td.dataset.head}: importance ${Number(td.dataset.value).toPrecision(4)}`;
+  }
+  $('attr-heads').addEventListener('pointerover', showCell);
+  $('attr-heads').addEventListener('focusin', showCell);
+
+  function drawTree(p, key, entry) {
+    const canvas = $('attr-tree-canvas');
+    const wrap = canvas.parentElement;
+    wrap.querySelector('svg')?.remove();
+    canvas.dataset.edges = '';
+    if (!p.photo) return;
+    drawOverlay(canvas, p.photo, p.region, null, { opacity: 0, smooth: true, maxSide: TREE_SIDE });
+    const note = $('attr-tree-note');
+    if (!complete(entry)) {
+      note.textContent = entry?.blocks.size ? 'the tree and the attattr map need every block' : '';
+      return;
+    }
+    const tau = Number($('attr-tau').value);
+    const a = arch();
+    const tree = p.core.attributionTree(allAttr(key, entry), tau);
+    const { svg, skipped } = treeSvg(tree, {
+      width: p.photo.width, height: p.photo.height, region: p.region, grid: a.grid,
+      specialTokens: a.special_tokens ?? 1, colours: colours(p.core, p.colormap, a.blocks),
+    });
+    canvas.dataset.edges = String(tree.edges.length);
+    note.textContent = `${tree.edges.length} edge${tree.edges.length === 1 ? '' : 's'}, top patch ${tree.top}`
+      + (skipped.length ? ` (${skipped.length} through the class token not drawn)` : '');
+    if (!$('attr-tree-show').checked) return;
+    const node = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
+    node.setAttribute('viewBox', `0 0 ${p.photo.width} ${p.photo.height}`);
+    node.setAttribute('class', 'attr-tree-svg');
+    node.setAttribute('aria-hidden', 'true');
+    wrap.append(document.importNode(node, true));
+  }
+
+  // Draws what is known for the current photo, class and m.
+  function render() {
+    const p = page();
+    $('attr-run').disabled = !(p.photo && p.region && p.classId !== null && p.modelKey) || Boolean(running);
+    if (!p.photo || p.classId === null || !p.metadata) {
+      drawHeads(p, null);
+      return drawTree(p, null, null);
+    }
+    const key = keyOf(p, p.classId, steps());
+    const entry = store.get(key);
+    drawHeads(p, entry);
+    drawTree(p, key, entry);
+  }
+
+  function setStatus(text, progress) {
+    $('attr-status').textContent = text;
+    const bar = $('attr-progress');
+    bar.hidden = !progress;
+    if (progress) Object.assign(bar, { max: progress.total, value: progress.done });
+  }
+
+  // Runs the blocks of `classId` that the store lacks.
+  async function run(classId, blocks) {
+    const p = page();
+    const m = steps();
+    if (!Number.isInteger(m) || m < 1 || m > 1000) return setStatus(`Steps m must be a whole number 1..1000, got "${$('attr-steps').value}".`);
+    const key = keyOf(p, classId, m);
+    const entry = store.get(key) ?? { blocks: new Map() };
+    store.set(key, entry);
+    const todo = blocks.filter((b) => !entry.blocks.has(b));
+    const label = p.metadata.labels[classId];
+    if (!todo.length) {
+      setStatus(`${label}: every block asked for is computed (m = ${m}).`);
+      return render();
+    }
+    const controller = new AbortController();
+    running = { key, controller, blocks: todo, done: 0 };
+    stats.started++;
+    $('attr-cancel').hidden = false;
+    $('attr-run').disabled = true;
+    setStatus(`${label}: starting (m = ${m})…`, { done: 0, total: todo.length });
+    const onEvent = (msg) => {
+      if (msg.type === REPLY.ATTRIBUTION_START) entry.prob = msg.prob;
+      if (msg.type !== REPLY.ATTRIBUTION_BLOCK) return;
+      entry.blocks.set(msg.block, msg.attr);
+      running.done = msg.done;
+      setStatus(`${label}: block ${msg.block} done (${msg.done}/${msg.total}), m = ${m}`, msg);
+      if (keyOf(page(), page().classId, steps()) === key) render();
+    };
+    let outcome;
+    try {
+      const r = await p.engine.request(REQUEST.ATTRIBUTE,
+        { modelKey: p.modelKey, imageId: p.photo.imageId, target: classId, blocks: todo, steps: m },
+        { onEvent, signal: controller.signal });
+      outcome = r.stale ? 'cancelled' : 'done';
+    } catch (err) {
+      outcome = 'error';
+      setStatus(`Attribution failed: ${err.message}`);
+    }
+    const done = running.done;
+    running = null;
+    $('attr-cancel').hidden = true;
+    if (outcome === 'cancelled') {
+      stats.cancelled++;
+      setStatus(`Cancelled after ${done} of ${todo.length} block${todo.length === 1 ? '' : 's'}; those finished are kept.`);
+    } else if (outcome === 'done') {
+      stats.finished++;
+      setStatus(`${label}: ${entry.blocks.size} block${entry.blocks.size === 1 ? '' : 's'} attributed (m = ${m}).`);
+    }
+    render();
+    if (complete(entry)) onAttattr();
+  }
+
+  $('attr-run').addEventListener('click', () => {
+    const p = page();
+    let blocks;
+    try {
+      blocks = parseBlocks($('attr-blocks').value.trim() || 'all', p.metadata.architecture.blocks);
+    } catch (err) {
+      return setStatus(err.message.replace(/^--blocks/, 'Blocks'));
+    }
+    run(p.classId, blocks);
+  });
+  $('attr-cancel').addEventListener('click', () => running?.controller.abort());
+  $('attr-tau').addEventListener('input', (e) => {
+    $('attr-tau-out').textContent = Number(e.target.value).toFixed(2);
+    render();
+  });
+  $('attr-tree-show').addEventListener('change', render);
+  $('attr-steps').addEventListener('change', () => {
+    render();
+    onAttattr(); // the map shown is the one of this m
+  });
+
+  return {
+    stats,
+    render,
+    // A new photo or model: stop the run, forget every Attr.
+    reset() {
+      running?.controller.abort();
+      store.clear();
+      maps.clear();
+      treeCache = null;
+      setStatus('Choose a photo, then attribute its class.');
+      render();
+    },
+    // The attattr map { rows, cols, data } of a class at a start layer, or null until
+    // every block of it is in.
+    attattrMap(classId, startLayer) {
+      const p = page();
+      if (!p.photo || classId === null || classId === undefined) return null;
+      const key = keyOf(p, classId, steps());
+      const entry = store.get(key);
+      if (!complete(entry)) return null;
+      if (!maps.has(`${key}|${startLayer}`)) {
+        const a = arch();
+        const map = p.core.computeMaps({ attr: allAttr(key, entry) },
+          { methods: [ATTATTR], grid: a.grid, specialTokens: a.special_tokens ?? 1, startLayer })[ATTATTR];
+        maps.set(`${key}|${startLayer}`, { rows: map.shape[0], cols: map.shape[1], data: map.data });
+      }
+      return maps.get(`${key}|${startLayer}`);
+    },
+    // The attattr map on demand: runs every block of the class unless already running.
+    want(classId) {
+      if (running || classId === null || this.attattrMap(classId, 0)) return;
+      run(classId, Array.from({ length: arch().blocks }, (_, b) => b));
+    },
+  };
+}
