@@ -9,6 +9,9 @@ import { heatImage, legendImage } from './lib/render.js';
 import { drawOverlay, cellAt } from './lib/overlay.js';
 import { Busy } from './lib/busy.js';
 import { downloadCanvas, downloadMapPng, copyJson, slug } from './lib/exports.js';
+import { LinkState } from './lib/url-state.js';
+import { contactSheet } from './lib/contact-sheet.js';
+import { ComparePhoto, bindComparePicker } from './lib/compare-photo.js';
 import { loadCore } from './runtime/core.js';
 import { REQUEST } from './lib/protocol.js';
 import { classStanding } from './runtime/topk.js';
@@ -37,6 +40,8 @@ const state = {
   maps: new Map(),             // `${targetKey}|${startLayer}` → { [method]: map }
   timings: {},
 };
+// What the page was opened with (?model=…&photo=…): applied as each part becomes known.
+const link = new LinkState(location.search, state);
 // Hooks for the browser tests and the benchmark (timestamps of the last photo and class).
 const timeline = {};
 window.__vitrel = {
@@ -81,6 +86,14 @@ async function boot() {
     showError(`The WebAssembly core could not load: ${err.message}`);
   }
   offerWebGpu(); // never the default: WebAssembly stays selected
+  const options = (id) => [...$(id).querySelectorAll('option')].map((o) => o.value);
+  const radios = (name) => [...document.querySelectorAll(`input[name="${name}"]`)].map((r) => r.value);
+  link.take('start', {
+    backends: options('backend-select'), views: tabs.map((t) => t.dataset.view), colormaps: options('colormap'),
+    thresholds: options('threshold'), displays: radios('display'), frames: radios('frame'), crops: radios('crop'),
+    scales: options('scale'),
+  }, state);
+  showSettings();
   let index;
   try {
     const r = await fetch('models/index.json');
@@ -99,7 +112,11 @@ async function boot() {
   select.replaceChildren(...state.models.map((m, i) => new Option(m.name, String(i))));
   select.disabled = false;
   $('backend-select').disabled = false;
-  await openModel(state.models[0]);
+  const { model } = link.take('index', { models: state.models.map((m) => m.name) }, state);
+  const chosen = Math.max(0, state.models.findIndex((m) => m.name === model));
+  select.value = String(chosen);
+  showLinkNotices();
+  await openModel(state.models[chosen]);
 }
 
 // The WebGPU option, labelled (and explained in its tooltip) when the adapter is software.
@@ -163,6 +180,10 @@ async function openModel(model) {
   searchB.setMetadata(ready.metadata);
   fillMethods();
   $('start-layer').max = String(ready.metadata.architecture.blocks - 1);
+  link.take('model', { methods: state.methods, blocks: ready.metadata.architecture.blocks }, state);
+  showSettings();
+  showLinkNotices();
+  compare.reset(); // a new Worker: the second photo is analysed again on it
   document.body.dataset.modelReady = 'true';
   if (state.photo) analyze(state.photo);
 }
@@ -205,6 +226,9 @@ function showStartLayer() {
 
 // ---------- photo ----------
 async function onPhoto(blob, name) {
+  // The link's classes belong to the link's photo only.
+  if (link.peek('photo') !== undefined && link.peek('photo') !== name) link.forget('class', 'vs', 'contrast');
+  link.forget('photo');
   timeline.photoChosen = performance.now();
   timeline.firstHeatmap = null;
   state.source = { blob, name }; // read again when the EXIF setting changes
@@ -261,6 +285,9 @@ async function analyze(photo) {
     state.timings = { preprocessMs: msg.timings.preprocessMs };
     state.classA = msg.top5[0].id;
     state.classB = msg.top5[1]?.id ?? null;
+    link.take('prediction', { classes: state.metadata.labels.length }, state);
+    $('contrastive').checked = state.contrastive;
+    showLinkNotices();
     searchA.show(state.classA);
     searchB.show(state.classB);
     renderTop5();
@@ -292,20 +319,21 @@ function primaryTarget() {
 
 function viewTargets() {
   if (state.classA === null) return [];
-  if (state.view !== 'pair') return [primaryTarget()];
+  if (state.view !== 'pair') return [primaryTarget()]; // the compare view: one target, two photos
   if (state.classB === null) return [{ a: state.classA }];
   return contrastOn()
     ? [{ a: state.classA, b: state.classB }, { a: state.classB, b: state.classA }]
     : [{ a: state.classA }, { a: state.classB }];
 }
 
-// A class with its probability and rank among all classes, once the photo is classified.
-const standing = (id) => (state.logits ? classStanding(state.logits, id) : null);
-function label(id) {
-  const s = standing(id);
+// A class with its probability and rank among all classes, once the photo is classified
+// (`logits`: the first photo's unless another's are given).
+const standing = (id, logits = state.logits) => (logits ? classStanding(logits, id) : null);
+function label(id, logits) {
+  const s = standing(id, logits);
   return `${state.metadata.labels[id]}${s ? ` ${pct(s.prob)}${s.rank > 5 ? ` (rank ${s.rank})` : ''}` : ''}`;
 }
-const targetLabel = (t) => (t.b === undefined ? label(t.a) : `${state.metadata.labels[t.a]} vs ${state.metadata.labels[t.b]}`);
+const targetLabel = (t, logits) => (t.b === undefined ? label(t.a, logits) : `${state.metadata.labels[t.a]} vs ${state.metadata.labels[t.b]}`);
 
 // The methods the current view shows: the grid needs all, the other views one.
 const viewMethods = () => (state.view === 'grid' ? state.methods : [state.method]);
@@ -331,7 +359,7 @@ async function ensureMaps() {
     return !maps || methods.some((m) => !(m in maps));
   });
   if (!missing.length) { busy.stop(); return render(); }
-  busy.start(`Explaining ${missing.map(targetLabel).join(' & ')}…`);
+  busy.start(`Explaining ${missing.map((t) => targetLabel(t)).join(' & ')}…`);
   const startLayer = state.startLayer;
   try {
     const r = await engine.request(REQUEST.EXPLAIN,
@@ -347,6 +375,9 @@ async function ensureMaps() {
 }
 
 // ---------- drawing ----------
+// What a tile draws from: the first photo, or the compare view's second.
+const mainView = () => ({ photo: state.photo, region: state.region, maps: state.maps });
+
 function heatFor(key, method, map, scale) {
   const k = `${key}|${method}|${state.colormap}|${state.threshold}|${state.display}|${scale}`;
   let img = heatCache.get(k);
@@ -359,7 +390,7 @@ function heatFor(key, method, map, scale) {
 }
 
 // One figure: canvas + caption, bound to a (target, method) for hover and downloads.
-function tile(target, method, caption, sub, maxSide) {
+function tile(target, method, caption, sub, maxSide, view = mainView()) {
   const fig = document.createElement('figure');
   fig.className = 'figure tile';
   const wrap = document.createElement('div');
@@ -375,35 +406,43 @@ function tile(target, method, caption, sub, maxSide) {
   s.textContent = sub;
   cap.append(s);
   fig.append(wrap, cap);
-  paint(canvas, target, method, maxSide);
+  Object.assign(canvas.dataset, { caption, sub }); // for "Download all"
+  paint(canvas, target, method, maxSide, view);
   if (canvas.dataset.constant === 'true') s.textContent += ` · ${CONSTANT_NOTE}`;
+  // A click (or Enter) chooses the tile the single downloads save.
+  canvas.tabIndex = 0;
+  canvas.addEventListener('click', () => chooseTile(canvas));
+  canvas.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); chooseTile(canvas); }
+  });
   return fig;
 }
 
 // Draws photo + heat for (target, method) onto a canvas; returns whether a heat map was drawn.
-function paint(canvas, target, method, maxSide) {
-  const photo = state.photo;
-  const map = target && mapOf(target, method);
+function paint(canvas, target, method, maxSide, { photo, region, maps: store } = mainView()) {
+  const map = target && (store === state.maps ? mapOf(target, method) : store.get(mapKey(target))?.[method]);
   // A constant map has nothing to colour: the photo alone, and the notices say why.
   const constant = isConstantMap(map);
   const scale = scaleOf(state, target, method);
-  const heat = map && core && !constant ? heatFor(mapKey(target), method, map, scale) : null;
-  drawOverlay(canvas, photo, state.region, heat, {
+  const heat = map && core && !constant ? heatFor(`${photo.imageId}|${mapKey(target)}`, method, map, scale) : null;
+  drawOverlay(canvas, photo, region, heat, {
     opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide, frame: state.frame,
   });
   canvas.dataset.frame = state.frame;
   canvas.dataset.constant = String(constant);
   canvas.dataset.target = target ? targetKey(target) : '';
   canvas.dataset.method = method;
+  canvas.dataset.tile = `${photo.imageId}|${canvas.dataset.target}|${method}`;
   canvas.dataset.rendered = heat || (map && constant) ? 'heat' : 'photo';
   canvas.dataset.scale = scale;
-  canvas.__binding = map ? { target, method, map, scale } : null;
+  canvas.__binding = map ? { target, method, map, scale, photo, region } : null;
   return canvas.dataset.rendered === 'heat';
 }
 
 function render() {
   const photo = state.photo;
-  for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = true;
+  for (const id of ['dl-overlay', 'dl-map', 'copy-json', 'dl-all']) $(id).disabled = true;
+  writeLink();
   if (!photo) return;
   const main = $('main-canvas');
   if (state.view === 'single') {
@@ -428,8 +467,10 @@ function render() {
       fig.querySelector('figcaption').append(note);
       return fig;
     }));
-  } else {
+  } else if (state.view === 'pair') {
     $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), method(state.method).name, 640)));
+  } else {
+    renderCompare();
   }
   // Each drawn map says what it shows (scale, range, share negative); one that cannot be
   // drawn for a contrast says why.
@@ -441,6 +482,8 @@ function render() {
   drawLegend();
   const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
   for (const id of ['dl-overlay', 'dl-map', 'copy-json']) $(id).disabled = !drawnAny;
+  $('dl-all').disabled = !drawnAny;
+  showDownloadScope();
   if (drawnAny && !timeline.firstHeatmap) timeline.firstHeatmap = performance.now();
   if (drawnAny) timeline.lastRender = { at: performance.now(), target: drawnAny.dataset.target, view: state.view };
   showNotices();
@@ -481,6 +524,40 @@ function contrastNote(m) {
   return contrastProblem(state.classA, state.classB, state.metadata.labels) ?? contrastBlocker(method(m));
 }
 
+// The compare view: the same class and method on the first photo and a second one.
+function renderCompare() {
+  const t = state.classA === null ? null : primaryTarget();
+  // Each photo with its own probability of the class.
+  const sub = (logits) => (t ? `${method(state.method).name} · ${targetLabel(t, logits)}` : '');
+  const figs = [tile(t, state.method, state.photo.name, sub(state.logits), 640)];
+  if (compare.photo) {
+    figs.push(tile(t, state.method, compare.photo.name, sub(compare.logits), 640, compare.view));
+    if (t && state.metadata) {
+      compare.ensure({ modelKey: state.modelKey, target: t, targetKey: targetKey(t), method: state.method, startLayer: state.startLayer, crop: state.crop });
+    }
+  } else {
+    figs.push(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'Choose a second photo above: a sample or one of yours.' }));
+  }
+  $('compare').replaceChildren(...figs);
+}
+
+// Views of several tiles: the single-tile downloads say which tile they save, and that
+// tile is marked.
+function showDownloadScope() {
+  const b = currentBinding();
+  const several = document.querySelectorAll(`#view-${state.view} canvas`).length > 1;
+  for (const fig of document.querySelectorAll(`#view-${state.view} .tile`)) {
+    if (several && fig.contains(b?.canvas)) fig.setAttribute('aria-current', 'true');
+    else fig.removeAttribute('aria-current');
+  }
+  const which = b?.canvas.dataset.tile === chosenTile ? 'the chosen tile' : 'the first tile';
+  $('dl-scope').textContent = b && several
+    ? `Overlay, map and JSON save ${which} (${b.canvas.dataset.caption} · ${b.canvas.dataset.sub}); click a tile to choose another. `
+      + '“Download all” saves every tile in one PNG.'
+    : '';
+  $('dl-all').hidden = state.view === 'single';
+}
+
 function renderTimings() {
   const t = state.timings;
   const parts = [];
@@ -492,6 +569,8 @@ function renderTimings() {
 function renderTop5() {
   showStanding();
   const list = $('top5');
+  // Rebuilding the list must not drop the keyboard focus of the button just chosen.
+  const focused = document.activeElement?.closest?.('#top5 button')?.dataset.classId;
   if (!state.top5.length) {
     list.innerHTML = `<li class="muted">${state.photo ? 'Classifying…' : 'No photo yet'}</li>`;
     return;
@@ -515,6 +594,7 @@ function renderTop5() {
     li.append(b);
     return li;
   }));
+  if (focused !== undefined) list.querySelector(`button[data-class-id="${focused}"]`)?.focus();
 }
 
 function drawLegend() {
@@ -529,6 +609,66 @@ function drawLegend() {
   const ctx = c.getContext('2d');
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(strip, 0, 0, c.width, c.height);
+}
+
+// ---------- link and settings ----------
+// The address bar follows the page, so a link reopens this view (web/lib/url-state.js).
+function writeLink() {
+  link.write(state, { model: state.model?.name, photo: state.photo?.name, photo2: compare.photo?.name });
+}
+
+// The controls show the state (after a link has set it).
+function showSettings() {
+  $('backend-select').value = state.backend;
+  $('colormap').value = state.colormap;
+  drawLegend();
+  $('threshold').value = state.threshold;
+  $('scale').value = state.scale;
+  $('opacity').value = String(state.opacity);
+  showOpacity();
+  $('start-layer').value = String(state.startLayer);
+  $('start-layer-out').textContent = String(state.startLayer);
+  for (const name of ['display', 'frame', 'crop']) {
+    for (const r of document.querySelectorAll(`input[name="${name}"]`)) r.checked = r.value === state[name];
+  }
+  $('exif-ignore').checked = state.exif === 'ignore';
+  $('contrastive').checked = state.contrastive;
+  if (state.methods.includes(state.method)) {
+    $('method').value = state.method;
+    showMethodHelp();
+  }
+  selectView(state.view);
+}
+
+// What the page could not take from its link, in words on the page.
+const linkNotes = [];
+function showLinkNotices(...more) {
+  const ignored = link.drainNotices();
+  if (ignored.length) linkNotes.push(`Ignored from the link: ${ignored.join('; ')}.`);
+  linkNotes.push(...more);
+  $('link-notice-text').textContent = linkNotes.join(' ');
+  $('link-notice').hidden = !linkNotes.length;
+}
+$('link-notice-close').addEventListener('click', () => { linkNotes.length = 0; $('link-notice').hidden = true; });
+
+// The link's photos: samples open at once; an uploaded photo cannot come back by link.
+function openLinkedPhotos(samples) {
+  const notes = [];
+  for (const key of ['photo', 'photo2']) {
+    const name = link.checked(key);
+    if (name === undefined) continue;
+    if (!samples.includes(name)) {
+      notes.push(`The link names the photo “${name}”, which is not one of the samples: a photo you upload stays on your device, so a link cannot bring it back. `
+        + `Choose “${name}” again ${key === 'photo' ? 'to see the linked view' : 'as the second photo'}.`);
+      if (key === 'photo2') link.forget(key);
+    } else if (key === 'photo') {
+      $('gallery').querySelector(`button[data-sample="${CSS.escape(name)}"]`).click();
+    } else {
+      link.forget(key);
+      comparePicker.choose(name);
+    }
+  }
+  showLinkNotices(...notes);
 }
 
 // ---------- controls ----------
@@ -548,15 +688,17 @@ const searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state
 $('exif-ignore').addEventListener('change', (e) => {
   state.exif = e.target.checked ? 'ignore' : 'use';
   if (state.source) onPhoto(state.source.blob, state.source.name);
+  if (compare.source) compare.set(compare.source.blob, compare.source.name, { exif: state.exif });
 });
 $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; markContrastMethods(); ensureMaps(); });
 $('method').addEventListener('change', (e) => { state.method = e.target.value; showMethodHelp(); ensureMaps(); render(); });
 $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); attribution.render(); });
 $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
 $('scale').addEventListener('change', (e) => { state.scale = e.target.value; render(); });
+function showOpacity() { $('opacity-out').textContent = `${Math.round(state.opacity * 100)}%`; }
 $('opacity').addEventListener('input', (e) => {
   state.opacity = Number(e.target.value);
-  $('opacity-out').textContent = `${Math.round(state.opacity * 100)}%`;
+  showOpacity();
   render();
 });
 $('start-layer').addEventListener('change', (e) => { state.startLayer = Number(e.target.value); ensureMaps(); });
@@ -569,7 +711,11 @@ for (const r of document.querySelectorAll('input[name="frame"]')) {
 }
 // A new framing is a new model input: the photo is classified and explained again.
 for (const r of document.querySelectorAll('input[name="crop"]')) {
-  r.addEventListener('change', () => { state.crop = r.value; if (state.source) onPhoto(state.source.blob, state.source.name); });
+  r.addEventListener('change', () => {
+    state.crop = r.value;
+    compare.reset();
+    if (state.source) onPhoto(state.source.blob, state.source.name);
+  });
 }
 
 // Tabs: arrow keys move between them (WAI-ARIA tabs pattern).
@@ -597,27 +743,35 @@ for (const t of tabs) {
   });
 }
 
-// Hover readout over any canvas of the views.
-document.querySelector('.stage').addEventListener('pointermove', (e) => {
+// Readout of the patch under the pointer over any canvas of the views: on hover, and on a
+// tap where there is no hover (phones).
+function showReadout(e) {
   const canvas = e.target instanceof HTMLCanvasElement ? e.target : null;
   const b = canvas?.__binding;
-  if (!b || !state.region) return;
-  const cell = cellAt(e, canvas, state.photo, state.region, b.map, canvas.dataset.frame);
+  if (!b || !b.region) return;
+  const cell = cellAt(e, canvas, b.photo, b.region, b.map, canvas.dataset.frame);
   let lo = Infinity; let hi = -Infinity;
   for (const v of b.map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
   $('hover-readout').textContent = cell
     ? `${method(b.method).shortName} · ${b.map.rows > 64 ? 'pixel' : 'patch'} (row ${cell.row}, col ${cell.col}): `
       + `relevance ${cell.value.toPrecision(4)} (${Math.round(((cell.value - lo) / (hi - lo || 1)) * 100)}% of the map's range)`
     : 'Outside the region the model saw.';
-});
+}
+for (const type of ['pointermove', 'pointerdown']) document.querySelector('.stage').addEventListener(type, showReadout);
 
-// Downloads act on the first map of the current view.
+// Downloads act on the chosen map of the current view, else on its first.
+let chosenTile = null; // a canvas's data-tile: photo, target and method
+function chooseTile(canvas) {
+  chosenTile = canvas.dataset.tile;
+  showDownloadScope();
+}
 function currentBinding() {
-  const canvas = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
+  const drawn = [...document.querySelectorAll(`#view-${state.view} canvas[data-rendered="heat"]`)];
+  const canvas = drawn.find((c) => c.dataset.tile === chosenTile) ?? drawn[0];
   return canvas && { canvas, ...canvas.__binding };
 }
 function fileStem(b) {
-  return `${slug(state.photo.name.replace(/\.[^.]+$/, ''))}-${slug(targetLabel(b.target).replace(/ [\d.]+%( \(rank \d+\))?$/, ''))}-${b.method}`;
+  return `${slug(b.photo.name.replace(/\.[^.]+$/, ''))}-${slug(targetLabel(b.target).replace(/ [\d.]+%( \(rank \d+\))?$/, ''))}-${b.method}`;
 }
 async function act(fn) {
   try { $('action-status').textContent = (await fn()) ?? ''; } catch (err) { showError(err.message); }
@@ -635,17 +789,36 @@ $('dl-map').addEventListener('click', () => act(async () => {
 $('copy-json').addEventListener('click', () => act(() => {
   const b = currentBinding();
   return copyJson({
-    model: state.model.name, photo: state.photo.name, method: b.method,
+    model: state.model.name, photo: b.photo.name, method: b.method,
     target: b.target.b === undefined ? { class: b.target.a, label: state.metadata.labels[b.target.a] }
       : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]] },
-    startLayer: state.startLayer, region: state.region, scale: b.scale,
+    startLayer: state.startLayer, region: b.region, scale: b.scale,
     rows: b.map.rows, cols: b.map.cols, data: Array.from(b.map.data),
   }, `${fileStem(b)}.json`);
 }));
 
+// Every tile of the view in one labelled PNG (web/lib/contact-sheet.js).
+$('dl-all').addEventListener('click', () => act(async () => {
+  const tiles = [...document.querySelectorAll(`#view-${state.view} canvas`)]
+    .map((canvas) => ({ canvas, caption: canvas.dataset.caption, sub: canvas.dataset.sub }));
+  const title = `${state.model.name} · ${state.photo.name} · ${$(`tab-${state.view}`).textContent}`;
+  const sheet = contactSheet(tiles, title, state.view === 'grid' ? 4 : 2);
+  await downloadCanvas(sheet, `${slug(state.photo.name.replace(/\.[^.]+$/, ''))}-${state.view}-all.png`);
+  return `saved all ${tiles.length} tiles in one PNG`;
+}));
+
 // ---------- start ----------
+const compare = new ComparePhoto({ engine: () => engine, nextImageId: () => ++imageCounter, onChange: render, onError: showError });
+const comparePicker = bindComparePicker({
+  select: $('compare-sample'), browse: $('compare-browse'), fileInput: $('compare-file'),
+  onChoose: (blob, name) => compare.set(blob, name, { exif: state.exif }), onError: showError,
+});
 const sources = bindPhotoSources({
   dropzone: $('dropzone'), fileInput: $('file-input'), gallery: $('gallery'), onPhoto, onError: showError,
 });
-fetch('samples/index.json').then((r) => r.json()).then((j) => sources.loadGallery(j.images)).catch(() => {});
+fetch('samples/index.json').then((r) => r.json()).then((j) => {
+  sources.loadGallery(j.images);
+  comparePicker.setSamples(j.images);
+  openLinkedPhotos(j.images);
+}).catch(() => {});
 boot();

@@ -88,9 +88,10 @@ export async function launch({ webgpu = false } = {}) {
 }
 
 // A page that records console errors, every request, and those leaving `origin`.
-// `beforeLoad` (context, page) runs before the page is opened (e.g. to add init scripts).
-export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }, { beforeLoad } = {}) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+// `beforeLoad` (context, page) runs before the page is opened (e.g. to add init scripts);
+// `device` adds context options (e.g. { hasTouch: true, isMobile: true } for a phone).
+export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }, { beforeLoad, device = {} } = {}) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true, ...device });
   const page = await context.newPage();
   await beforeLoad?.(context, page);
   const offOrigin = [];

@@ -37,6 +37,12 @@ export class ClassSearch {
     this.metadata = null;
     this.ids = [];
     this.active = -1;
+    this.current = null; // the class the field names when nobody is typing
+    // Says so when a search matches nothing (a closed, empty list says nothing).
+    this.empty = Object.assign(document.createElement('p'), { className: 'combo-empty', hidden: true });
+    this.empty.id = `${list.id}-empty`;
+    this.empty.setAttribute('role', 'status');
+    list.after(this.empty);
     input.addEventListener('input', () => this.#update());
     input.addEventListener('focus', () => input.select());
     input.addEventListener('keydown', (e) => this.#key(e));
@@ -47,6 +53,7 @@ export class ClassSearch {
 
   // Shows `id` in the field without firing onPick.
   show(id) {
+    this.current = id ?? null;
     this.input.value = id === null || id === undefined || !this.metadata ? '' : `${this.metadata.labels[id]} (${id})`;
   }
 
@@ -60,6 +67,9 @@ export class ClassSearch {
     this.ids = searchClasses(this.metadata, this.input.value);
     this.active = this.ids.length ? 0 : -1;
     this.#render();
+    const query = this.input.value.trim();
+    this.empty.hidden = Boolean(this.ids.length || !query);
+    this.empty.textContent = this.empty.hidden ? '' : `No class matches “${query}”. Try a class name (e.g. “tabby”) or an id from 0 to ${this.metadata.labels.length - 1}.`;
   }
 
   #render() {
@@ -101,18 +111,23 @@ export class ClassSearch {
     } else if (e.key === 'Enter') {
       if (this.active >= 0 && !this.list.hidden) { e.preventDefault(); this.#pick(this.ids[this.active]); }
     } else if (e.key === 'Escape') {
+      // Back to the chosen class, selected so that typing starts a new search.
       this.#close();
+      this.show(this.current);
+      this.input.select();
     }
   }
 
   #pick(id) {
     this.#close();
     this.show(id);
+    this.input.select(); // typing next replaces the picked name instead of appending to it
     this.onPick(id);
   }
 
   #close() {
     this.list.hidden = true;
+    this.empty.hidden = true;
     this.input.setAttribute('aria-expanded', 'false');
     this.input.removeAttribute('aria-activedescendant');
   }
