@@ -134,8 +134,10 @@ test('controls: colormap, threshold, patch grid, start layer, hover readout', { 
   await page().fill('#start-layer', '1');
   await page().dispatchEvent('#start-layer', 'change');
   await page().waitForFunction(() => window.__vitrel.state.maps.has('c243|1'), null, { timeout: 120_000 });
-  const box = await page().locator('#main-canvas').boundingBox();
-  await page().mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+  // hover() scrolls the canvas into view first (the page is taller than the viewport).
+  const canvas = page().locator('#main-canvas');
+  const box = await canvas.boundingBox();
+  await canvas.hover({ position: { x: box.width * 0.3, y: box.height * 0.5 } });
   assert.match(await page().textContent('#hover-readout'), /patch \(row \d+, col \d+\): relevance/);
   await screenshot(page(), 'single-viridis-otsu-patches');
   await page().selectOption('#colormap', 'jet');
