@@ -116,6 +116,7 @@ def export(args) -> int:
     started = time.time()
     from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
                                              verify_explainer)
+    from models.exporter.shapes import annotate as annotate_shapes
     state_dict = load_state_dict(ckpt)
     if known:
         cfg, preprocess = known.config, known.preprocess
@@ -152,6 +153,10 @@ def export(args) -> int:
         written = [onnx_file] + ([forward_file] if args.plain else []) + (split_files if split else [])
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
+        print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
+        for f in written:
+            if f.endswith(".onnx"):
+                annotate_shapes(tmp / f)
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")

@@ -17,9 +17,9 @@ EXPORT_CLI = EXPORTER_ROOT.parent / "export.py"
 
 
 def exporter_version() -> str:
-    """Hash of every exporter source file (the graph modules included: they shape the
-    output). Stable across checkouts: relative paths and contents only."""
-    files = sorted(EXPORTER_ROOT.rglob("*.py")) + [EXPORT_CLI]
+    """Hash of every exporter source file (the graph modules and the Node shape recorder
+    included: they shape the output). Stable across checkouts: relative paths and contents only."""
+    files = sorted(EXPORTER_ROOT.rglob("*.py")) + sorted(EXPORTER_ROOT.rglob("*.mjs")) + [EXPORT_CLI]
     digest = hashlib.sha256()
     for f in files:
         if "__pycache__" in f.parts or not f.is_file():
