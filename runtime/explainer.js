@@ -4,7 +4,7 @@
 // Environment-neutral: the caller passes the `ort` module (onnxruntime-web's Node build in
 // the CLI, its browser build in the page's Worker) and the model bytes, so this file
 // imports nothing platform-specific.
-import { validateMetadata, checkSessionContract, contractDims, CONTRACT_OUTPUTS } from './metadata.js';
+import { validateMetadata, checkSessionContract, checkSessionShapes, contractDims, CONTRACT_OUTPUTS } from './metadata.js';
 import { targetMatrix } from './targets.js';
 import { graphIoNames } from './onnx-io.js';
 
@@ -87,10 +87,13 @@ function checkSplitContract(photo, target, name) {
 // logits-only fetch of the explainer costs a whole explanation; with forwardModel,
 // predict() is a true forward pass.
 // split (optional): { photo, target } bytes of the split graphs (models/exporter/split.py),
-// checked to fit at once and opened on the first cachePhoto():
-// cachePhoto() runs the photo graph once, explainCached() then explains any targets at
-// about half the cost of explain() (a class switch in the page). Graphs with external
-// weights need sessionOptions.externalData.
+// checked to fit at once: cachePhoto() runs the photo graph once, explainCached() then
+// explains any targets at about half the cost of explain() (a class switch in the page).
+// Graphs with external weights need sessionOptions.externalData.
+// Sessions: without split graphs the explainer graph's opens at once. With them the photo
+// graph's opens at once (the smallest: the page and embeds predict with it) and the
+// others when first used, the target graph's sooner with prepareTarget(): the explainer
+// and target graphs take about a second each to open, far more than a forward pass.
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
   split,
@@ -98,49 +101,60 @@ export async function openExplainer({
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
-  const session = await createSession(ort, bytes, { executionProviders: ['wasm'], ...sessionOptions }, modelName);
-  try {
-    checkSessionContract(session, modelName, metadata);
-  } catch (err) {
-    await session.release();
-    throw err;
+  const options = { executionProviders: ['wasm'], ...sessionOptions };
+  // Each session opens once (a failure stays: the same bytes would fail again), and
+  // release() releases those that opened.
+  /** @type {Promise<any>[]} */
+  const openings = [];
+  const once = (open) => {
+    let opening = null;
+    return () => {
+      if (!opening) openings.push(opening = open());
+      return opening;
+    };
+  };
+  // A session checked by `check`, released when the check fails.
+  const checked = async (graphBytes, name, check) => {
+    const s = await createSession(ort, graphBytes, options, name);
+    try {
+      check(s);
+    } catch (err) {
+      await s.release();
+      throw err;
+    }
+    return s;
+  };
+  /** @type {any} the explainer graph's session once open */
+  let session = null;
+  const explainerSession = once(async () => {
+    session = await checked(bytes, modelName, (s) => checkSessionContract(s, modelName, metadata));
+    return session;
+  });
+
+  // The split graphs' fit is checked now, from their bytes, and so are the names of the
+  // explainer graph that opens later.
+  let cacheInputs = [];
+  if (split) {
+    checkSessionContract(ioNames(bytes, modelName), modelName);
+    try {
+      cacheInputs = checkSplitContract(ioNames(split.photo, 'its photo graph'), ioNames(split.target, 'its target graph'), modelName);
+    } catch (err) {
+      throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
+    }
   }
+  const photoSession = once(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
+  const targetSession = once(() => createSession(ort, split.target, options, 'its target graph'));
+  const first = await (split ? photoSession() : explainerSession());
 
   let forward = null;
   if (forwardModel) {
     try {
-      forward = await openForward(ort, forwardModel, { executionProviders: ['wasm'], ...sessionOptions }, forwardName);
+      forward = await openForward(ort, forwardModel, options, forwardName);
     } catch (err) {
-      await session.release();
+      await first.release();
       throw err;
     }
   }
-
-  // The split graphs' fit is checked now, from their bytes; their sessions open on the
-  // first cachePhoto() (seconds each for the target graph), so the page is ready sooner.
-  let cacheInputs = [];
-  if (split) {
-    try {
-      cacheInputs = checkSplitContract(ioNames(split.photo, 'its photo graph'), ioNames(split.target, 'its target graph'), modelName);
-    } catch (err) {
-      await Promise.all([session, forward].map((x) => x?.release()));
-      throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
-    }
-  }
-  /** @type {Promise<any[]> | null} [photo session, target session] once asked for */
-  let splitOpening = null;
-  const splitSessions = () => {
-    splitOpening ??= (async () => {
-      const photo = await createSession(ort, split.photo, { executionProviders: ['wasm'], ...sessionOptions }, 'its photo graph');
-      try {
-        return [photo, await createSession(ort, split.target, { executionProviders: ['wasm'], ...sessionOptions }, 'its target graph')];
-      } catch (err) {
-        await photo.release();
-        throw err;
-      }
-    })();
-    return splitOpening; // a failure stays: the same bytes would fail again
-  };
 
   const d = contractDims(metadata);
   const { blocks: B, heads: h, tokens: S, classes: C, height: H, width: W } = d;
@@ -185,7 +199,7 @@ export async function openExplainer({
       pixel_relevance: pixelRelevance(fetches),
     };
     const started = now();
-    const result = await session.run(feeds, fetches);
+    const result = await (await explainerSession()).run(feeds, fetches);
     const modelMs = now() - started;
     checkShapes(result, fetches, K, modelName);
     return { result, modelMs };
@@ -227,7 +241,8 @@ export async function openExplainer({
 
   return {
     metadata,
-    session,
+    // The explainer graph's session, null until it opens (at once without split graphs).
+    get session() { return session; },
     dims: d,
 
     // True when predict() runs the plain forward graph, not the whole explainer.
@@ -300,13 +315,19 @@ export async function openExplainer({
     // True when cachePhoto()/explainCached() are available (split graphs given).
     get canCachePhoto() { return Boolean(split); },
 
+    // Opens the target graph's session ahead of the first explainCached() (the page does
+    // it while the visitor chooses a photo); no-op without split graphs.
+    async prepareTarget() {
+      if (split) await targetSession();
+    },
+
     // The target-independent half of an explanation, once per photo: the photo graph's
     // outputs, kept as the target graph's feeds. → { logits, modelMs, feeds }
     async cachePhoto(pixels) {
       if (!split) throw new Error(`${modelName} was opened without its split graphs`);
-      const [photoSession] = await splitSessions();
+      const photo = await photoSession();
       const started = now();
-      const result = await photoSession.run({ pixels: pixelsTensor(pixels) });
+      const result = await photo.run({ pixels: pixelsTensor(pixels) });
       const modelMs = now() - started;
       const expected = shapes(1);
       for (const name of ['logits', 'attn']) {
@@ -321,7 +342,7 @@ export async function openExplainer({
     // explain() on a cachePhoto() result: the same return value, at the target graph's cost.
     async explainCached(cache, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
       if (!split) throw new Error(`${modelName} was opened without its split graphs`);
-      const [, targetSession] = await splitSessions();
+      const target = await targetSession();
       const fetches = fetchList(outputs);
       const K = targets.length;
       const graphFetches = fetches.filter((o) => o !== 'attn');
@@ -331,7 +352,7 @@ export async function openExplainer({
         pixel_relevance: pixelRelevance(fetches),
       };
       const started = now();
-      const result = graphFetches.length ? await targetSession.run(feeds, graphFetches) : {};
+      const result = graphFetches.length ? await target.run(feeds, graphFetches) : {};
       const modelMs = now() - started;
       checkShapes(result, graphFetches, K, `${modelName} target graph`);
       const logits = cache.logits;
@@ -344,8 +365,8 @@ export async function openExplainer({
     },
 
     async release() {
-      const opened = await splitOpening?.catch(() => null) ?? [];
-      await Promise.all([session, forward, ...opened].map((x) => x?.release()));
+      const opened = await Promise.all(openings.map((o) => o.catch(() => null)));
+      await Promise.all([forward, ...opened].map((x) => x?.release()));
     },
   };
 }

@@ -155,7 +155,13 @@ export function checkSessionContract(session, modelName = 'model.onnx', metadata
     throw new Error(`${modelName} lacks ${parts.join(' and ')} expected by the explainer contract `
       + `(it has inputs ${session.inputNames.join(', ') || 'none'}; outputs ${session.outputNames.join(', ') || 'none'})`);
   }
-  const mismatches = metadata ? shapeMismatches(session, metadata) : [];
+  if (metadata) checkSessionShapes(session, modelName, metadata);
+}
+
+// The metadata against the axes any graph of the model fixes (the photo graph's pixels,
+// logits and attn, say): the architecture fields that disagree, or nothing.
+export function checkSessionShapes(session, modelName, metadata) {
+  const mismatches = shapeMismatches(session, metadata);
   if (mismatches.length) {
     throw new Error(`the metadata does not match ${modelName}: ${mismatches.join('; ')}`);
   }

@@ -50,8 +50,10 @@ async function fetchMetadata(url, name) {
 }
 
 // Reads the model files (one byte count over all of them) while onnxruntime and the core
-// compile, then opens the explainer graph. The split graphs' sessions open when a photo
-// first needs them, the attribution graphs never here (attattr is not run by the page).
+// compile, then opens the first session: the photo graph's with the split graphs (it
+// predicts), else the explainer graph's. The model is ready then; the target graph's
+// session opens next in the queue, while the visitor chooses a photo (about a second:
+// docs/architecture.md). The attribution graphs open elsewhere (web/lib/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads }, reply) {
   const url = (file) => new URL(file, base).href;
   const { time, ms } = phaseTimer(reply);
@@ -101,6 +103,7 @@ async function openModel({ model, base, backend = 'wasm', threads }, reply) {
     sessionOptions,
     modelName: graphName,
   }));
+  enqueue(() => explainer.prepareTarget()); // a failure shows when a photo needs it
   const session = createSession({ explainer, core });
   session.entry = model;
   session.base = base;
@@ -165,11 +168,15 @@ function wireResults(results) {
   });
 }
 
-// Photo → prediction and the top-1 explanation in ONE explainer run (with photoGraph: the
-// photo graph, kept as the photo's cache, then the target graph). Also gives the region of
-// the photo the model saw, where the page draws the heat map.
+// A message that belongs to no request (id 0): the Engine hands it to onNotice.
+const notice = (body) => self.postMessage({ id: 0, ...body });
+
+// Photo → prediction and the top-1 explanation: with the split graphs the photo graph
+// predicts and stays as the photo's cache, then the target graph explains; without them
+// one explainer run does both. Also gives the region of the photo the model saw, where
+// the page draws the heat map.
 async function analyze(msg, reply) {
-  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, photoGraph = false, crop } = msg;
+  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, crop } = msg;
   const session = await sessionOf(modelKey);
   const t0 = now();
   dropPhoto(imageId);
@@ -178,7 +185,7 @@ async function analyze(msg, reply) {
   while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
   const preprocessMs = now() - t0;
   checkFresh(msg);
-  const viaPhoto = photoGraph && session.explainer.canCachePhoto;
+  const viaPhoto = session.explainer.canCachePhoto;
   const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo) : await session.predict(photo, { methods });
   reply({
     type: REPLY.PREDICTION, imageId,
@@ -187,9 +194,9 @@ async function analyze(msg, reply) {
     region: photo.region,
     timings: { preprocessMs },
   });
+  if (viaPhoto) notice({ type: NOTICE.PHOTO_CACHED, imageId, timings: { modelMs } });
   const { results, timings } = await session.explain(photo, [target], { methods, startLayer });
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
-  if (session.explainer.canCachePhoto && !viaPhoto) whenIdle(imageId);
 }
 
 async function explain(msg, reply) {
@@ -199,38 +206,6 @@ async function explain(msg, reply) {
   const { results, timings } = await session.explain(photo, targets, { methods, startLayer });
   checkFresh(msg);
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings });
-}
-
-// A message that belongs to no request (id 0): the Engine hands it to onNotice.
-const notice = (body) => self.postMessage({ id: 0, ...body });
-
-// The photo's target-independent tensors (split graphs) are computed once the Worker has
-// had no request for IDLE_MS, so a request soon after a heat map (the next photo, a
-// control) does not wait behind them; each request pushes them back.
-const IDLE_MS = 1000;
-const idlePhotos = new Set();
-let idleTimer = null;
-function whenIdle(imageId) {
-  idlePhotos.add(imageId);
-  armIdle();
-}
-function armIdle() {
-  clearTimeout(idleTimer);
-  if (idlePhotos.size) idleTimer = setTimeout(() => enqueue(cacheIdlePhotos), IDLE_MS);
-}
-async function cacheIdlePhotos() {
-  for (const imageId of [...idlePhotos]) {
-    idlePhotos.delete(imageId);
-    const entry = photos.get(imageId);
-    const promise = entry && entry.session.cachePhoto(entry.photo);
-    if (!promise) continue;
-    try {
-      const cache = await promise;
-      notice({ type: NOTICE.PHOTO_CACHED, imageId, timings: { modelMs: cache.modelMs } });
-    } catch (err) {
-      notice({ type: NOTICE.PHOTO_CACHE_FAILED, imageId, message: err?.message ?? String(err) });
-    }
-  }
 }
 
 // Bench hook: the plain forward (logits only) on a photo, `runs` times. The plain forward
@@ -263,7 +238,7 @@ async function handle(msg, reply) {
     case REQUEST.INIT: return init(msg, reply);
     case REQUEST.ANALYZE: return analyze(msg, reply);
     case REQUEST.EXPLAIN: return explain(msg, reply);
-    case REQUEST.RELEASE: idlePhotos.delete(msg.imageId); return dropPhoto(msg.imageId);
+    case REQUEST.RELEASE: return dropPhoto(msg.imageId);
     case REQUEST.STATS: return stats();
     case REQUEST.BENCH: return benchForward(msg);
     case REQUEST.ATTRIBUTE: {
@@ -289,7 +264,6 @@ self.onmessage = ({ data: msg }) => {
   }
   // Requests that replace the shown result supersede every older one.
   if (msg.supersede) latestId = Math.max(latestId, msg.id);
-  clearTimeout(idleTimer); // background work waits until requests stop coming
   run(msg, reply, () => handle(msg, reply));
 };
 
@@ -312,6 +286,5 @@ function run(msg, reply, work) {
       else reply({ type: REPLY.ERROR, message: err?.message ?? String(err) });
     }
     cancelled.delete(msg.id);
-    armIdle();
   });
 }

@@ -20,10 +20,10 @@ export const REQUEST = Object.freeze({
    * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number }
    * → phase…, progress…, ready */
   INIT: 'init',
-  /** Preprocesses a photo, predicts and explains the predicted class in one run. With
-   * photoGraph (and split graphs): the photo graph predicts and is kept for class switches,
-   * then the target graph explains (none for attention-only methods); no later caching run.
-   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer, photoGraph?: boolean,
+  /** Preprocesses a photo, predicts and explains the predicted class. With split graphs the
+   * photo graph predicts and is kept for class switches (photo-cached notice), then the
+   * target graph explains (none for attention-only methods); without, one explainer run.
+   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer,
    *   crop?: 'center'|'none' (core.cropModeIds) }
    * → prediction, maps */
   ANALYZE: 'analyze',
@@ -77,10 +77,9 @@ export const REPLY = Object.freeze({
 
 // Notices (id 0).
 export const NOTICE = Object.freeze({
-  /** @type {'photo-cached'} { imageId, timings: { modelMs } }: class switches now run the target graph alone */
+  /** @type {'photo-cached'} { imageId, timings: { modelMs } }: the photo graph's outputs are kept, class
+   * switches run the target graph alone */
   PHOTO_CACHED: 'photo-cached',
-  /** @type {'photo-cache-failed'} { imageId, message } */
-  PHOTO_CACHE_FAILED: 'photo-cache-failed',
 });
 
 // Replies after which a request has no more.
