@@ -43,11 +43,15 @@ importance (|Σ A ⊙ ∂L/∂A|, L the cross-entropy with the label), summed ov
 (Taylor's blocks then L2-normalised); random is a --seed shuffle. Heads are sorted by
 ascending importance; at rate r = 0, 0.1 … 1.0 the int(r·B·h) least important are masked
 (their attention multiplied by 0) and top-1 against the label is measured on the other
-photos, --batch at a time through GRAPH.masked.onnx. Writes DIR/prune-heads.json ({ accuracy,
-order, importance, masked, ... }), .md, .csv and .svg (accuracy vs rate, one line per
-measure). Rerun the same command to resume; shard the held-out photos with --shard and
-join the folders with \`vit-relevance eval merge\`. Every shard needs the whole ranking:
-rank once (e.g. --limit 1 without --shard) and give that folder to the shards as --ranking.
+photos, --batch at a time through GRAPH.masked.onnx. Also, for the paper's finding that
+the top heads of each layer keep most of the accuracy (this project's protocol; METHODS.md
+has none): for k = 1 … h−1, only the k most important heads of every block are kept, beside
+the global order masking as many heads, B·(h−k). Writes DIR/prune-heads.json ({ accuracy,
+perBlock, order, importance, masked, ... }), .md, .csv and .svg (accuracy vs rate, one
+line per measure) and prune-heads-per-block.csv. Rerun the same command to resume; shard
+the held-out photos with --shard and join the folders with \`vit-relevance eval merge\`.
+Every shard needs the whole ranking: rank once (e.g. --limit 1 without --shard) and give
+that folder to the shards as --ranking.
 
 options:
 ${formatOptions(OPTIONS)}`;

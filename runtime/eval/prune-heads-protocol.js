@@ -8,6 +8,10 @@
 //   3. heads sorted by ascending importance (ties: the lower head index first); at rate
 //      r = k/10 the int(r·B·h) least important are masked (head_mask 0) and top-1 against
 //      the label is measured on the held-out photos, in batches of the masked forward.
+// The per-block protocol (this project's, for the paper's finding that the top heads of
+// each layer keep most of the accuracy; METHODS.md defines none): for k = 1 … h−1, keep in
+// every block the k heads latest in the same order (ties as there) and mask the other
+// h−k, B·(h−k) heads in all; beside it the global order at that same count.
 // Environment-neutral: the caller owns the graphs, the core and the photos.
 import { softmax } from '../topk.js';
 import { seededShuffle } from './mosaic.js';
@@ -94,29 +98,52 @@ export function headMask(order, count) {
   return mask;
 }
 
-// The distinct masks of every (measure, rate): { masks: [Float32Array], use: { measure:
-// [mask index per rate] } } (rates 0 and 1 give the same mask for every measure).
-export function pruningMasks(orders) {
+// The heads kept per block by the per-block protocol: k = 1 … h−1.
+export const keptPerBlock = (heads) => Array.from({ length: heads - 1 }, (_, i) => i + 1);
+
+// head_mask [B·h] keeping `kept` heads in every block: each block's first h − kept heads
+// of `order` (head index b·h + k) are set to 0.
+export function perBlockMask(order, heads, kept) {
+  const mask = new Float32Array(order.length).fill(1);
+  const masked = new Array(order.length / heads).fill(0);
+  for (const head of order) {
+    const block = Math.floor(head / heads);
+    if (masked[block] < heads - kept) {
+      mask[head] = 0;
+      masked[block]++;
+    }
+  }
+  return mask;
+}
+
+// The distinct masks of every measure, each run once: { masks: [Float32Array], use:
+// { field: { measure: [mask index] } } }, one field per record string (evaluateBatch):
+// correct (per rate; rates 0 and 1 give the same mask for every measure), perBlock (per
+// kept count) and perBlockGlobal (the global order masking as many heads).
+export function pruningMasks(orders, heads) {
   const masks = [];
   const index = new Map();
-  const use = {};
+  const intern = (mask) => {
+    const key = mask.join('');
+    if (!index.has(key)) {
+      index.set(key, masks.length);
+      masks.push(mask);
+    }
+    return index.get(key);
+  };
+  const use = { correct: {}, perBlock: {}, perBlockGlobal: {} };
   for (const [measure, order] of Object.entries(orders)) {
-    use[measure] = RATES.map((_, k) => {
-      const mask = headMask(order, maskedCount(k, order.length));
-      const key = mask.join('');
-      if (!index.has(key)) {
-        index.set(key, masks.length);
-        masks.push(mask);
-      }
-      return index.get(key);
-    });
+    const blocks = order.length / heads;
+    use.correct[measure] = RATES.map((_, k) => intern(headMask(order, maskedCount(k, order.length))));
+    use.perBlock[measure] = keptPerBlock(heads).map((kept) => intern(perBlockMask(order, heads, kept)));
+    use.perBlockGlobal[measure] = keptPerBlock(heads).map((kept) => intern(headMask(order, blocks * (heads - kept))));
   }
   return { masks, use };
 }
 
 // A batch of held-out photos (pixels: n·3·H·W) under every mask. masked: { run(batch, n,
-// mask) → logits [n·C] }. → per photo { label, correct: { measure: "1101…" } } (one
-// character per rate: 1 = top-1 is still the label).
+// mask) → logits [n·C] }. → per photo { label, correct: { measure: "1101…" }, perBlock,
+// perBlockGlobal } (one character per mask of plan.use: 1 = top-1 is still the label).
 export async function evaluateBatch({ masked, pixels, labels, plan, C }) {
   const n = labels.length;
   const hits = [];
@@ -128,8 +155,9 @@ export async function evaluateBatch({ masked, pixels, labels, plan, C }) {
       return best === label ? '1' : '0';
     }));
   }
+  const bits = (byMeasure, p) => Object.fromEntries(Object.entries(byMeasure).map(([m, idx]) => [m, idx.map((i) => hits[i][p]).join('')]));
   return labels.map((label, p) => ({
     label,
-    correct: Object.fromEntries(Object.entries(plan.use).map(([m, idx]) => [m, idx.map((i) => hits[i][p]).join('')])),
+    ...Object.fromEntries(Object.entries(plan.use).map(([field, byMeasure]) => [field, bits(byMeasure, p)])),
   }));
 }

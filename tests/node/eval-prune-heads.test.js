@@ -10,7 +10,8 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCore } from '../../runtime/core.js';
 import { seededShuffle } from '../../runtime/eval/mosaic.js';
-import { RATES, headMask, headOrders, importanceSums, maskedCount, pruningMasks } from '../../runtime/eval/prune-heads-protocol.js';
+import { RATES, ascendingOrder, headMask, headOrders, importanceSums, maskedCount, perBlockMask, pruningMasks } from '../../runtime/eval/prune-heads-protocol.js';
+import { kind } from '../../runtime/eval/prune-heads.js';
 import { decodePhoto, preprocessPhoto } from '../../runtime/node/eval/photo.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { runCli, shared, tempDir } from './maps-support.js';
@@ -56,12 +57,67 @@ test('ranking: sums per head, Taylor blocks L2-normalised, ascending with ties t
 test('masks: int(r·B·h) heads at r = k/10, distinct masks run once', () => {
   assert.deepEqual(RATES.map((_, k) => maskedCount(k, 36)), [0, 3, 7, 10, 14, 18, 21, 25, 28, 32, 36]);
   assert.deepEqual(Array.from(headMask([2, 0, 1, 3], 2)), [0, 1, 0, 1]);
-  const plan = pruningMasks({ a: [0, 1, 2, 3], b: [3, 2, 1, 0] });
+  const plan = pruningMasks({ a: [0, 1, 2, 3], b: [3, 2, 1, 0] }, 2);
   // rates 0 and 1 (all kept, all masked) are shared; 4 heads: counts 0,0,0,1,1,2,2,2,3,3,4
-  assert.equal(plan.use.a[0], plan.use.b[0]);
-  assert.equal(plan.use.a[10], plan.use.b[10]);
-  assert.equal(plan.masks.length, 2 + 2 * 3);
-  assert.deepEqual(Array.from(plan.masks[plan.use.b[5]]), [1, 1, 0, 0]);
+  assert.equal(plan.use.correct.a[0], plan.use.correct.b[0]);
+  assert.equal(plan.use.correct.a[10], plan.use.correct.b[10]);
+  assert.deepEqual(Array.from(plan.masks[plan.use.correct.b[5]]), [1, 1, 0, 0]);
+  // 2 blocks × 2 heads, one kept per block: a masks heads 0 and 2, b heads 3 and 1 (two
+  // new masks); the global order at that count (2) is rate 50 %'s mask.
+  assert.deepEqual(Array.from(plan.masks[plan.use.perBlock.a[0]]), [0, 1, 0, 1]);
+  assert.deepEqual(Array.from(plan.masks[plan.use.perBlock.b[0]]), [1, 0, 1, 0]);
+  assert.deepEqual([plan.use.perBlockGlobal.a[0], plan.use.perBlockGlobal.b[0]], [plan.use.correct.a[5], plan.use.correct.b[5]]);
+  assert.equal(plan.masks.length, 2 + 2 * 3 + 2);
+});
+
+test('per-block masks: the top k heads of every block kept, ties as the global order breaks them', () => {
+  // 2 blocks × 3 heads; heads 1 and 2 tie (0.2): the lower index is the less important.
+  const order = ascendingOrder([0.1, 0.2, 0.2, 0.9, 0.8, 0.3]);
+  assert.deepEqual(order, [0, 1, 2, 5, 4, 3]);
+  // k = 1: block 0 keeps head 2 (1 lost the tie), block 1 keeps head 3; 4 heads masked.
+  assert.deepEqual(Array.from(perBlockMask(order, 3, 1)), [0, 0, 1, 1, 0, 0]);
+  // k = 2: each block loses its least important head, 0 and 5.
+  assert.deepEqual(Array.from(perBlockMask(order, 3, 2)), [0, 1, 1, 1, 1, 0]);
+  const plan = pruningMasks({ attention: order }, 3);
+  const masks = (field) => plan.use[field].attention.map((i) => Array.from(plan.masks[i]));
+  assert.deepEqual(masks('perBlock'), [[0, 0, 1, 1, 0, 0], [0, 1, 1, 1, 1, 0]]);
+  // The global order at the same counts (4, 2) masks block 0 first.
+  assert.deepEqual(masks('perBlockGlobal'), [[0, 0, 0, 1, 1, 0], [0, 0, 1, 1, 1, 1]]);
+});
+
+test('summary: per-block top-1 beside the global order at the same count; folders from before it summarize without it', () => {
+  const settings = { model: 'tiny', by: ['attention', 'random'], blocks: 2, heads: 3, seed: 0, steps: 20, perBlockKept: [1, 2] };
+  const rank = { label: 0, predicted: 0, importance: { attention: [0.1, 0.2, 0.2, 0.9, 0.8, 0.3] } };
+  const held = (perBlock, perBlockGlobal) => ({ label: 1, correct: { attention: '11000000000', random: '10000000000' }, perBlock, perBlockGlobal });
+  const records = [rank,
+    held({ attention: '11', random: '01' }, { attention: '01', random: '00' }),
+    held({ attention: '01', random: '00' }, { attention: '00', random: '01' })];
+  const s = kind.summarize(records, settings);
+  assert.deepEqual(s.perBlock, {
+    kept: [1, 2],
+    masked: [4, 2],
+    accuracy: { attention: [0.5, 1], random: [0, 0.5] },
+    global: { attention: [0, 0.5], random: [0, 0.5] },
+  });
+  assert.deepEqual(s.accuracy.attention.slice(0, 3), [1, 1, 0]);
+  const files = Object.fromEntries(kind.reports(s).map((f) => [f.file, f.text]));
+  assert.match(files['prune-heads.md'], /\| kept per block \| heads masked \| attention per block \| attention global \| random per block \| random global \|/);
+  assert.match(files['prune-heads.md'], /\| 1 \| 4 \| 50\.00 \| 0\.00 \| 0\.00 \| 0\.00 \|/);
+  assert.deepEqual(files['prune-heads-per-block.csv'].trim().split('\n'), [
+    'kept,masked,acc_attention_per_block,acc_attention_global,acc_random_per_block,acc_random_global',
+    '1,4,0.500000,0.000000,0.000000,0.000000',
+    '2,2,1.000000,0.500000,0.500000,0.500000',
+  ]);
+
+  // A folder from before the per-block masks: no perBlockKept in its settings, no
+  // perBlock in its records.
+  const without = (object, ...keys) => Object.fromEntries(Object.entries(object).filter(([key]) => !keys.includes(key)));
+  const old = kind.summarize(records.map((r) => without(r, 'perBlock', 'perBlockGlobal')), without(settings, 'perBlockKept'));
+  assert.ok(!('perBlock' in old), 'the summary of an old folder is what it was');
+  assert.deepEqual(old.accuracy, s.accuracy);
+  const oldFiles = kind.reports(old);
+  assert.deepEqual(oldFiles.map((f) => f.file), ['prune-heads.md', 'prune-heads.csv', 'prune-heads.svg']);
+  assert.doesNotMatch(oldFiles[0].text, /per block/);
 });
 
 test('eval prune-heads end to end: importances from the real graphs, rate 0 is the plain model, rate 1 masks every head', { skip, timeout: 900_000 }, async () => {
@@ -131,11 +187,19 @@ test('eval prune-heads end to end: importances from the real graphs, rate 0 is t
   assert.ok(s.accuracy.attention[0] > 0, 'the plain model gets some of the four photos right');
   for (const m of s.by) assert.equal(s.accuracy[m][10], s.accuracy.random[10], `${m}: rate 1 is one mask for all`);
   assert.ok(s.accuracy.random[10] < s.accuracy.random[0], 'masking every head must cost accuracy');
+  // The per-block masks: 1 and 2 of the 3 heads kept in each of the 12 blocks.
+  assert.deepEqual([s.perBlock.kept, s.perBlock.masked], [[1, 2], [24, 12]]);
+  for (const e of records.filter((x) => !x.record.importance)) {
+    for (const field of ['perBlock', 'perBlockGlobal']) assert.deepEqual(Object.keys(e.record[field]).sort(), [...s.by].sort(), `${e.key}: ${field}`);
+    for (const m of s.by) assert.match(e.record.perBlock[m] + e.record.perBlockGlobal[m], /^[01]{4}$/);
+  }
 
   const files = filesOf(out);
   assert.match(files['prune-heads.md'], /\| 100 % \| 36 \|/);
   assert.equal(files['prune-heads.csv'].trim().split('\n').length, 1 + RATES.length);
   for (const m of s.by) assert.ok(files['prune-heads.svg'].includes(`>${m}</text>`), `the chart has a line for ${m}`);
+  assert.match(files['prune-heads.md'], /\| 1 \| 24 \|/);
+  assert.equal(files['prune-heads-per-block.csv'].trim().split('\n').length, 3);
 });
 
 test('eval prune-heads: two shards merged, and a run interrupted then resumed, equal one run byte for byte', { skip, timeout: 900_000 }, async () => {
@@ -151,9 +215,21 @@ test('eval prune-heads: two shards merged, and a run interrupted then resumed, e
   const shard1 = JSON.parse(readFileSync(path.join(dir, 'shard-1', 'prune-heads.json'), 'utf8'));
   assert.deepEqual([shard1.rankImages, shard1.evalImages], [2, 2], 'a shard ranks on all ranking photos and evaluates its half');
 
+  // A folder from before the per-block masks (its run.json without perBlockKept) is
+  // refused as an --out folder, not mixed, but serves as --ranking.
+  const old = path.join(dir, 'old');
+  await mkdir(old);
+  const oldInfo = JSON.parse(readFileSync(path.join(whole, 'run.json'), 'utf8'));
+  delete oldInfo.settings.perBlockKept;
+  writeFileSync(path.join(old, 'run.json'), JSON.stringify(oldInfo));
+  await copyFile(path.join(whole, 'records.jsonl'), path.join(old, 'records.jsonl'));
+  const refused = runCli(pruneArgs(images, old, ...cheap));
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /old was computed with other settings \(perBlockKept: unset vs \[1,2\]\)/);
+
   // Shards that take the ranking from a folder that ranked once rank nothing themselves.
   for (const i of [1, 2]) {
-    const r = runCli(pruneArgs(images, path.join(dir, `reusing-${i}`), ...cheap, '--shard', `${i}/2`, '--ranking', whole));
+    const r = runCli(pruneArgs(images, path.join(dir, `reusing-${i}`), ...cheap, '--shard', `${i}/2`, '--ranking', i === 1 ? whole : old));
     ok(r, `shard ${i} with --ranking`);
     assert.match(r.stdout, /ranked 0 photo\(s\)/);
   }

@@ -12,16 +12,17 @@ import { fileSha256 } from '../file-sha256.js';
 import { checkAttributionFiles, openAttributionFiles, openMaskedForwardFile } from '../open-attribution.js';
 import { UserError } from '../../errors.js';
 import { kind, isRankRecord } from '../../eval/prune-heads.js';
-import { RATES, evaluateBatch, headOrders, pruningMasks, rankPhoto } from '../../eval/prune-heads-protocol.js';
+import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../../eval/prune-heads-protocol.js';
 
 // --ranking DIR: the ranking records of another run folder of the same photos and settings
-// (--rank-images and --shard aside: a ranking photo's record depends on neither), so the
-// shards of one evaluation rank once. → Map name → record (empty without --ranking).
+// (--rank-images, --shard and the per-block masks aside: a ranking photo's record depends
+// on none of them; folders from before the per-block masks serve too). The shards of one
+// evaluation thus rank once. → Map name → record (empty without --ranking).
 async function rankingRecords(dir, settings, data) {
   if (!dir) return new Map();
   const info = await readRunInfo(dir);
   if (info?.kind !== kind.name) throw new UserError(`--ranking ${dir} is not a prune-heads run folder`);
-  const ignore = { rankImages: null };
+  const ignore = { rankImages: null, perBlockKept: null };
   checkSameRun({ ...info, settings: { ...info.settings, ...ignore } }, { kind: kind.name, settings: { ...settings, ...ignore }, data }, `--ranking ${dir}`);
   const records = new Map();
   for (const [name, entry] of await readRecords(dir)) if (entry.record && isRankRecord(entry.record)) records.set(name, entry.record);
@@ -84,6 +85,7 @@ export const pruneHeadsJob = {
       blocks: arch.blocks,
       heads: arch.heads,
       rates: RATES,
+      perBlockKept: keptPerBlock(arch.heads),
     };
     const engine = explainer.engine;
     // Opened when a ranking photo first needs it (shards given --ranking never do).
@@ -107,7 +109,7 @@ export const pruneHeadsJob = {
       if (missing.length) throw new Error(`prune-heads: ranking photo(s) ${missing.slice(0, 3).join(', ')} have no entry in ${opts.out}`);
       const ranking = sortedEntries(entries).map(([, e]) => e.record).filter((r) => r && isRankRecord(r));
       if (!ranking.length) throw new UserError(`none of the ${rankNames.length} ranking photo(s) could be read: no ranking to prune by`);
-      plan = pruningMasks(headOrders(ranking, settings));
+      plan = pruningMasks(headOrders(ranking, settings), settings.heads);
       return plan;
     };
 
@@ -162,6 +164,11 @@ export const pruneHeadsJob = {
 
   summaryLines(s) {
     const head = `top-1 (%) at rate ${s.rates.map((r) => Math.round(r * 100)).join(' / ')}:`;
-    return [head, ...s.by.map((m) => `  ${m.padEnd(12)} ${s.accuracy[m].map((a) => (a * 100).toFixed(1)).join(' ')}`)];
+    const line = (m, values) => `  ${m.padEnd(12)} ${values.map((a) => (a * 100).toFixed(1)).join(' ')}`;
+    const lines = [head, ...s.by.map((m) => line(m, s.accuracy[m]))];
+    if (!s.perBlock) return lines;
+    const p = s.perBlock;
+    return [...lines, `top-1 (%) keeping ${p.kept.join(' / ')} head(s) per block (per block, then global at ${p.masked.join(' / ')} masked):`,
+      ...s.by.map((m) => line(m, [...p.accuracy[m], ...p.global[m]]))];
   },
 };
