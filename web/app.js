@@ -13,7 +13,7 @@ import { LinkState } from './lib/url-state.js';
 import { contactSheet } from './lib/contact-sheet.js';
 import { ComparePhoto, bindComparePicker } from './lib/compare-photo.js';
 import { loadCore } from './runtime/core.js';
-import { REQUEST } from './lib/protocol.js';
+import { REQUEST, NOTICE } from './lib/protocol.js';
 import { classStanding } from './runtime/topk.js';
 import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from './lib/confidence.js';
 import { methodHelp, startLayerState } from './lib/method-help.js';
@@ -257,14 +257,12 @@ async function onPhoto(blob, name) {
   if (state.metadata) analyze(state.photo);
 }
 
-// After the first heat map the Worker computes the photo's target-independent tensors
-// (split graphs); from then on a class switch runs the target graph alone.
+// The Worker's notices, for the benchmark: the target graph's session open after `ready`;
+// a photo's target-independent tensors kept (a class switch runs the target graph alone).
 function onWorkerNotice(msg) {
-  if (msg.imageId !== state.photo?.imageId) return;
-  if (msg.type === 'photo-cached') {
+  if (msg.type === NOTICE.TARGET_READY) timeline.targetReady = performance.now();
+  if (msg.type === NOTICE.PHOTO_CACHED && msg.imageId === state.photo?.imageId) {
     timeline.photoCached = { at: performance.now(), imageId: msg.imageId, modelMs: msg.timings.modelMs };
-  } else if (msg.type === 'photo-cache-failed') {
-    console.warn(`class switches use the single graph: ${msg.message}`);
   }
 }
 

@@ -103,7 +103,8 @@ async function openModel({ model, base, backend = 'wasm', threads }, reply) {
     sessionOptions,
     modelName: graphName,
   }));
-  enqueue(() => explainer.prepareTarget()); // a failure shows when a photo needs it
+  // A failure shows when a photo needs the session.
+  if (explainer.canCachePhoto) enqueue(() => explainer.prepareTarget().then(() => notice({ type: NOTICE.TARGET_READY })));
   const session = createSession({ explainer, core });
   session.entry = model;
   session.base = base;

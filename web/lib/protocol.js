@@ -80,6 +80,8 @@ export const NOTICE = Object.freeze({
   /** @type {'photo-cached'} { imageId, timings: { modelMs } }: the photo graph's outputs are kept, class
    * switches run the target graph alone */
   PHOTO_CACHED: 'photo-cached',
+  /** @type {'target-ready'} {}: the target graph's session is open (it opens after `ready`, in the queue) */
+  TARGET_READY: 'target-ready',
 });
 
 // Replies after which a request has no more.
