@@ -78,13 +78,18 @@ $('error-close').addEventListener('click', clearError);
 function setStatus(text) { $('engine-status').textContent = text; }
 
 // ---------- model ----------
+// The core (it draws maps and the legend here) loads while the Worker opens the model.
+let coreLoading = null;
+// The first Worker starts with the page, so its script loads while models/index.json is read.
+let firstEngine = null;
+const newEngine = () => new Engine(new URL('./worker.js', import.meta.url));
+
 async function boot() {
-  try {
-    core = await loadCore();
+  firstEngine = newEngine();
+  coreLoading = loadCore().then((c) => {
+    core = c;
     drawLegend();
-  } catch (err) {
-    showError(`The WebAssembly core could not load: ${err.message}`);
-  }
+  }, (err) => showError(`The WebAssembly core could not load: ${err.message}`));
   offerWebGpu(); // never the default: WebAssembly stays selected
   const options = (id) => [...$(id).querySelectorAll('option')].map((o) => o.value);
   const radios = (name) => [...document.querySelectorAll(`input[name="${name}"]`)].map((r) => r.value);
@@ -134,7 +139,8 @@ async function openModel(model) {
   state.metadata = null;
   document.body.dataset.modelReady = 'false';
   engine?.terminate();
-  engine = new Engine(new URL('./worker.js', import.meta.url));
+  engine = firstEngine ?? newEngine();
+  firstEngine = null;
   engine.onNotice = onWorkerNotice;
   setStatus(`Loading ${model.name}…`);
   $('load-progress').hidden = true; // shown only while bytes come from the network
@@ -165,6 +171,7 @@ async function openModel(model) {
   timeline.modelReady = { at: performance.now(), phaseMs: ready.phaseMs, fromCache: ready.fromCache };
   state.methods = ready.methods.map((m) => m.id);
   state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
+  await coreLoading;
   if (model.attribution && core) { // attattr: from the Attribution panel's run (web/lib/attribution-panel.js)
     state.methods.push(ATTATTR);
     state.methodInfo.set(ATTATTR, core.method(ATTATTR));
