@@ -91,9 +91,8 @@ function checkSplitContract(photo, target, name) {
 // explains any targets at about half the cost of explain() (a class switch in the page).
 // Graphs with external weights need sessionOptions.externalData.
 // Sessions: without split graphs the explainer graph's opens at once. With them the photo
-// graph's opens at once (the smallest: the page and embeds predict with it) and the
-// others when first used, the target graph's sooner with prepareTarget(): the explainer
-// and target graphs take about a second each to open, far more than a forward pass.
+// graph's opens at once (the smallest) and the others when first used or prepared: the
+// explainer and target graphs take about a second each to open, far more than a forward.
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
   split,
@@ -315,8 +314,11 @@ export async function openExplainer({
     // True when cachePhoto()/explainCached() are available (split graphs given).
     get canCachePhoto() { return Boolean(split); },
 
-    // Opens the target graph's session ahead of the first explainCached() (the page does
-    // it while the visitor chooses a photo); no-op without split graphs.
+    // Open the explainer graph's and the target graph's sessions ahead of their first use
+    // (the page does it while the visitor chooses a photo); the latter needs split graphs.
+    async prepareExplainer() {
+      await explainerSession();
+    },
     async prepareTarget() {
       if (split) await targetSession();
     },

@@ -264,12 +264,15 @@ async function onPhoto(blob, name) {
   if (state.metadata) analyze(state.photo);
 }
 
-// The Worker's notices, for the benchmark: the target graph's session open after `ready`;
-// a photo's target-independent tensors kept (a class switch runs the target graph alone).
+// The Worker's notices: its sessions all open after `ready` (for the benchmark); a photo's
+// target-independent tensors kept (split graphs): a class switch runs the target graph alone.
 function onWorkerNotice(msg) {
-  if (msg.type === NOTICE.TARGET_READY) timeline.targetReady = performance.now();
-  if (msg.type === NOTICE.PHOTO_CACHED && msg.imageId === state.photo?.imageId) {
+  if (msg.type === NOTICE.SESSIONS_READY) timeline.sessionsReady = performance.now();
+  if (msg.imageId !== state.photo?.imageId) return;
+  if (msg.type === NOTICE.PHOTO_CACHED) {
     timeline.photoCached = { at: performance.now(), imageId: msg.imageId, modelMs: msg.timings.modelMs };
+  } else if (msg.type === NOTICE.PHOTO_CACHE_FAILED) {
+    console.warn(`class switches use the single graph: ${msg.message}`);
   }
 }
 

@@ -57,7 +57,7 @@ class Photo {
     const imageId = nextImageId++;
     const rgba = new Uint8ClampedArray(this.#decoded.rgba);
     const replies = await this.#ask(REQUEST.ANALYZE,
-      { modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height, methods, startLayer },
+      { modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height, methods, startLayer, photoGraph: true },
       signal, [rgba.buffer]);
     this.#imageId = imageId;
     const prediction = replies.find((m) => m.type === REPLY.PREDICTION);

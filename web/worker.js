@@ -51,9 +51,10 @@ async function fetchMetadata(url, name) {
 
 // Reads the model files (one byte count over all of them) while onnxruntime and the core
 // compile, then opens the first session: the photo graph's with the split graphs (it
-// predicts), else the explainer graph's. The model is ready then; the target graph's
-// session opens next in the queue, while the visitor chooses a photo (about a second:
-// docs/architecture.md). The attribution graphs open elsewhere (web/lib/attribution-job.js).
+// predicts), else the explainer graph's. The model is ready then; the explainer and target
+// graphs' sessions (about a second each: docs/architecture.md) open when the Worker is
+// idle, or when a photo first needs them. The attribution graphs open elsewhere
+// (web/lib/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads }, reply) {
   const url = (file) => new URL(file, base).href;
   const { time, ms } = phaseTimer(reply);
@@ -89,10 +90,7 @@ async function openModel({ model, base, backend = 'wasm', threads }, reply) {
     core ? null : time(PHASE.CORE, async () => { core = await loadCore(); }),
   ]).then(([[m, d], o]) => [m, d, o]);
 
-  // WebAssembly: no graph optimisation. It halves the time sessions take to open (what a
-  // visitor waits for: photo graph 160 → 90 ms, target graph 950 → 410 ms in Node) and the
-  // runs took as long within a few per cent (docs/architecture.md).
-  const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : { graphOptimizationLevel: 'disabled' };
+  const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
   if (split) sessionOptions.externalData = [{ path: split.weights, data: downloads[0] }];
   const graphName = split ? split.graph : model.onnx;
   // The metadata is checked against every axis the graph fixes when its session opens,
@@ -107,7 +105,10 @@ async function openModel({ model, base, backend = 'wasm', threads }, reply) {
     modelName: graphName,
   }));
   // A failure shows when a photo needs the session.
-  if (explainer.canCachePhoto) enqueue(() => explainer.prepareTarget().then(() => notice({ type: NOTICE.TARGET_READY })));
+  if (explainer.canCachePhoto) {
+    whenIdle('explainer', () => explainer.prepareExplainer());
+    whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
+  }
   const session = createSession({ explainer, core });
   session.entry = model;
   session.base = base;
@@ -175,12 +176,12 @@ function wireResults(results) {
 // A message that belongs to no request (id 0): the Engine hands it to onNotice.
 const notice = (body) => self.postMessage({ id: 0, ...body });
 
-// Photo → prediction and the top-1 explanation: with the split graphs the photo graph
-// predicts and stays as the photo's cache, then the target graph explains; without them
-// one explainer run does both. Also gives the region of the photo the model saw, where
-// the page draws the heat map.
+// Photo → prediction and the top-1 explanation in ONE explainer run (with photoGraph: the
+// photo graph, kept as the photo's cache, then the target graph: embeds, whose next
+// request follows at once). Also gives the region of the photo the model saw, where the
+// page draws the heat map.
 async function analyze(msg, reply) {
-  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, crop } = msg;
+  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, photoGraph = false, crop } = msg;
   const session = await sessionOf(modelKey);
   const t0 = now();
   dropPhoto(imageId);
@@ -189,7 +190,7 @@ async function analyze(msg, reply) {
   while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
   const preprocessMs = now() - t0;
   checkFresh(msg);
-  const viaPhoto = session.explainer.canCachePhoto;
+  const viaPhoto = photoGraph && session.explainer.canCachePhoto;
   const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo) : await session.predict(photo, { methods });
   reply({
     type: REPLY.PREDICTION, imageId,
@@ -201,6 +202,7 @@ async function analyze(msg, reply) {
   if (viaPhoto) notice({ type: NOTICE.PHOTO_CACHED, imageId, timings: { modelMs } });
   const { results, timings } = await session.explain(photo, [target], { methods, startLayer });
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
+  if (session.explainer.canCachePhoto && !viaPhoto) whenIdle(`photo ${imageId}`, () => cacheIdlePhoto(imageId));
 }
 
 async function explain(msg, reply) {
@@ -210,6 +212,41 @@ async function explain(msg, reply) {
   const { results, timings } = await session.explain(photo, targets, { methods, startLayer });
   checkFresh(msg);
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings });
+}
+
+// Background work, done once the Worker has had no request for IDLE_MS, one task per queue
+// turn, so a request soon after (the next photo, a control) does not wait behind it; each
+// request pushes it back. Tasks: opening the explainer and target graphs' sessions after
+// `ready`, and a photo's target-independent tensors (split graphs) after its first heat map.
+const IDLE_MS = 1000;
+const idleTasks = new Map(); // key → async task, in insertion order
+let idleTimer = null;
+function whenIdle(key, task) {
+  idleTasks.set(key, task);
+  armIdle();
+}
+function armIdle() {
+  clearTimeout(idleTimer);
+  if (idleTasks.size) idleTimer = setTimeout(() => enqueue(runIdleTask), IDLE_MS);
+}
+async function runIdleTask() {
+  const next = idleTasks.entries().next();
+  if (next.done) return;
+  const [key, task] = next.value;
+  idleTasks.delete(key);
+  await task();
+  armIdle();
+}
+async function cacheIdlePhoto(imageId) {
+  const entry = photos.get(imageId);
+  const promise = entry && entry.session.cachePhoto(entry.photo);
+  if (!promise) return;
+  try {
+    const cache = await promise;
+    notice({ type: NOTICE.PHOTO_CACHED, imageId, timings: { modelMs: cache.modelMs } });
+  } catch (err) {
+    notice({ type: NOTICE.PHOTO_CACHE_FAILED, imageId, message: err?.message ?? String(err) });
+  }
 }
 
 // Bench hook: the plain forward (logits only) on a photo, `runs` times. The plain forward
@@ -242,7 +279,7 @@ async function handle(msg, reply) {
     case REQUEST.INIT: return init(msg, reply);
     case REQUEST.ANALYZE: return analyze(msg, reply);
     case REQUEST.EXPLAIN: return explain(msg, reply);
-    case REQUEST.RELEASE: return dropPhoto(msg.imageId);
+    case REQUEST.RELEASE: idleTasks.delete(`photo ${msg.imageId}`); return dropPhoto(msg.imageId);
     case REQUEST.STATS: return stats();
     case REQUEST.BENCH: return benchForward(msg);
     case REQUEST.ATTRIBUTE: {
@@ -268,6 +305,7 @@ self.onmessage = ({ data: msg }) => {
   }
   // Requests that replace the shown result supersede every older one.
   if (msg.supersede) latestId = Math.max(latestId, msg.id);
+  clearTimeout(idleTimer); // background work waits until requests stop coming
   run(msg, reply, () => handle(msg, reply));
 };
 
@@ -290,5 +328,6 @@ function run(msg, reply, work) {
       else reply({ type: REPLY.ERROR, message: err?.message ?? String(err) });
     }
     cancelled.delete(msg.id);
+    armIdle();
   });
 }

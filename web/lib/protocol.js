@@ -20,10 +20,11 @@ export const REQUEST = Object.freeze({
    * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number }
    * → phase…, progress…, ready */
   INIT: 'init',
-  /** Preprocesses a photo, predicts and explains the predicted class. With split graphs the
-   * photo graph predicts and is kept for class switches (photo-cached notice), then the
-   * target graph explains (none for attention-only methods); without, one explainer run.
-   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer,
+  /** Preprocesses a photo, predicts and explains the predicted class in one run (the photo
+   * is cached for class switches when the Worker is idle: photo-cached notice). With
+   * photoGraph (and split graphs): the photo graph predicts and is kept at once, then the
+   * target graph explains (none for attention-only methods); no later caching run.
+   * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer, photoGraph?: boolean,
    *   crop?: 'center'|'none' (core.cropModeIds) }
    * → prediction, maps */
   ANALYZE: 'analyze',
@@ -80,8 +81,11 @@ export const NOTICE = Object.freeze({
   /** @type {'photo-cached'} { imageId, timings: { modelMs } }: the photo graph's outputs are kept, class
    * switches run the target graph alone */
   PHOTO_CACHED: 'photo-cached',
-  /** @type {'target-ready'} {}: the target graph's session is open (it opens after `ready`, in the queue) */
-  TARGET_READY: 'target-ready',
+  /** @type {'photo-cache-failed'} { imageId, message } */
+  PHOTO_CACHE_FAILED: 'photo-cache-failed',
+  /** @type {'sessions-ready'} {}: the explainer and target graphs' sessions are open (they open after `ready`,
+   * when the Worker is idle) */
+  SESSIONS_READY: 'sessions-ready',
 });
 
 // Replies after which a request has no more.
