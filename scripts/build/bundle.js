@@ -35,10 +35,13 @@ export async function bundleScripts({ webDir, runtimeDir, outDir }) {
         // onnxruntime-web's files are copied beside the bundles, never bundled.
         if (file.startsWith(path.join(webDir, 'ort') + path.sep)) return { path: args.path, external: true };
         if (entrySet.has(file)) return { path: args.path, external: true };
-        // The site's runtime/ folder is the repository's runtime/.
+        // The site's runtime/ folder is the repository's runtime/, less the evaluations.
         const inSiteRuntime = path.join(webDir, 'runtime') + path.sep;
-        if (file.startsWith(inSiteRuntime)) return { path: path.join(runtimeDir, file.slice(inSiteRuntime.length)) };
-        return undefined;
+        const inRuntime = [inSiteRuntime, runtimeDir + path.sep].find((dir) => file.startsWith(dir));
+        if (!inRuntime) return undefined;
+        const name = file.slice(inRuntime.length);
+        if (name === 'core-eval.js') return { path: path.join(webDir, 'lib', 'eval-left-out.js') };
+        return { path: path.join(runtimeDir, name) };
       });
       b.onLoad({ filter: /\.js$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
