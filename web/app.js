@@ -156,7 +156,7 @@ async function openModel(model) {
   let ready;
   try {
     const base = new URL('./models/', import.meta.url).href;
-    const r = await engine.request(REQUEST.INIT, { model, base, backend: state.backend }, { onEvent });
+    const r = await engine.request(REQUEST.INIT, { model, base, backend: state.backend, prepare: true }, { onEvent });
     if (r.stale) return; // another model was chosen meanwhile
     ready = r.replies.find((m) => m.type === 'ready');
   } catch (err) {

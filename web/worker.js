@@ -53,9 +53,9 @@ async function fetchMetadata(url, name) {
 // compile, then opens the first session: the photo graph's with the split graphs (it
 // predicts), else the explainer graph's. The model is ready then; the explainer and target
 // graphs' sessions (about a second each: docs/architecture.md) open when the Worker is
-// idle, or when a photo first needs them. The attribution graphs open elsewhere
-// (web/lib/attribution-job.js).
-async function openModel({ model, base, backend = 'wasm', threads }, reply) {
+// idle (with `prepare`: the page), or when a photo first needs them (embeds, which need no
+// explainer graph). The attribution graphs open elsewhere (web/lib/attribution-job.js).
+async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply) {
   const url = (file) => new URL(file, base).href;
   const { time, ms } = phaseTimer(reply);
   // The explainer graph, and with the split graphs (models/exporter/split.py) also the
@@ -105,7 +105,7 @@ async function openModel({ model, base, backend = 'wasm', threads }, reply) {
     modelName: graphName,
   }));
   // A failure shows when a photo needs the session.
-  if (explainer.canCachePhoto) {
+  if (prepare && explainer.canCachePhoto) {
     whenIdle('explainer', () => explainer.prepareExplainer());
     whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
   }

@@ -16,8 +16,11 @@
  */
 
 export const REQUEST = Object.freeze({
-  /** Opens a model once per Worker (later inits of the same one share it).
-   * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number }
+  /** Opens a model once per Worker (later inits of the same one share it). prepare (the
+   * page): its explainer and target graphs' sessions open when the Worker is idle after
+   * `ready` (sessions-ready notice); otherwise when first needed (embeds predict at once).
+   * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number,
+   *   prepare?: boolean }
    * → phase…, progress…, ready */
   INIT: 'init',
   /** Preprocesses a photo, predicts and explains the predicted class in one run (the photo
