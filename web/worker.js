@@ -199,7 +199,6 @@ async function analyze(msg, reply) {
     region: photo.region,
     timings: { preprocessMs },
   });
-  if (viaPhoto) notice({ type: NOTICE.PHOTO_CACHED, imageId, timings: { modelMs } });
   const { results, timings } = await session.explain(photo, [target], { methods, startLayer });
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
   if (session.explainer.canCachePhoto && !viaPhoto) whenIdle(`photo ${imageId}`, () => cacheIdlePhoto(imageId));

@@ -57,9 +57,11 @@ def _external_files(model: onnx.ModelProto, folder: Path) -> List[str]:
     return [f"{loc}={folder / loc}" for loc in sorted(locations)]
 
 
-def record(path: Path, settings: List[Dict[str, int]]) -> List[Dict[str, dict]]:
-    """Per setting, {value name: {"dims", "type"}} of every non-constant node output."""
-    model = onnx.load(str(path), load_external_data=False)
+def record(path: Path, graph_model: onnx.ModelProto, settings: List[Dict[str, int]]) -> List[Dict[str, dict]]:
+    """Per setting, {value name: {"dims", "type"}} of every non-constant node output of the
+    graph at `path` (loaded as `graph_model`, which stays unchanged)."""
+    model = onnx.ModelProto()
+    model.CopyFrom(graph_model)
     declared = {o.name for o in model.graph.output}
     for node in model.graph.node:
         if node.op_type == "Constant":
@@ -87,7 +89,7 @@ def annotate(path: Path) -> int:
     model = onnx.load(str(path), load_external_data=False)
     graph = model.graph
     settings = settings_for(graph)
-    runs = record(path, settings)
+    runs = record(path, model, settings)
     ends = {i.name for i in graph.input} | {o.name for o in graph.output}
     del graph.value_info[:]
     unnamed = 0

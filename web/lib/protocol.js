@@ -81,8 +81,7 @@ export const REPLY = Object.freeze({
 
 // Notices (id 0).
 export const NOTICE = Object.freeze({
-  /** @type {'photo-cached'} { imageId, timings: { modelMs } }: the photo graph's outputs are kept, class
-   * switches run the target graph alone */
+  /** @type {'photo-cached'} { imageId, timings: { modelMs } }: class switches now run the target graph alone */
   PHOTO_CACHED: 'photo-cached',
   /** @type {'photo-cache-failed'} { imageId, message } */
   PHOTO_CACHE_FAILED: 'photo-cache-failed',
