@@ -104,7 +104,8 @@ def export(args) -> int:
     }
     onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
     fresh = cache.is_up_to_date(stamp, out, expected)
-    split_files = [f"{name}.{part}" for part in ("graph.onnx", "photo.onnx", "target.onnx", "weights.bin")]
+    split_files = [f"{name}.{part}"
+                   for part in ("graph.onnx", "photo.onnx", "target.onnx", "logits.onnx", "weights.bin")]
     attribution_files = [f"{name}.{part}" for part in ("states.onnx", "masked.onnx", "attribution.bin")]
     stamped = stamp.get("files", {}) if stamp else {}
     if (fresh and (not args.plain or forward_file in stamped)
@@ -143,7 +144,7 @@ def export(args) -> int:
         if args.split:
             from models.exporter.split_export import export_split
             print(f"{name}: exporting the split graphs for the page", flush=True)
-            split = export_split(cfg, state_dict, tmp, name, single=tmp / onnx_file)
+            split = export_split(cfg, state_dict, tmp, name, single=tmp / onnx_file, plain=tmp / forward_file)
         attribution = None
         if args.attribution:
             from models.exporter.attribution_export import export_attribution
@@ -161,7 +162,7 @@ def export(args) -> int:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
     entry = update_index(out, name, onnx_file, json_file, forward_file if args.plain else None,
-                         split and {k: split[k] for k in ("graph", "photo", "target", "weights")},
+                         split and {k: split[k] for k in ("graph", "photo", "target", "forward", "weights")},
                          attribution)
     files = {f: (out / f).stat().st_size for f in written + [json_file]}
     cache.write_stamp(stamp_file, {**expected, "files": files,

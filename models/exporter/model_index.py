@@ -22,7 +22,7 @@ def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
                  "bytes": (out_dir / onnx_file).stat().st_size}
         if forward_file:  # the plain forward graph, for benchmarks and size checks
             entry.update({"forward_onnx": forward_file, "forward_bytes": (out_dir / forward_file).stat().st_size})
-        if split:  # the page's graphs: {graph, photo, target, weights} file names
+        if split:  # the page's graphs: {graph, photo, target, forward, weights} file names
             entry["split"] = {**split, "bytes": sum((out_dir / f).stat().st_size for f in split.values())}
         if attribution:  # {states, blocks: [per block], masked, weights} file names
             files = [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]

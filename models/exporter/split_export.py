@@ -79,11 +79,13 @@ def externalise(models: List[onnx.ModelProto], weights_name: str) -> bytes:
 
 
 def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=None,
-                 single: Path = None) -> Dict[str, object]:
-    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.weights.bin into `out`, and
-    with `single` (an exported single explainer graph) <name>.graph.onnx: the same graph
-    reading its weights from the shared file too, so a page that runs all three downloads
-    the weights once. Returns {"photo", "target", "weights"[, "graph"]: file names,
+                 single: Path = None, plain: Path = None) -> Dict[str, object]:
+    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.weights.bin into `out`; with
+    `single` (an exported single explainer graph) <name>.graph.onnx, and with `plain` (an
+    exported plain forward graph) <name>.logits.onnx: those graphs reading their weights
+    from the shared file too, so a page that runs them all reads the weights once (the
+    logits graph is the smallest session to open: the page is ready with it).
+    Returns {"photo", "target", "weights"[, "graph"][, "forward"]: file names,
     "cache": kept cache input names}."""
     photo, target, names = build_split(cfg, state_dict, final_ln_eps)
     cache = _cache_names(names)
@@ -115,14 +117,15 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
         photo_model.graph.output.remove(o)
     _drop_dead_nodes(photo_model.graph)
 
-    models = [photo_model, target_model]
+    models = {"photo": photo_model, "target": target_model}
     if single is not None:
         files["graph"] = f"{name}.graph.onnx"
-        models.append(onnx.load(str(single)))
-    blob = externalise(models, files["weights"])
+        models["graph"] = onnx.load(str(single))
+    if plain is not None:
+        files["forward"] = f"{name}.logits.onnx"
+        models["forward"] = onnx.load(str(plain))
+    blob = externalise(list(models.values()), files["weights"])
     (out / files["weights"]).write_bytes(blob)
-    onnx.save(photo_model, str(out / files["photo"]))
-    onnx.save(target_model, str(out / files["target"]))
-    if single is not None:
-        onnx.save(models[2], str(out / files["graph"]))
+    for key, model in models.items():
+        onnx.save(model, str(out / files[key]))
     return {**files, "cache": [i.name for i in target_model.graph.input if i.name.startswith(CACHE_PREFIX)]}

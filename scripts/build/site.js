@@ -61,12 +61,14 @@ async function copyModels(fromDir, toDir, warn) {
   const index = JSON.parse(await readFile(indexPath, 'utf8'));
   for (const m of index.models ?? []) {
     // onnx: the self-contained explainer (what the page runs when there are no split
-    // graphs); forward_onnx: the plain forward graph (the bench hook); split: the page's
-    // explainer, photo and target graphs and their shared weights file; attribution: the
+    // graphs); split: the page's explainer, photo, target and plain forward graphs and
+    // their shared weights file; forward_onnx: the plain forward graph with its own
+    // weights (the bench hook, when the split graphs lack one); attribution: the
     // Attribution panel's hidden-states and per-block graphs and their weights.
-    const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.weights] : [];
+    const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights] : [];
+    const forward = m.split?.forward ? null : m.forward_onnx;
     const attribution = m.attribution ? [m.attribution.states, ...m.attribution.blocks, m.attribution.weights] : [];
-    for (const f of [m.onnx, m.metadata, m.forward_onnx, ...split, ...attribution].filter(Boolean)) {
+    for (const f of [m.onnx, m.metadata, forward, ...split, ...attribution].filter(Boolean)) {
       const from = path.join(fromDir, f);
       if (existsSync(from)) await copyIfChanged(from, path.join(toDir, f));
       else warn(`model file ${from} listed in index.json is missing`);

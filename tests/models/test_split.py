@@ -1,7 +1,7 @@
 """The split explainer (models/exporter/split.py): photo graph + target graph compute what
 the single explainer graph computes, in PyTorch bit for bit and in onnxruntime-web within
 float32 tolerance, on inputs and target counts they were not traced with; the two ONNX
-files share one weights file."""
+files, and the plain forward graph exported beside them, share one weights file."""
 import subprocess
 
 import numpy as np
@@ -10,10 +10,11 @@ import pytest
 import torch
 
 from conftest import REPO_ROOT, random_inputs
-from models.exporter.explainer import OUTPUT_NAMES, build_explainer
+from models.exporter.explainer import OUTPUT_NAMES, build_explainer, build_plain
+from models.exporter.onnx_export import export_plain
 from models.exporter.split import build_split
 from models.exporter.split_export import export_split
-from ort_runner import skip_without_ort
+from ort_runner import run_feeds, skip_without_ort
 from tolerance import BOUND, assert_close, rel_err
 
 RUNNER = REPO_ROOT / "tests" / "models" / "run_split.mjs"
@@ -52,7 +53,9 @@ def split_files(request, tmp_path_factory):
     cfg = {c.name: c for c in (TINY, TINY_DISTILLED)}[request.param]
     sd = lively_state_dict(cfg)
     out = tmp_path_factory.mktemp("split")
-    files = export_split(cfg, sd, out, cfg.name)
+    plain = out / f"{cfg.name}.forward.onnx"
+    export_plain(build_plain(cfg, sd), cfg, plain)
+    files = export_split(cfg, sd, out, cfg.name, plain=plain)
     return cfg, sd, out, files
 
 
@@ -61,7 +64,7 @@ def test_split_files_share_one_weights_file(split_files):
     weights = out / files["weights"]
     stored = sum(t.numel() * 4 for t in sd.values())
     assert weights.stat().st_size < stored * 1.05  # every tensor once (plus alignment)
-    for key in ("photo", "target"):
+    for key in ("photo", "target", "forward"):
         model = onnx.load(str(out / files[key]), load_external_data=False)
         assert model.graph.initializer, key
         for init in model.graph.initializer:
@@ -73,6 +76,16 @@ def test_split_files_share_one_weights_file(split_files):
     cache_out = [o.name for o in photo.graph.output if o.name.startswith("cache.")]
     cache_in = [i.name for i in target.graph.input if i.name.startswith("cache.")]
     assert cache_out == cache_in == files["cache"]
+
+
+def test_split_plain_forward_reads_the_shared_weights(split_files, tmp_path):
+    cfg, sd, out, files = split_files
+    pixels, _ = random_inputs(cfg, 1, 11)
+    got = run_feeds(out / files["forward"], tmp_path, {"pixels": pixels.numpy()}, ["logits"],
+                    weights=out / files["weights"])["logits"]
+    with torch.no_grad():
+        want = build_plain(cfg, sd)(pixels).numpy()
+    assert_close("ort_vs_torch.logits", got, want, "the split's plain forward graph")
 
 
 @pytest.mark.parametrize("k,flag", [(1, 0.0), (3, 1.0)])
