@@ -84,6 +84,17 @@ export function createSession({ explainer, core }) {
     return { top5: top, target: { a: top[0].id }, modelMs: cache.modelMs };
   }
 
+  // The prediction from the plain forward graph alone: for a photo that comes while the
+  // explainer graph's session still opens (the page's first photo of a visit), so its
+  // classes show at once; its maps then come from explain().
+  async function predictForward(photo) {
+    graphRuns++;
+    const { logits, timings } = await explainer.predict(photo.pixels);
+    photo.logits = logits;
+    const top = top5(photo);
+    return { top5: top, target: { a: top[0].id }, modelMs: timings.modelMs };
+  }
+
   // The photo's target-independent tensors (split graphs), computed once; null without them.
   function cachePhoto(photo) {
     if (!explainer.canCachePhoto) return null;
@@ -134,6 +145,7 @@ export function createSession({ explainer, core }) {
     pixelsPhoto: (pixels) => newPhoto(pixels, null),
     predict,
     predictFromPhoto,
+    predictForward,
     top5,
     cachePhoto,
     explain,

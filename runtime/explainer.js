@@ -57,11 +57,17 @@ function ioNames(bytes, name) {
   }
 }
 
-async function openForward(ort, bytes, options, name) {
+// The plain forward graph's session, checked against the metadata's shapes.
+async function openForward(ort, bytes, options, name, metadata) {
   const session = await createSession(ort, bytes, options, name);
-  if (session.inputNames.length !== 1 || !session.outputNames.length) {
+  try {
+    if (session.inputNames.length !== 1 || !session.outputNames.length) {
+      throw new Error(`${name} is not a plain forward graph (inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')}): it needs one input, the pixels, and the logits as output`);
+    }
+    checkSessionShapes(session, name, metadata);
+  } catch (err) {
     await session.release();
-    throw new Error(`${name} is not a plain forward graph (inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')}): it needs one input, the pixels, and the logits as output`);
+    throw err;
   }
   return session;
 }
@@ -90,8 +96,9 @@ function checkSplitContract(photo, target, name) {
 // checked to fit at once: cachePhoto() runs the photo graph once, explainCached() then
 // explains any targets at about half the cost of explain() (a class switch in the page).
 // Graphs with external weights need sessionOptions.externalData.
-// Sessions: without split graphs the explainer graph's opens at once. With them the photo
-// graph's opens at once (the smallest) and the others when first used or prepared: the
+// Sessions: without split graphs the explainer graph's opens at once. With them the plain
+// forward graph's opens at once when given (the smallest: it predicts while the others
+// open), else the photo graph's; the others open when first used or prepared: the
 // explainer and target graphs take about a second each to open, far more than a forward.
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
@@ -143,15 +150,18 @@ export async function openExplainer({
   }
   const photoSession = once(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
   const targetSession = once(() => createSession(ort, split.target, options, 'its target graph'));
-  const first = await (split ? photoSession() : explainerSession());
-
   let forward = null;
-  if (forwardModel) {
-    try {
-      forward = await openForward(ort, forwardModel, options, forwardName);
-    } catch (err) {
-      await first.release();
-      throw err;
+  if (split && forwardModel) {
+    forward = await openForward(ort, forwardModel, options, forwardName, metadata);
+  } else {
+    const first = await (split ? photoSession() : explainerSession());
+    if (forwardModel) {
+      try {
+        forward = await openForward(ort, forwardModel, options, forwardName, metadata);
+      } catch (err) {
+        await first.release();
+        throw err;
+      }
     }
   }
 
@@ -251,7 +261,7 @@ export async function openExplainer({
     // Opens the plain forward graph after the fact (the page fetches it only for its
     // benchmark, so visitors download one graph, not two).
     async attachForward(bytes, name = forwardName) {
-      const opened = await openForward(ort, bytes, { executionProviders: ['wasm'], ...sessionOptions }, name);
+      const opened = await openForward(ort, bytes, { executionProviders: ['wasm'], ...sessionOptions }, name, metadata);
       await forward?.release();
       forward = opened;
       forwardName = name;
@@ -315,8 +325,15 @@ export async function openExplainer({
     // True when cachePhoto()/explainCached() are available (split graphs given).
     get canCachePhoto() { return Boolean(split); },
 
-    // Open the explainer graph's and the target graph's sessions ahead of their first use
-    // (the page does it while the visitor chooses a photo); the latter needs split graphs.
+    // True once the explainer graph's session is open: until then predict() with the
+    // forward graph gives a prediction without waiting for it.
+    get explainerOpen() { return session !== null; },
+
+    // Open the photo, explainer and target graphs' sessions ahead of their first use (the
+    // page does it while the visitor chooses a photo); photo and target need split graphs.
+    async preparePhoto() {
+      if (split) await photoSession();
+    },
     async prepareExplainer() {
       await explainerSession();
     },

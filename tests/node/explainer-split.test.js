@@ -1,7 +1,8 @@
 // The page's split graphs of the real DeiT-tiny (models/exporter/split.py) through
 // openExplainer: cachePhoto + explainCached give what explain gives (within float32
 // rounding), for several targets on one cached photo, and the maps agree; graphs that do
-// not fit each other are refused with a clear message.
+// not fit each other are refused with a clear message; with the plain forward graph over
+// the same weights, it opens first and predicts the explainer graph's logits.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,7 +23,8 @@ const entry = existsSync(path.join(models, 'index.json'))
 const skip = skipDeit || (!entry && 'no split graphs in build/models (npm run build exports them)');
 const read = (f) => readFileSync(path.join(models, f));
 
-async function open(split = entry.split) {
+// options: more of openExplainer's (the plain forward graph).
+async function open(split = entry.split, options = {}) {
   return openExplainer({
     ort,
     model: read(split.graph),
@@ -30,6 +32,7 @@ async function open(split = entry.split) {
     metadata: JSON.parse(read(entry.metadata)),
     sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
     modelName: split.graph,
+    ...options,
   });
 }
 
@@ -113,4 +116,23 @@ test('a photo analysed through the photo graph: the single run\'s prediction and
 
 test('split graphs that do not fit each other are refused', { skip, timeout: 120_000 }, async () => {
   await assert.rejects(open({ ...entry.split, target: entry.split.photo }), /split graphs do not fit/);
+});
+
+test('split graphs with the plain forward graph: it opens first, predicts before any other session opens, with the explainer graph\'s logits', { skip: skip || (!entry?.split.forward && 'no split forward graph'), timeout: 300_000 }, async () => {
+  const ex = await open(entry.split, { forwardModel: read(entry.split.forward), forwardName: entry.split.forward });
+  try {
+    assert.equal(ex.hasForward, true);
+    const pixels = (await readNpyFile(goldenInput)).data;
+    const { logits } = await ex.predict(pixels);
+    assert.equal(ex.explainerOpen, false, 'predict() opened the explainer graph');
+    const single = await ex.explain(pixels, [null]);
+    assert.equal(ex.explainerOpen, true);
+    assert.equal(argmax(logits), argmax(single.logits));
+    // Two graphs of the same weights whose kernels sum in different orders: measured
+    // 9.7e-7 of the largest logit (about 8 float32 ulps); 1e-5 leaves ten times that.
+    const err = relErr(logits, single.logits);
+    assert.ok(err < 1e-5, `forward vs explainer logits: ${err}`);
+  } finally {
+    await ex.release();
+  }
 });
