@@ -111,19 +111,20 @@ try {
 
   // Returning visits: the page reloaded with the model in Cache Storage; the forward pass
   // is timed again on the last visit's page, so both come from the same Worker.
-  const visits = await pageStartups(page, 3);
+  const visits = await pageStartups(page, 7);
   await photoToHeat(sample('catdog.png'));
   const visitForward = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
-  for (const [i, { readyMs, sessionsReadyMs, phaseMs, fromCache }] of visits.entries()) {
+  for (const [i, { readyMs, sessionsReadyMs, phaseMs, compileMs, fromCache }] of visits.entries()) {
     console.log(`returning visit ${i + 1}${fromCache ? '' : ' (NOT from the cache)'}: ready ${f(readyMs)} after page load; `
-      + `worker phases (fetch and compile overlap): ${Object.entries(phaseMs).map(([p, t]) => `${p} ${f(t)}`).join(', ')}; `
-      + `the explainer and target graphs' sessions open ${f(sessionsReadyMs)} after page load (opened once the Worker is idle for 1 s)`);
+      + `init waited (fetch and compile overlap): ${Object.entries(phaseMs).map(([p, t]) => `${p} ${f(t)}`).join(', ')}; `
+      + `onnxruntime's compile took ${f(compileMs)}; `
+      + `the explainer and target graphs' sessions open ${f(sessionsReadyMs)} after page load (once the Worker is idle for 1 s)`);
   }
   const ready = median(visits.map((v) => v.readyMs));
-  const compile = median(visits.map((v) => v.phaseMs.compile));
+  const compile = median(visits.map((v) => v.compileMs));
   const bound = 3 * visitForward + compile;
-  console.log(`startup: ready ${f(ready)} (median of ${visits.length}; the photo graph's session: a photo chosen at once waits `
-    + `about a second for the explainer graph's); forward ${f(visitForward)}, onnxruntime compile ${f(compile)}`);
+  console.log(`startup: ready ${f(ready)} (median of ${visits.length}; ready = the plain forward graph's session open: a photo `
+    + `chosen at once is classified by it while the explainer graph's opens); forward ${f(visitForward)}, onnxruntime compile ${f(compile)}`);
   console.log(`ratio startup / (3× forward + compile): ${(ready / bound).toFixed(2)} (target ≤ 1, i.e. ≤ ${f(bound)}) `
     + `${ready <= bound ? 'OK' : 'MISSED'}`);
 

@@ -80,9 +80,10 @@ function setStatus(text) { $('engine-status').textContent = text; }
 // ---------- model ----------
 // The core (it draws maps and the legend here) loads while the Worker opens the model.
 let coreLoading = null;
-// The first Worker starts with the page, so its script loads while models/index.json is read.
+// The first Worker starts with the page, so its script loads (and, named after the
+// backend, onnxruntime compiles) while models/index.json is read.
 let firstEngine = null;
-const newEngine = () => new Engine(new URL('./worker.js', import.meta.url));
+const newEngine = () => new Engine(new URL('./worker.js', import.meta.url), { name: `vit-relevance:${state.backend}` });
 
 async function boot() {
   firstEngine = newEngine();
@@ -168,7 +169,7 @@ async function openModel(model) {
   clearError();
   state.metadata = ready.metadata;
   state.modelKey = ready.modelKey;
-  timeline.modelReady = { at: performance.now(), phaseMs: ready.phaseMs, fromCache: ready.fromCache };
+  timeline.modelReady = { at: performance.now(), phaseMs: ready.phaseMs, compileMs: ready.compileMs, fromCache: ready.fromCache };
   state.methods = ready.methods.map((m) => m.id);
   state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
   await coreLoading;
@@ -290,7 +291,7 @@ async function analyze(photo) {
     state.region = msg.region;
     state.top5 = msg.top5;
     state.logits = msg.logits;
-    state.timings = { preprocessMs: msg.timings.preprocessMs };
+    state.timings = { preprocessMs: msg.timings.preprocessMs, predictedBy: msg.predictedBy };
     state.classA = msg.top5[0].id;
     state.classB = msg.top5[1]?.id ?? null;
     link.take('prediction', { classes: state.metadata.labels.length }, state);

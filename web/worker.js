@@ -15,7 +15,8 @@ import { phaseTimer, PHASE } from './lib/load-phases.js';
 const now = () => performance.now();
 
 let core = null;
-const orts = new Map();      // backend → onnxruntime-web module
+let coreLoading = null;      // Promise of the core, once per Worker
+const orts = new Map();      // backend → Promise of { ort, compileMs }, once per Worker
 const sessions = new Map();  // modelKey → Promise of { session, ready }
 const photos = new Map();    // imageId → { session, photo }, oldest first
 const MAX_PHOTOS = 8;        // each holds tensors in the core's heap (its owner releases it)
@@ -25,8 +26,19 @@ const cancelled = new Set();
 class Stale extends Error {}
 const checkFresh = (msg) => { if (cancelled.has(msg.id) || (msg.supersede && msg.id < latestId)) throw new Stale(); };
 
-async function loadOrt(backend, threads) {
-  if (orts.has(backend)) return orts.get(backend);
+// onnxruntime-web for `backend`, loaded once → { ort, compileMs }: compileMs is how long
+// loading and compiling took, from wherever it started (a warm Worker starts before init).
+function loadOrt(backend, threads) {
+  if (!orts.has(backend)) {
+    const loading = compileOrt(backend, threads);
+    orts.set(backend, loading);
+    loading.catch(() => orts.delete(backend));
+  }
+  return orts.get(backend);
+}
+
+async function compileOrt(backend, threads) {
+  const started = now();
   const mod = await import(backend === 'webgpu' ? './ort/ort.webgpu.min.mjs' : './ort/ort.wasm.min.mjs');
   const o = mod.default ?? mod;
   o.env.wasm.wasmPaths = new URL('./ort/', import.meta.url).href;
@@ -39,8 +51,15 @@ async function loadOrt(backend, threads) {
   // the compile runs while the model files are read. A failed start is reported by the
   // graph's own session creation.
   await o.InferenceSession.create(new Uint8Array(0), { executionProviders: [backend] }).catch(() => {});
-  orts.set(backend, o);
-  return o;
+  return { ort: o, compileMs: now() - started };
+}
+
+function loadCoreOnce() {
+  if (!coreLoading) {
+    coreLoading = loadCore();
+    coreLoading.catch(() => { coreLoading = null; });
+  }
+  return coreLoading;
 }
 
 async function fetchMetadata(url, name) {
@@ -50,44 +69,51 @@ async function fetchMetadata(url, name) {
 }
 
 // Reads the model files (one byte count over all of them) while onnxruntime and the core
-// compile, then opens the first session: the photo graph's with the split graphs (it
-// predicts), else the explainer graph's. The model is ready then; the explainer and target
-// graphs' sessions (about a second each: docs/architecture.md) open when the Worker is
-// idle (with `prepare`: the page), or when a photo first needs them (embeds, which need no
-// explainer graph). The attribution graphs open elsewhere (web/lib/attribution-job.js).
+// compile, then opens the first session: with the split graphs the photo graph's (embeds
+// predict with it), or with `prepare` (the page) the plain forward graph's (the smallest:
+// it predicts while the others open); without them the explainer graph's. The model is
+// ready then. With `prepare` the explainer, target and photo graphs' sessions (the first
+// two about a second each: docs/architecture.md) open when the Worker is idle; otherwise
+// when a photo first needs them (embeds need no explainer graph). The attribution graphs
+// open elsewhere (web/lib/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply) {
   const url = (file) => new URL(file, base).href;
   const { time, ms } = phaseTimer(reply);
   // The explainer graph, and with the split graphs (models/exporter/split.py) also the
   // photo and target graphs, all three reading one weights file: a class switch then
-  // costs the target graph alone. The plain forward graph is fetched by the bench hook.
+  // costs the target graph alone; and the plain forward graph over the same weights.
   const split = model.split;
-  const files = split ? [[split.weights], [split.graph], [split.photo], [split.target]] : [[model.onnx, model.bytes]];
+  const forward = prepare && split?.forward;
+  const files = split ? [[split.weights], [split.graph], [split.photo], [split.target], [forward]].filter(([f]) => f)
+    : [[model.onnx, model.bytes]];
   const total = split ? split.bytes : files.reduce((s, [, b]) => s + (b || 0), 0);
   let fromCache = true;
+  // The files are read at once, not one after another (each read from Cache Storage waits
+  // on its own I/O); the progress is their bytes so far, summed.
   const readFiles = async () => {
-    let done = 0;
+    const loaded = files.map(() => 0);
+    const sum = () => loaded.reduce((a, b) => a + b, 0);
     let lastPost = 0;
-    const downloads = [];
-    for (const [file, expectedBytes] of files) {
+    const downloads = await Promise.all(files.map(async ([file, expectedBytes], i) => {
       const got = await fetchModelBytes(url(file), {
         expectedBytes,
-        onProgress: (loaded) => {
+        onProgress: (n) => {
+          loaded[i] = n;
           const t = now();
-          if (t - lastPost > 50) { lastPost = t; reply({ type: REPLY.PROGRESS, loaded: done + loaded, total }); }
+          if (t - lastPost > 50) { lastPost = t; reply({ type: REPLY.PROGRESS, loaded: sum(), total }); }
         },
       });
-      done += got.bytes.byteLength;
+      loaded[i] = got.bytes.byteLength;
       fromCache &&= got.fromCache;
-      downloads.push(got.bytes);
-    }
-    reply({ type: REPLY.PROGRESS, loaded: done, total: done });
+      return got.bytes;
+    }));
+    reply({ type: REPLY.PROGRESS, loaded: sum(), total: sum() });
     return downloads;
   };
-  const [meta, downloads, ort] = await Promise.all([
-    time(PHASE.FETCH, async () => [await fetchMetadata(url(model.metadata), model.metadata), await readFiles()]),
+  const [meta, downloads, { ort, compileMs }] = await Promise.all([
+    time(PHASE.FETCH, () => Promise.all([fetchMetadata(url(model.metadata), model.metadata), readFiles()])),
     time(PHASE.COMPILE, () => loadOrt(backend, threads)),
-    core ? null : time(PHASE.CORE, async () => { core = await loadCore(); }),
+    core ? null : time(PHASE.CORE, async () => { core = await loadCoreOnce(); }),
   ]).then(([[m, d], o]) => [m, d, o]);
 
   const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
@@ -100,14 +126,18 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     ort,
     model: split ? downloads[1] : downloads[0],
     split: split && { photo: downloads[2], target: downloads[3] },
+    forwardModel: forward && downloads[4],
+    forwardName: forward || undefined,
     metadata: meta,
     sessionOptions,
     modelName: graphName,
   }));
   // A failure shows when a photo needs the session.
   if (prepare && explainer.canCachePhoto) {
+    // The explainer graph first: the page's first heat map of a photo runs it.
     whenIdle('explainer', () => explainer.prepareExplainer());
     whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
+    whenIdle('photo-graph', () => explainer.preparePhoto());
   }
   const session = createSession({ explainer, core });
   session.entry = model;
@@ -125,7 +155,8 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       bytes: downloads.reduce((s, b) => s + b.byteLength, 0),
       split: explainer.canCachePhoto,
       sessionMs: ms[PHASE.PREPARE],
-      phaseMs: ms,
+      phaseMs: ms, // how long init waited for each phase
+      compileMs, // onnxruntime's load and compile, start to end
       // the registry: ids, names, help (src/methods/registry.h); attattr runs other graphs
       methods: core.methods.filter((m) => core.explainerMethodIds.includes(m.id)),
     },
@@ -191,12 +222,16 @@ async function analyze(msg, reply) {
   const preprocessMs = now() - t0;
   checkFresh(msg);
   const viaPhoto = photoGraph && session.explainer.canCachePhoto;
-  const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo) : await session.predict(photo, { methods });
+  // Before the explainer graph's session is open, the forward graph predicts at once.
+  const viaForward = !viaPhoto && session.explainer.hasForward && !session.explainer.explainerOpen;
+  const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo)
+    : viaForward ? await session.predictForward(photo) : await session.predict(photo, { methods });
   reply({
     type: REPLY.PREDICTION, imageId,
     top5: top5.map(({ id: cls, prob }) => ({ id: cls, prob })),
     logits: photo.logits, // every class's standing (probability, rank) comes from these
     region: photo.region,
+    predictedBy: viaPhoto ? 'photo' : viaForward ? 'forward' : 'explainer',
     timings: { preprocessMs },
   });
   const { results, timings } = await session.explain(photo, [target], { methods, startLayer });
@@ -248,10 +283,10 @@ async function cacheIdlePhoto(imageId) {
   }
 }
 
-// Bench hook: the plain forward (logits only) on a photo, `runs` times. The plain forward
-// graph is downloaded (and warmed up) on the first call only: with it, predict() is a
-// true forward pass, since onnxruntime-web runs the whole explainer graph even when only
-// its logits are fetched.
+// Bench hook: the plain forward (logits only) on a photo, `runs` times. The split graphs
+// bring the plain forward graph; without them it is downloaded (and warmed up) on the
+// first call only: with it, predict() is a true forward pass, since onnxruntime-web runs
+// the whole explainer graph even when only its logits are fetched.
 async function benchForward({ imageId, runs = 5 }) {
   const { session, photo } = photoOf(imageId);
   const { explainer, entry } = session;
@@ -287,6 +322,14 @@ async function handle(msg, reply) {
     }
     default: throw new Error(`unknown request type "${msg.type}"`);
   }
+}
+
+// The page names its Worker after the backend it opens first (web/app.js): onnxruntime
+// and the core compile while the page still reads its list of models, before init.
+const warmBackend = /^vit-relevance:(wasm|webgpu)$/.exec(self.name)?.[1];
+if (warmBackend) {
+  loadOrt(warmBackend).catch(() => {}); // init reports a failure
+  loadCoreOnce().catch(() => {});
 }
 
 let queue = Promise.resolve();

@@ -1,9 +1,12 @@
 // Opening the model (issue 13, "seconds to the first map"): the status names the load
-// phases instead of a full progress bar, each phase is timed, and the page fetches only
-// the graphs it opens (never the attribution graphs or the benchmark's forward graph).
+// phases instead of a full progress bar, each phase is timed, the page fetches only the
+// graphs it opens (never the attribution graphs, nor a forward graph with its own copy of
+// the weights), and a photo chosen at ready is classified at once by the plain forward
+// graph, while the explainer graph's session still opens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startSite, launch, openPage, firstModel } from './harness.js';
+import path from 'node:path';
+import { skipReason, startSite, launch, openPage, firstModel, sample } from './harness.js';
 
 const skip = skipReason() ?? false;
 let site;
@@ -46,10 +49,36 @@ test('a returning visit reads the model from Cache Storage and shows no download
   assert.equal(await session.page.isHidden('#load-progress'), true);
 });
 
-test('only the graphs the page opens are fetched: no attribution or forward graph', { skip }, () => {
+test('only the graphs the page opens are fetched: no attribution graph, no second copy of the weights', { skip }, () => {
   const models = session.requests.filter((u) => u.includes('/models/'));
   const model = firstModel();
   const graph = model.split?.graph ?? model.onnx;
   assert.ok(models.some((u) => u.endsWith(`/models/${graph}`)), models.join('\n'));
+  if (model.split) assert.ok(models.some((u) => u.endsWith(`/models/${model.split.forward}`)), models.join('\n'));
   assert.deepEqual(models.filter((u) => /\.attr\d+\.onnx$|\.attribution\.bin$|\.states\.onnx$|\.masked\.onnx$|\.forward\.onnx$/.test(u)), []);
+});
+
+// The photo's name → its top-5 and the graph that predicted it, once its first map shows.
+async function firstMapOf(page, file) {
+  await page.setInputFiles('#file-input', file);
+  await page.waitForFunction((name) => window.__vitrel.state.photo?.name === name && window.__vitrel.timeline.firstHeatmap,
+    path.basename(file), { timeout: 180_000 });
+  return page.evaluate(() => ({ top5: window.__vitrel.state.top5, by: window.__vitrel.state.timings.predictedBy }));
+}
+
+test('a photo chosen at ready is classified by the plain forward graph, with the explainer graph\'s top-5', { skip: skip || (!firstModel()?.split?.forward && 'no split forward graph') }, async () => {
+  const { page } = session;
+  await page.reload();
+  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  // At once: the explainer graph's session opens only after a second of idle.
+  const early = await firstMapOf(page, sample('catdog.png'));
+  assert.equal(early.by, 'forward');
+  await page.waitForFunction(() => window.__vitrel.timeline.sessionsReady, null, { timeout: 180_000 });
+  await firstMapOf(page, sample('dogbird.png'));
+  const later = await firstMapOf(page, sample('catdog.png'));
+  assert.equal(later.by, 'explainer');
+  assert.deepEqual(early.top5.map((c) => c.id), later.top5.map((c) => c.id));
+  // The two graphs' logits differ by about 1e-6 of the largest (tests/node/explainer-split.test.js),
+  // which moves a probability by under 1e-5.
+  early.top5.forEach((c, i) => assert.ok(Math.abs(c.prob - later.top5[i].prob) < 1e-4, `${c.id}: ${c.prob} vs ${later.top5[i].prob}`));
 });

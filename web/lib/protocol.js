@@ -12,19 +12,22 @@
  * A models/index.json entry: the graph files, relative to the models folder.
  * @typedef {{ name: string, onnx: string, metadata: string, bytes?: number,
  *   forward_onnx?: string, forward_bytes?: number,
- *   split?: { graph: string, photo: string, target: string, weights: string, bytes: number } }} ModelEntry
+ *   split?: { graph: string, photo: string, target: string, forward?: string, weights: string, bytes: number } }} ModelEntry
  */
 
 export const REQUEST = Object.freeze({
   /** Opens a model once per Worker (later inits of the same one share it). prepare (the
-   * page): its explainer and target graphs' sessions open when the Worker is idle after
-   * `ready` (sessions-ready notice); otherwise when first needed (embeds predict at once).
+   * page): ready comes with the plain forward graph's session (split graphs), and the
+   * explainer, target and photo graphs' sessions open when the Worker is idle after `ready`
+   * (sessions-ready notice after the first two); otherwise ready comes with the photo
+   * graph's session and the others open when first needed (embeds predict at once).
    * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number,
    *   prepare?: boolean }
    * → phase…, progress…, ready */
   INIT: 'init',
   /** Preprocesses a photo, predicts and explains the predicted class in one run (the photo
-   * is cached for class switches when the Worker is idle: photo-cached notice). With
+   * is cached for class switches when the Worker is idle: photo-cached notice); while the
+   * explainer graph's session still opens, the plain forward graph predicts first. With
    * photoGraph (and split graphs): the photo graph predicts and is kept at once, then the
    * target graph explains (none for attention-only methods); no later caching run.
    * @type {'analyze'} { modelKey, imageId, rgba: ArrayBuffer, width, height, methods: string[], startLayer, photoGraph?: boolean,
@@ -57,9 +60,10 @@ export const REPLY = Object.freeze({
   /** @type {'phase'} { phases: string[] } the load phases running now (web/lib/load-phases.js) */
   PHASE: 'phase',
   /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split, sessionMs,
-   *   phaseMs: { [phase]: ms }, methods } */
+   *   phaseMs: { [phase]: ms init waited }, compileMs (onnxruntime's compile, start to end), methods } */
   READY: 'ready',
-  /** @type {'prediction'} { imageId, top5: {id, prob}[], logits: Float32Array (every class), region: Region, timings: { preprocessMs } } */
+  /** @type {'prediction'} { imageId, top5: {id, prob}[], logits: Float32Array (every class), region: Region,
+   *   predictedBy: 'forward'|'photo'|'explainer' (the graph that ran), timings: { preprocessMs } } */
   PREDICTION: 'prediction',
   /** @type {'maps'} { imageId, results: TargetMaps[], startLayer, timings: { modelMs, relevanceMs } } */
   MAPS: 'maps',

@@ -6,8 +6,10 @@
 import { REQUEST, REPLY, isFinal } from './protocol.js';
 
 export class Engine {
-  constructor(url) {
-    this.worker = new Worker(url, { type: 'module' });
+  // name: the Worker's name; 'vit-relevance:<backend>' starts onnxruntime for that backend
+  // at once (web/worker.js), before the first init.
+  constructor(url, { name } = {}) {
+    this.worker = new Worker(url, { type: 'module', name });
     this.nextId = 1;
     this.latest = 0;
     this.pending = new Map();
