@@ -128,10 +128,11 @@ test('split graphs with the plain forward graph: it opens first, predicts before
     const single = await ex.explain(pixels, [null]);
     assert.equal(ex.explainerOpen, true);
     assert.equal(argmax(logits), argmax(single.logits));
-    // Two graphs of the same weights whose kernels sum in different orders: measured
-    // 9.7e-7 of the largest logit (about 8 float32 ulps); 1e-5 leaves ten times that.
+    // Two graphs of the same weights whose kernels sum in different orders: 9.7e-7 of the
+    // largest logit on this photo, 4.5e-6 at worst over 12 random inputs (uniform in ±2);
+    // 2e-5 is 4× that (docs/tolerances.md).
     const err = relErr(logits, single.logits);
-    assert.ok(err < 1e-5, `forward vs explainer logits: ${err}`);
+    assert.ok(err < 2e-5, `forward vs explainer logits: ${err}`);
   } finally {
     await ex.release();
   }
