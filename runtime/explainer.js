@@ -242,6 +242,17 @@ export async function openExplainer({
     return perTarget;
   }
 
+  // The plain forward graph on n images → their logits, checked to be [n, C].
+  async function runForward(input, n) {
+    const result = await forward.run({ [forward.inputNames[0]]: input });
+    const logits = result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]];
+    if (!sameDims(logits.dims, [n, C])) {
+      throw new Error(`${forwardName}: logits have shape [${logits.dims.join(',')}] for ${n} image${n > 1 ? 's' : ''}, `
+        + `the metadata implies [${n},${C}]${n > 1 ? ' (re-export it with a dynamic batch axis: npm run build)' : ''}`);
+    }
+    return logits.data;
+  }
+
   // A zero target row: the graph still wants the input when only logits are fetched.
   const zeroTarget = new Float32Array(C);
 
@@ -258,26 +269,13 @@ export async function openExplainer({
     // True when predict() runs the plain forward graph, not the whole explainer.
     get hasForward() { return forward !== null; },
 
-    // Opens the plain forward graph after the fact (the page fetches it only for its
-    // benchmark, so visitors download one graph, not two).
-    async attachForward(bytes, name = forwardName) {
-      const opened = await openForward(ort, bytes, { executionProviders: ['wasm'], ...sessionOptions }, name, metadata);
-      await forward?.release();
-      forward = opened;
-      forwardName = name;
-    },
-
     // Logits only: the forward graph when given, else a logits-only fetch of the explainer
     // (as slow as explain() with one target; measured in bench/explain.js).
     async predict(pixels) {
       if (forward) {
         const started = now();
-        const result = await forward.run({ [forward.inputNames[0]]: pixelsTensor(pixels) });
-        const logits = result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]];
-        if (!sameDims(logits.dims, [1, C])) {
-          throw new Error(`${forwardName}: logits have shape [${logits.dims.join(',')}], metadata implies [1,${C}]`);
-        }
-        return { logits: logits.data, timings: { modelMs: now() - started } };
+        const logits = await runForward(pixelsTensor(pixels), 1);
+        return { logits, timings: { modelMs: now() - started } };
       }
       const { result, modelMs } = await run(pixels, zeroTarget, 1, ['logits']);
       return { logits: result.logits.data, timings: { modelMs } };
@@ -290,14 +288,7 @@ export async function openExplainer({
       if (!(batch instanceof Float32Array) || !(n > 0) || batch.length !== n * 3 * H * W) {
         throw new Error(`predictBatch takes a Float32Array of ${n}×3×${H}×${W} values (got length ${batch?.length})`);
       }
-      const input = new ort.Tensor('float32', batch, [n, 3, H, W]);
-      const result = await forward.run({ [forward.inputNames[0]]: input });
-      const logits = result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]];
-      if (!sameDims(logits.dims, [n, C])) {
-        throw new Error(`${forwardName}: logits have shape [${logits.dims.join(',')}] for a batch of ${n}, expected [${n},${C}]`
-          + ' (re-export it with a dynamic batch axis: npm run build)');
-      }
-      return logits.data;
+      return runForward(new ort.Tensor('float32', batch, [n, 3, H, W]), n);
     },
 
     // targets: class ids, Float32Array(C) weight vectors (e.g. e_A − e_B), or null for the

@@ -8,7 +8,6 @@ import { openExplainer } from './runtime/explainer.js';
 import { createSession } from './runtime/explain-session.js';
 import { loadCore } from './runtime/core.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
-import { attribute, attributionRuns } from './lib/attribution-job.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
 import { phaseTimer, PHASE } from './lib/load-phases.js';
 
@@ -75,7 +74,7 @@ async function fetchMetadata(url, name) {
 // ready then. With `prepare` the explainer, target and photo graphs' sessions (the first
 // two about a second each: docs/architecture.md) open when the Worker is idle; otherwise
 // when a photo first needs them (embeds need no explainer graph). The attribution graphs
-// open elsewhere (web/lib/attribution-job.js).
+// open elsewhere (web/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply) {
   const url = (file) => new URL(file, base).href;
   const { time, ms } = phaseTimer(reply);
@@ -154,7 +153,6 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       fromCache,
       bytes: downloads.reduce((s, b) => s + b.byteLength, 0),
       split: explainer.canCachePhoto,
-      sessionMs: ms[PHASE.PREPARE],
       phaseMs: ms, // how long init waited for each phase
       compileMs, // onnxruntime's load and compile, start to end
       // the registry: ids, names, help (src/methods/registry.h); attattr runs other graphs
@@ -283,28 +281,35 @@ async function cacheIdlePhoto(imageId) {
   }
 }
 
-// Bench hook: the plain forward (logits only) on a photo, `runs` times. The split graphs
-// bring the plain forward graph; without them it is downloaded (and warmed up) on the
-// first call only: with it, predict() is a true forward pass, since onnxruntime-web runs
-// the whole explainer graph even when only its logits are fetched.
+// Bench hook: the plain forward (logits only) on a photo, `runs` times, through the page's
+// plain forward graph (split graphs): a true forward pass, since onnxruntime-web runs the
+// whole explainer graph even when only its logits are fetched.
 async function benchForward({ imageId, runs = 5 }) {
   const { session, photo } = photoOf(imageId);
-  const { explainer, entry } = session;
-  if (!explainer.hasForward) {
-    if (!entry.forward_onnx) throw new Error(`bench: ${entry.name} has no plain forward graph in models/index.json`);
-    const { bytes } = await fetchModelBytes(new URL(entry.forward_onnx, session.base).href, { expectedBytes: entry.forward_bytes });
-    await explainer.attachForward(bytes, entry.forward_onnx);
-    await explainer.predict(photo.pixels);
-  }
+  if (!session.explainer.hasForward) throw new Error(`bench: ${session.entry.name} has no plain forward graph among its split graphs`);
+  const { explainer } = session;
   const times = [];
   for (let i = 0; i < runs; i++) times.push((await explainer.predict(photo.pixels)).timings.modelMs);
   return { type: REPLY.BENCH, times };
 }
 
+// The Attribution panel's job, its own script, loaded on the first request (embeds never
+// send one); a failed load is tried again on the next.
+let attributionJob = null;
+function loadAttributionJob() {
+  if (!attributionJob) {
+    attributionJob = import('./attribution-job.js');
+    attributionJob.catch(() => { attributionJob = null; });
+  }
+  return attributionJob;
+}
+
 async function stats() {
   let graphRuns = 0;
   for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.session.graphRuns ?? 0;
-  return { type: REPLY.STATS, graphRuns, attribution: attributionRuns(), sessions: sessions.size, photos: photos.size, workerId };
+  const job = await attributionJob?.catch(() => null);
+  const attribution = job ? job.attributionRuns() : { blocks: 0, states: 0 };
+  return { type: REPLY.STATS, graphRuns, attribution, sessions: sessions.size, photos: photos.size, workerId };
 }
 const workerId = Math.random().toString(36).slice(2);
 
@@ -318,6 +323,7 @@ async function handle(msg, reply) {
     case REQUEST.BENCH: return benchForward(msg);
     case REQUEST.ATTRIBUTE: {
       const session = await sessionOf(msg.modelKey);
+      const { attribute } = await loadAttributionJob();
       return attribute(msg, reply, { session, photo: photoOf(msg.imageId).photo, ort: session.ort });
     }
     default: throw new Error(`unknown request type "${msg.type}"`);

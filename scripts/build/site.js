@@ -62,13 +62,12 @@ async function copyModels(fromDir, toDir, warn) {
   for (const m of index.models ?? []) {
     // onnx: the self-contained explainer (what the page runs when there are no split
     // graphs); split: the page's explainer, photo, target and plain forward graphs and
-    // their shared weights file; forward_onnx: the plain forward graph with its own
-    // weights (the bench hook, when the split graphs lack one); attribution: the
-    // Attribution panel's hidden-states and per-block graphs and their weights.
+    // their shared weights file; attribution: the Attribution panel's hidden-states and
+    // per-block graphs and their weights. Not forward_onnx, the plain forward graph with a
+    // copy of the weights: the Node evaluations read it.
     const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights] : [];
-    const forward = m.split?.forward ? null : m.forward_onnx;
     const attribution = m.attribution ? [m.attribution.states, ...m.attribution.blocks, m.attribution.weights] : [];
-    for (const f of [m.onnx, m.metadata, forward, ...split, ...attribution].filter(Boolean)) {
+    for (const f of [m.onnx, m.metadata, ...split, ...attribution].filter(Boolean)) {
       const from = path.join(fromDir, f);
       if (existsSync(from)) await copyIfChanged(from, path.join(toDir, f));
       else warn(`model file ${from} listed in index.json is missing`);

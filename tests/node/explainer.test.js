@@ -93,18 +93,6 @@ test('predict runs the plain forward graph when one is given', async () => {
     /f\.onnx is not a plain forward graph/);
 });
 
-test('the plain forward graph can be attached after opening', async () => {
-  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
-  assert.equal(ex.hasForward, false);
-  await assert.rejects(ex.attachForward(tinyExplainerOnnx(), 'g.onnx'), /g\.onnx is not a plain forward graph/);
-  assert.equal(ex.hasForward, false);
-  await ex.attachForward(tinyExplainerOnnx({ plain: true }), 'plain.onnx');
-  assert.equal(ex.hasForward, true);
-  const full = await ex.explain(pixels, [1]);
-  assert.deepEqual((await ex.predict(pixels)).logits, full.logits);
-  await ex.release();
-});
-
 test('a file that is not ONNX gives a clear error', async () => {
   await assert.rejects(
     openExplainer({ ort, model: new TextEncoder().encode('<html>not a model</html>'), metadata: tinyMetadata(), modelName: 'model.onnx' }),

@@ -1,6 +1,6 @@
 // The page's Attribution panel: Self-Attention Attribution (Hao et al., AAAI 2021;
 // METHODS.md) of the current photo and class, run block by block in the Worker
-// (web/lib/attribution-job.js). Shows the progress with a Cancel, the head-importance
+// (web/attribution-job.js). Shows the progress with a Cancel, the head-importance
 // grid (blocks × heads) and the attribution tree over the photo, and gives the app the
 // attattr map once every block is in. Head importance, the tree (so the τ slider
 // re-thresholds without a rerun) and the map are computed here by the core from Attr.

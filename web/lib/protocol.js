@@ -45,7 +45,7 @@ export const REQUEST = Object.freeze({
   STATS: 'stats',
   /** Plain forward passes on a photo, timed. @type {'bench'} { imageId, runs } → bench */
   BENCH: 'bench',
-  /** Self-Attention Attribution of one class on an analysed photo (web/lib/attribution-job.js):
+  /** Self-Attention Attribution of one class on an analysed photo (web/attribution-job.js):
    * the photo's hidden states once (kept for its later classes), then one Worker queue turn
    * per block, so requests sent during the run wait at most one block and a cancel stops
    * it before the next block.
@@ -59,7 +59,7 @@ export const REPLY = Object.freeze({
   PROGRESS: 'progress',
   /** @type {'phase'} { phases: string[] } the load phases running now (web/lib/load-phases.js) */
   PHASE: 'phase',
-  /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split, sessionMs,
+  /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split,
    *   phaseMs: { [phase]: ms init waited }, compileMs (onnxruntime's compile, start to end), methods } */
   READY: 'ready',
   /** @type {'prediction'} { imageId, top5: {id, prob}[], logits: Float32Array (every class), region: Region,

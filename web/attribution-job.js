@@ -1,13 +1,14 @@
 // The Worker's side of the page's Attribution panel: Self-Attention Attribution
-// (runtime/attribution.js, METHODS.md) of one class on an analysed photo. The model's
+// (runtime/attribution.js, METHODS.md) of one class on an analysed photo. Its own script,
+// which web/worker.js loads on the first request: embeds never download it. The model's
 // attribution graphs are downloaded and opened on the first request; a photo's hidden
 // states (the forward below every block) are computed once and kept with the photo, so
 // a second class on it runs the block graphs alone. The work is split into one step per
 // block: web/worker.js queues each step anew, so requests sent during a run are answered
 // between blocks and a cancel takes effect before the next block.
-import { openAttribution, probabilityOf } from '../runtime/attribution.js';
-import { fetchModelBytes } from './model-fetch.js';
-import { REPLY } from './protocol.js';
+import { openAttribution, probabilityOf } from './runtime/attribution.js';
+import { fetchModelBytes } from './lib/model-fetch.js';
+import { REPLY } from './lib/protocol.js';
 
 // α copies per graph run. runtime/attribution.js batches 10 in Node; in the page 2 keep
 // the Worker's WebAssembly heap (it never shrinks) within the page's 1 GB budget, at the
