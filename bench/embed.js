@@ -12,8 +12,9 @@
 //   element switch — an element's target attribute changed: the photo's cached tensors
 //   page switch    — the page's class switch (bench/browser.js measures the same)
 // and the element's script gzipped, as the site ships it (bundled and minified by the
-// build): every file the element and the Worker load, with the core's .mjs glue, without
-// onnxruntime, the core's .wasm and the model (target ≤ 40 KB).
+// build): every file of the element's and the Worker's module graph that the elements'
+// page loaded, with the core's .mjs glue, without onnxruntime, the core's .wasm and the
+// model (target ≤ 40 KB); scripts loaded on demand that it never loaded are named apart.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -48,6 +49,7 @@ const NEW_PHOTOS = ['dogbird.png', 'el1.png'];
 const ELEMENTS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <script type="module" src="vit-relevance-element.js"></script></head><body></body></html>`;
 const site = await startSite({ overrides: { '/bench-elements.html': { body: ELEMENTS_PAGE, type: 'text/html' } } });
+let elementRequests = [];
 const browser = await launch();
 try {
   // The page's class switch, as bench/browser.js times it (after a warm-up photo): one
@@ -71,6 +73,7 @@ try {
 
   // Elements, one after another, each timed from insertion to its `explained` event.
   const { page: el, requests } = await openPage(browser, `${site.url}bench-elements.html`);
+  elementRequests = requests;
   const addElement = (src, target, method) => el.evaluate(([s, t, m]) => new Promise((resolve, reject) => {
     const e = document.createElement('vit-relevance');
     e.setAttribute('src', s);
@@ -145,9 +148,13 @@ const inSite = (n) => path.join(paths.site, n);
 const gzipped = (files) => files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const glue = inSite('build/wasm/vit_relevance_core.mjs');
-const files = moduleGraph([inSite('vit-relevance-element.js'), inSite('worker.js'), glue]);
+const loaded = new Set(elementRequests.map((u) => inSite(decodeURIComponent(new URL(u).pathname).slice(1))));
+const graph = moduleGraph([inSite('vit-relevance-element.js'), inSite('worker.js'), glue]);
+const files = graph.filter((file) => loaded.has(file));
+const unloaded = graph.filter((file) => !loaded.has(file)).map((file) => path.relative(paths.site, file));
 const mainThread = moduleGraph([inSite('vit-relevance-element.js'), glue]); // it draws with the core too
 const gz = gzipped(files);
 console.log(`element script: ${files.length} files (${files.map((file) => path.relative(paths.site, file)).join(', ')}), ${kb(gz)} gzipped file by file `
   + `(target ≤ 40 KB) ${gz <= 40 * 1024 ? 'OK' : 'MISSED'}; without the core's Emscripten glue ${kb(gz - gzipped([glue]))}; `
-  + `the page's main thread alone ${kb(gzipped(mainThread))}; all of it as one gzip stream ${kb(gzipSync(Buffer.concat(files.map((file) => readFileSync(file))), { level: 9 }).length)}`);
+  + `the page's main thread alone ${kb(gzipped(mainThread))}; all of it as one gzip stream ${kb(gzipSync(Buffer.concat(files.map((file) => readFileSync(file))), { level: 9 }).length)}`
+  + `${unloaded.length ? `; loaded on demand, never by the elements: ${unloaded.join(', ')}` : ''}`);
