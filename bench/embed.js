@@ -49,7 +49,7 @@ const NEW_PHOTOS = ['dogbird.png', 'el1.png'];
 const ELEMENTS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <script type="module" src="vit-relevance-element.js"></script></head><body></body></html>`;
 const site = await startSite({ overrides: { '/bench-elements.html': { body: ELEMENTS_PAGE, type: 'text/html' } } });
-let elementRequests = [];
+let elementRequests; // every URL the elements' page requested
 const browser = await launch();
 try {
   // The page's class switch, as bench/browser.js times it (after a warm-up photo): one
