@@ -9,7 +9,7 @@ export const PHASE = Object.freeze({
   FETCH: 'fetch',       // the model files, from Cache Storage or the network
   COMPILE: 'compile',   // onnxruntime's WebAssembly: compiled and instantiated
   CORE: 'core',         // the relevance core's WebAssembly
-  PREPARE: 'prepare',   // the explainer graph's session (graph checks included)
+  PREPARE: 'prepare',   // the first session (the page's: the plain forward graph's; graph checks included)
 });
 
 // The words the page shows for each phase.
