@@ -137,3 +137,12 @@ test('split graphs with the plain forward graph: it opens first, predicts before
     await ex.release();
   }
 });
+
+test('the plain forward graph is checked against the metadata when it opens', { skip: skip || (!entry?.split.forward && 'no split forward graph'), timeout: 300_000 }, async () => {
+  const metadata = JSON.parse(read(entry.metadata));
+  metadata.architecture.num_classes = 999;
+  metadata.labels = metadata.labels.slice(0, 999);
+  metadata.label_names = metadata.label_names.slice(0, 999);
+  await assert.rejects(open(entry.split, { forwardModel: read(entry.split.forward), forwardName: entry.split.forward, metadata }),
+    new RegExp(`the metadata does not match ${entry.split.forward.replace(/\./g, '\\.')}: architecture\\.num_classes is 999 in the metadata, 1000 in the graph`));
+});
