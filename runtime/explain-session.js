@@ -79,9 +79,7 @@ export function createSession({ explainer, core }) {
   // twice (once in the explainer, again when the photo is cached for class switches).
   async function predictFromPhoto(photo) {
     const cache = await cachePhoto(photo);
-    photo.logits = cache.logits;
-    const top = top5(photo);
-    return { top5: top, target: { a: top[0].id }, modelMs: cache.modelMs };
+    return predicted(photo, cache.logits, cache.modelMs);
   }
 
   // The prediction from the plain forward graph alone: for a photo that comes while the
@@ -90,9 +88,15 @@ export function createSession({ explainer, core }) {
   async function predictForward(photo) {
     graphRuns++;
     const { logits, timings } = await explainer.predict(photo.pixels);
+    return predicted(photo, logits, timings.modelMs);
+  }
+
+  // A photo's logits from a graph without explanations → its prediction, the top-1 class
+  // as the target to explain.
+  function predicted(photo, logits, modelMs) {
     photo.logits = logits;
     const top = top5(photo);
-    return { top5: top, target: { a: top[0].id }, modelMs: timings.modelMs };
+    return { top5: top, target: { a: top[0].id }, modelMs };
   }
 
   // The photo's target-independent tensors (split graphs), computed once; null without them.

@@ -14,8 +14,7 @@ import { phaseTimer, PHASE } from './lib/load-phases.js';
 const now = () => performance.now();
 
 let core = null;
-let coreLoading = null;      // Promise of the core, once per Worker
-const orts = new Map();      // backend → Promise of { ort, compileMs }, once per Worker
+const orts = new Map();      // backend → its onnxruntime-web loader (onceRetrying)
 const sessions = new Map();  // modelKey → Promise of { session, ready }
 const photos = new Map();    // imageId → { session, photo }, oldest first
 const MAX_PHOTOS = 8;        // each holds tensors in the core's heap (its owner releases it)
@@ -25,15 +24,26 @@ const cancelled = new Set();
 class Stale extends Error {}
 const checkFresh = (msg) => { if (cancelled.has(msg.id) || (msg.supersede && msg.id < latestId)) throw new Stale(); };
 
+// load() → a function giving the Promise of its one load; a failed load is forgotten, so
+// the next call tries again. For what the Worker loads on first need.
+function onceRetrying(load) {
+  let loading = null;
+  const get = () => {
+    if (!loading) {
+      loading = load();
+      loading.catch(() => { loading = null; });
+    }
+    return loading;
+  };
+  get.started = () => loading; // the load under way or done, without starting one
+  return get;
+}
+
 // onnxruntime-web for `backend`, loaded once → { ort, compileMs }: compileMs is how long
 // loading and compiling took, from wherever it started (a warm Worker starts before init).
 function loadOrt(backend, threads) {
-  if (!orts.has(backend)) {
-    const loading = compileOrt(backend, threads);
-    orts.set(backend, loading);
-    loading.catch(() => orts.delete(backend));
-  }
-  return orts.get(backend);
+  if (!orts.has(backend)) orts.set(backend, onceRetrying(() => compileOrt(backend, threads)));
+  return orts.get(backend)();
 }
 
 async function compileOrt(backend, threads) {
@@ -53,13 +63,7 @@ async function compileOrt(backend, threads) {
   return { ort: o, compileMs: now() - started };
 }
 
-function loadCoreOnce() {
-  if (!coreLoading) {
-    coreLoading = loadCore();
-    coreLoading.catch(() => { coreLoading = null; });
-  }
-  return coreLoading;
-}
+const loadCoreOnce = onceRetrying(loadCore);
 
 async function fetchMetadata(url, name) {
   const response = await fetch(url);
@@ -294,20 +298,13 @@ async function benchForward({ imageId, runs = 5 }) {
 }
 
 // The Attribution panel's job, its own script, loaded on the first request (embeds never
-// send one); a failed load is tried again on the next.
-let attributionJob = null;
-function loadAttributionJob() {
-  if (!attributionJob) {
-    attributionJob = import('./attribution-job.js');
-    attributionJob.catch(() => { attributionJob = null; });
-  }
-  return attributionJob;
-}
+// send one).
+const loadAttributionJob = onceRetrying(() => import('./attribution-job.js'));
 
 async function stats() {
   let graphRuns = 0;
   for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.session.graphRuns ?? 0;
-  const job = await attributionJob?.catch(() => null);
+  const job = await loadAttributionJob.started()?.catch(() => null);
   const attribution = job ? job.attributionRuns() : { blocks: 0, states: 0 };
   return { type: REPLY.STATS, graphRuns, attribution, sessions: sessions.size, photos: photos.size, workerId };
 }
