@@ -57,23 +57,30 @@ class PlainViT(nn.Module):
         n = pixels.shape[0]  # the batch axis stays dynamic in the export
         x = F.conv2d(pixels, p.get("patch_embed.proj.weight"), p.get("patch_embed.proj.bias"),
                      stride=cfg.patch_size)
-        x = x.flatten(2).transpose(1, 2)  # [n, N, D]
         special = [p.get("cls_token")] + ([p.get("dist_token")] if cfg.distilled else [])
-        x = torch.cat([t.expand(n, -1, -1) for t in special] + [x], dim=1) + p.get("pos_embed")
+        x = x.reshape(-1, D, S - len(special)).transpose(1, 2)  # [n, N, D]
+        x = torch.cat([torch.cat(special, dim=1).expand(n, -1, -1), x], dim=1) + p.get("pos_embed")
+        # The blocks hold the tokens as rows [n·S, D], so every product is a 2-D F.linear:
+        # it exports as Gemm(transB=1), reading the [out, in] weight where it lies, where a
+        # 3-D one exports as MatMul(x, Transpose(W)). The graph then holds nothing for
+        # onnxruntime to fold, and the page opens it with optimisation off
+        # (runtime/explainer.js, FORWARD_SESSION). Shapes use -1 for the batch: constants,
+        # not shape arithmetic, in the graph.
+        x = x.reshape(-1, D)
         for b in range(cfg.depth):
             pre = f"blocks.{b}."
             y = F.layer_norm(x, (D,), p.get(pre + "norm1.weight"), p.get(pre + "norm1.bias"), cfg.ln_eps)
             qkv = F.linear(y, p.get(pre + "attn.qkv.weight"), p.get_optional(pre + "attn.qkv.bias"))
-            q, k, v = qkv.reshape(n, S, 3, h, d).permute(2, 0, 3, 1, 4)  # each [n, h, S, d]
+            q, k, v = qkv.reshape(-1, S, 3, h, d).permute(2, 0, 3, 1, 4)  # each [n, h, S, d]
             a = torch.softmax(torch.matmul(q, k.transpose(-1, -2)) * (d ** -0.5), dim=-1)
             if head_mask is not None:
                 a = a * head_mask[b].reshape(1, h, 1, 1)
-            o = torch.matmul(a, v).transpose(1, 2).reshape(n, S, D)
+            o = torch.matmul(a, v).transpose(1, 2).reshape(-1, D)
             x = x + F.linear(o, p.get(pre + "attn.proj.weight"), p.get(pre + "attn.proj.bias"))
             y = F.layer_norm(x, (D,), p.get(pre + "norm2.weight"), p.get(pre + "norm2.bias"), cfg.ln_eps)
             y = F.gelu(F.linear(y, p.get(pre + "mlp.fc1.weight"), p.get(pre + "mlp.fc1.bias")))
             x = x + F.linear(y, p.get(pre + "mlp.fc2.weight"), p.get(pre + "mlp.fc2.bias"))
-        x = F.layer_norm(x, (D,), p.get("norm.weight"), p.get("norm.bias"), cfg.ln_eps)
+        x = F.layer_norm(x.reshape(-1, S, D), (D,), p.get("norm.weight"), p.get("norm.bias"), cfg.ln_eps)
         logits = F.linear(x[:, 0], p.get("head.weight"), p.get("head.bias"))
         if cfg.distilled:
             logits = (logits + F.linear(x[:, 1], p.get("head_dist.weight"), p.get("head_dist.bias"))) * 0.5

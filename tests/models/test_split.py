@@ -80,12 +80,30 @@ def test_split_files_share_one_weights_file(split_files):
 
 def test_split_plain_forward_reads_the_shared_weights(split_files, tmp_path):
     cfg, sd, out, files = split_files
-    pixels, _ = random_inputs(cfg, 1, 11)
+    # a batch of two: the page predicts one photo, the evaluations several at once
+    pixels = torch.cat([random_inputs(cfg, 1, seed)[0] for seed in (11, 12)])
     got = run_feeds(out / files["forward"], tmp_path, {"pixels": pixels.numpy()}, ["logits"],
                     weights=out / files["weights"])["logits"]
     with torch.no_grad():
         want = build_plain(cfg, sd)(pixels).numpy()
     assert_close("ort_vs_torch.logits", got, want, "the split's plain forward graph")
+
+
+def test_split_plain_forward_leaves_nothing_to_fold(split_files):
+    """The page opens the plain forward graph with onnxruntime's optimisation off
+    (runtime/explainer.js, FORWARD_SESSION): no node may merely rearrange a weight, which
+    the optimiser would have folded once and every run would now repeat."""
+    _, _, out, files = split_files
+    graph = onnx.load(str(out / files["forward"]), load_external_data=False).graph
+    weights = {i.name for i in graph.initializer}
+    rearranged = [f"{n.op_type}({n.input[0]})" for n in graph.node
+                  if n.op_type in ("Transpose", "Reshape", "Squeeze", "Unsqueeze", "Cast", "Identity")
+                  and n.input[0] in weights and n.input[0].startswith("params.")]
+    assert not rearranged, f"nodes that only rearrange a weight: {rearranged[:5]}"
+    # the batch axis is read only to expand the class token (torch's Expand reads it twice);
+    # every other shape is a constant
+    shapes = sum(n.op_type == "Shape" for n in graph.node)
+    assert shapes <= 2, f"{shapes} Shape nodes: shape arithmetic the optimiser would have folded"
 
 
 @pytest.mark.parametrize("k,flag", [(1, 0.0), (3, 1.0)])
