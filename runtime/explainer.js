@@ -57,9 +57,21 @@ function ioNames(bytes, name) {
   }
 }
 
+// On the CPU (onnxruntime-web's WebAssembly, onnxruntime-node's cpu) the plain forward
+// graph opens with onnxruntime's graph optimisation and weight prepacking off: the
+// exporter leaves nothing in it to fold (its products are Gemm over the weights as stored:
+// models/exporter/explainer.py, PlainViT), and the two passes took about a third of its
+// session's opening, which is on the page's way to "ready", while its forwards are as fast
+// without them (docs/architecture.md, Startup). WebGPU keeps onnxruntime's defaults (not
+// measured there).
+const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
+
 // The plain forward graph's session, checked against the metadata's shapes.
 async function openForward(ort, bytes, options, name, metadata) {
-  const session = await createSession(ort, bytes, options, name);
+  const cpuOnly = options.executionProviders.every((ep) => ['wasm', 'cpu'].includes(ep.name ?? ep));
+  const session = await createSession(ort, bytes, cpuOnly ? {
+    ...options, ...FORWARD_SESSION, extra: { ...options.extra, session: { ...options.extra?.session, ...FORWARD_SESSION.extra.session } },
+  } : options, name);
   try {
     if (session.inputNames.length !== 1 || !session.outputNames.length) {
       throw new Error(`${name} is not a plain forward graph (inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')}): it needs one input, the pixels, and the logits as output`);
