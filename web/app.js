@@ -80,13 +80,15 @@ function setStatus(text) { $('engine-status').textContent = text; }
 // ---------- model ----------
 // The core (it draws maps and the legend here) loads while the Worker opens the model.
 let coreLoading = null;
-// The first Worker starts with the page, so its script loads (and, named after the
-// backend, onnxruntime compiles) while models/index.json is read.
+// The first Worker starts with the page: index.html's start-worker.js creates it before
+// this script has loaded, and named after the backend it compiles onnxruntime for at once
+// (web/worker.js), while this script and models/index.json are read.
 let firstEngine = null;
-const newEngine = () => new Engine(new URL('./worker.js', import.meta.url), { name: `vit-relevance:${state.backend}` });
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+const newEngine = () => new Engine(WORKER_URL, { name: `vit-relevance:${state.backend}` });
 
 async function boot() {
-  firstEngine = newEngine();
+  firstEngine = window.__vitrelWorker ? new Engine(WORKER_URL, { worker: window.__vitrelWorker }) : newEngine();
   coreLoading = loadCore().then((c) => {
     core = c;
     drawLegend();

@@ -7,9 +7,10 @@ import { REQUEST, REPLY, isFinal } from './protocol.js';
 
 export class Engine {
   // name: the Worker's name; 'vit-relevance:<backend>' starts onnxruntime for that backend
-  // at once (web/worker.js), before the first init.
-  constructor(url, { name } = {}) {
-    this.worker = new Worker(url, { type: 'module', name });
+  // at once (web/worker.js), before the first init. worker: one already started from `url`
+  // (web/start-worker.js), taken over instead of starting another.
+  constructor(url, { name, worker } = {}) {
+    this.worker = worker ?? new Worker(url, { type: 'module', name });
     this.nextId = 1;
     this.latest = 0;
     this.pending = new Map();

@@ -1,0 +1,13 @@
+// Starts the page's inference Worker from index.html's head, before app.js has loaded: a
+// Worker takes tens of milliseconds to start, and, named after the WebAssembly backend, it
+// compiles onnxruntime at once (web/worker.js), so that compile runs while the page's own
+// script loads. app.js takes the Worker over (window.__vitrelWorker), or starts its own
+// where there is none. A classic script: it runs as soon as it is read.
+{
+  const worker = new Worker(new URL('./worker.js', document.baseURI), { type: 'module', name: 'vit-relevance:wasm' });
+  // One that fails before app.js takes it over is dropped, and app.js starts another.
+  worker.addEventListener('error', () => {
+    if (window.__vitrelWorker === worker) window.__vitrelWorker = null;
+  });
+  window.__vitrelWorker = worker;
+}
