@@ -2,7 +2,8 @@
 // phases instead of a full progress bar, each phase is timed, the page fetches only the
 // graphs it opens (never the attribution graphs, nor a forward graph with its own copy of
 // the weights), and a photo chosen at ready is classified at once by the plain forward
-// graph, while the explainer graph's session still opens.
+// graph, while the explainer graph's session still opens; the inference Worker that
+// index.html's start-worker.js starts before the page script is the one the page uses.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -40,6 +41,15 @@ test('the status names the load phases, and each is timed', { skip }, async () =
   assert.ok(texts.some((t) => /preparing the model/.test(t)), texts.join(' | '));
   const { phaseMs } = await session.page.evaluate(() => window.__vitrel.timeline.modelReady);
   for (const phase of ['fetch', 'compile', 'prepare']) assert.ok(phaseMs[phase] >= 0, `${phase}: ${phaseMs[phase]}`);
+});
+
+test('the inference Worker index.html starts before the page script is the one the page uses: one such Worker', { skip }, async () => {
+  const inference = session.page.workers().filter((w) => new URL(w.url()).pathname.endsWith('/worker.js'));
+  assert.equal(inference.length, 1, inference.map((w) => w.url()).join('\n'));
+  assert.equal(await session.page.evaluate(() => window.__vitrelWorker instanceof Worker), true);
+  // start-worker.js runs before app.js is read
+  const order = session.requests.map((u) => new URL(u).pathname.split('/').pop());
+  assert.ok(order.indexOf('start-worker.js') < order.indexOf('app.js'), order.slice(0, 8).join(', '));
 });
 
 test('a returning visit reads the model from Cache Storage and shows no download bar', { skip }, async () => {
