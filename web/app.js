@@ -104,7 +104,7 @@ async function boot() {
   showSettings();
   let index;
   try {
-    const r = await fetch('models/index.json');
+    const r = await fetch('models/index.json', { cache: 'no-cache' }); // it names the files' hashes: never an old copy
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     index = await r.json();
   } catch (err) {

@@ -30,7 +30,7 @@ export const attributionRuns = () => ({ ...runs });
 async function openFor(session, ort) {
   const files = session.entry.attribution;
   if (!files) throw new Error(`model ${session.entry.name} has no attribution graphs in models/index.json (npm run build writes them)`);
-  const get = async (file) => (await fetchModelBytes(new URL(file, session.base).href)).bytes;
+  const get = async (file) => (await fetchModelBytes(new URL(file, session.base).href, { sha256: session.entry.sha256?.[file] })).bytes;
   return openAttribution({
     ort,
     sessionOptions: SESSION_OPTIONS,

@@ -7,7 +7,7 @@
 import { openExplainer } from './runtime/explainer.js';
 import { createSession } from './runtime/explain-session.js';
 import { loadCore } from './runtime/core.js';
-import { fetchModelBytes } from './lib/model-fetch.js';
+import { fetchModelBytes, versionedUrl } from './lib/model-fetch.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
 import { phaseTimer, PHASE } from './lib/load-phases.js';
 
@@ -99,6 +99,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     let lastPost = 0;
     const downloads = await Promise.all(files.map(async ([file, expectedBytes], i) => {
       const got = await fetchModelBytes(url(file), {
+        sha256: model.sha256?.[file],
         expectedBytes,
         onProgress: (n) => {
           loaded[i] = n;
@@ -114,7 +115,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     return downloads;
   };
   const [meta, downloads, { ort, compileMs }] = await Promise.all([
-    time(PHASE.FETCH, () => Promise.all([fetchMetadata(url(model.metadata), model.metadata), readFiles()])),
+    time(PHASE.FETCH, () => Promise.all([fetchMetadata(versionedUrl(url(model.metadata), model.sha256?.[model.metadata]), model.metadata), readFiles()])),
     time(PHASE.COMPILE, () => loadOrt(backend, threads)),
     core ? null : time(PHASE.CORE, async () => { core = await loadCoreOnce(); }),
   ]).then(([[m, d], o]) => [m, d, o]);

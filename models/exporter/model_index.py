@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 from typing import Optional
 
+from .checkpoints import sha256_file
+
 
 def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
                  forward_file: Optional[str] = None, split: Optional[dict] = None,
@@ -27,6 +29,12 @@ def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
         if attribution:  # {states, blocks: [per block], masked, weights} file names
             files = [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
             entry["attribution"] = {**attribution, "bytes": sum((out_dir / f).stat().st_size for f in files)}
+        # Every file the entry names, by content: the page keeps files in Cache Storage
+        # under these hashes, so a re-export is never read from an old visit's copy.
+        named = [onnx_file, metadata_file, forward_file, *(split or {}).values()]
+        if attribution:
+            named += files
+        entry["sha256"] = {f: sha256_file(out_dir / f) for f in dict.fromkeys(f for f in named if f)}
         models = sorted([m for m in models if m.get("name") != name] + [entry], key=lambda m: m["name"])
         tmp = index_path.with_name(f"index.json.{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"models": models}, indent=2) + "\n")

@@ -76,6 +76,7 @@ test('a model that fails to load, or does not match its metadata, is reported', 
     'split-misfit': () => real.split && [{ ...real, name: 'misfit', split: { ...real.split, target: real.split.photo } }, {}],
     'bad-weights': () => real.split && [{ ...real, name: 'badweights', split: { ...real.split, weights: 'bad.bin' } },
       { '/models/bad.bin': { body: 'not weights' } }],
+    altered: () => real.sha256 && [{ ...real, name: 'altered', sha256: { ...real.sha256, [real.split?.forward ?? real.onnx]: '0'.repeat(64) } }, {}],
   };
   const cases = [];
   for (const c of CASES.filter((x) => x.model)) {

@@ -59,8 +59,35 @@ test('a returning visit reads the model from Cache Storage and shows no download
   assert.equal(await session.page.isHidden('#load-progress'), true);
 });
 
+test('a re-export is never read from an older visit\'s cached copy: the new file is downloaded, checked and kept alone', { skip: skip || (!firstModel()?.sha256 && 'models/index.json has no hashes') }, async () => {
+  const { page } = session;
+  const model = firstModel();
+  const file = model.split?.forward ?? model.onnx;
+  // What visits before the re-export left: copies that are not ONNX, under the URL alone
+  // (the key before the index had hashes) and under another hash; the current copy is gone.
+  const keys = (f) => page.evaluate(async (name) => {
+    const cache = await caches.open('vit-relevance-models-v1');
+    return (await cache.keys()).map((r) => new URL(r.url)).filter((u) => u.pathname.endsWith(`/models/${name}`))
+      .map((u) => u.search);
+  }, f);
+  await page.evaluate(async ({ name, sha256 }) => {
+    const cache = await caches.open('vit-relevance-models-v1');
+    const url = new URL(`models/${name}`, location.href);
+    await cache.delete(`${url.href}?sha256=${sha256}`);
+    await cache.put(url.href, new Response('an older build'));
+    await cache.put(`${url.href}?sha256=${'0'.repeat(64)}`, new Response('an older build'));
+  }, { name: file, sha256: model.sha256[file] });
+  assert.equal((await keys(file)).length, 2);
+  await page.reload();
+  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  assert.equal(await page.isHidden('#error'), true);
+  assert.equal(await page.evaluate(() => window.__vitrel.timeline.modelReady.fromCache), false);
+  assert.deepEqual(await keys(file), [`?sha256=${model.sha256[file]}`]);
+});
+
 test('only the graphs the page opens are fetched: no attribution graph, no second copy of the weights', { skip }, () => {
-  const models = session.requests.filter((u) => u.includes('/models/'));
+  const models = session.requests.map((u) => new URL(u)).filter((u) => u.pathname.includes('/models/'))
+    .map((u) => u.origin + u.pathname);
   const model = firstModel();
   const graph = model.split?.graph ?? model.onnx;
   assert.ok(models.some((u) => u.endsWith(`/models/${graph}`)), models.join('\n'));

@@ -78,4 +78,9 @@ def test_real_deit_tiny_export(tmp_path_factory):
     # 5.7M weights in float32, no second copy of them.
     assert onnx_path.stat().st_size < 1.2 * 5.72e6 * 4
     index = json.loads((out / "index.json").read_text())
-    assert any(m["name"] == TINY.name and m["bytes"] == onnx_path.stat().st_size for m in index["models"])
+    entry = next(m for m in index["models"] if m["name"] == TINY.name)
+    assert entry["bytes"] == onnx_path.stat().st_size
+    # Each named file by content (the page's Cache Storage keys: web/lib/model-fetch.js).
+    assert {onnx_path.name, f"{TINY.name}.json"} <= entry["sha256"].keys()
+    for name, digest in entry["sha256"].items():
+        assert sha256_file(out / name) == digest, name

@@ -30,29 +30,67 @@ async function readWithProgress(response, total, onProgress) {
   return out;
 }
 
-// Returns { bytes: Uint8Array, fromCache: boolean }. `expectedBytes` (from models/index.json)
-// invalidates a cached copy of a different size, e.g. after a re-export.
-export async function fetchModelBytes(url, { expectedBytes, onProgress } = {}) {
+// The URL a file is downloaded and cached under: with models/index.json's hash of its
+// content in the query, so a re-export gets a new key (an older visit's copy is never
+// read) and passes HTTP caches and CDNs that still hold the old file. Static servers
+// ignore the query.
+export function versionedUrl(url, sha256) {
+  if (!sha256) return url;
+  const u = new URL(url);
+  u.searchParams.set('sha256', sha256);
+  return u.href;
+}
+
+async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// Drops the cached copies of `url` other than `keep` (older versions, or one cached
+// before the index had hashes): each is the size of the model file.
+async function dropOtherCopies(cache, url, keep) {
+  const path = (u) => { const x = new URL(u); return x.origin + x.pathname; };
+  const target = path(url);
+  for (const request of await cache.keys()) {
+    if (request.url !== keep && path(request.url) === target) await cache.delete(request);
+  }
+}
+
+// Returns { bytes: Uint8Array, fromCache: boolean }. `sha256` (models/index.json's hash of
+// the file) keys the cached copy and checks a download; without one (an index written
+// before the hashes) the URL is the key and `expectedBytes` drops a cached copy of
+// another size.
+export async function fetchModelBytes(url, { sha256, expectedBytes, onProgress } = {}) {
+  const key = versionedUrl(url, sha256);
   const cache = await openCache();
-  const cached = cache && await cache.match(url);
+  const cached = cache && await cache.match(key);
   if (cached) {
     const bytes = new Uint8Array(await cached.arrayBuffer());
-    if (!expectedBytes || bytes.byteLength === expectedBytes) {
+    if (sha256 || !expectedBytes || bytes.byteLength === expectedBytes) {
       onProgress?.(bytes.byteLength, bytes.byteLength);
       return { bytes, fromCache: true };
     }
-    await cache.delete(url);
+    await cache.delete(key);
   }
-  const response = await fetch(url);
+  const response = await fetch(key);
   if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
   const total = Number(response.headers.get('Content-Length')) || expectedBytes || 0;
   const bytes = await readWithProgress(response, total, onProgress);
   if (expectedBytes && bytes.byteLength !== expectedBytes) {
     throw new Error(`${url} has ${bytes.byteLength} bytes, models/index.json says ${expectedBytes}`);
   }
+  // WebCrypto exists in secure contexts only, as Cache Storage does.
+  if (sha256 && globalThis.crypto?.subtle) {
+    const got = await sha256Hex(bytes);
+    if (got !== sha256) {
+      throw new Error(`${url} does not match models/index.json: its SHA-256 is ${got}, the index says ${sha256} `
+        + '(the files and the index come from different builds)');
+    }
+  }
   if (cache) {
     // A failed cache write (quota) only costs the next visit a download.
-    await cache.put(url, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream' } }))
+    await cache.put(key, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream' } }))
+      .then(() => dropOtherCopies(cache, url, key))
       .catch(() => {});
   }
   return { bytes, fromCache: false };

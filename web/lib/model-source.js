@@ -8,7 +8,9 @@ export const DEFAULT_MODELS = new URL('../models/', import.meta.url).href;
 async function fetchJson(url, what) {
   let response;
   try {
-    response = await fetch(url);
+    // Revalidated on each visit: the index names the files' hashes (web/lib/model-fetch.js),
+    // so an old copy from the HTTP cache would ask for files that no longer exist.
+    response = await fetch(url, { cache: 'no-cache' });
   } catch (err) {
     throw new Error(`could not download ${what} ${url}: ${err.message}`);
   }

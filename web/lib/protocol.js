@@ -12,7 +12,8 @@
  * A models/index.json entry: the graph files, relative to the models folder.
  * @typedef {{ name: string, onnx: string, metadata: string, bytes?: number,
  *   forward_onnx?: string, forward_bytes?: number,
- *   split?: { graph: string, photo: string, target: string, forward?: string, weights: string, bytes: number } }} ModelEntry
+ *   split?: { graph: string, photo: string, target: string, forward?: string, weights: string, bytes: number },
+ *   sha256?: Object<string, string> }} ModelEntry  sha256: each named file's hash (web/lib/model-fetch.js)
  */
 
 export const REQUEST = Object.freeze({
