@@ -62,6 +62,9 @@ export const HEADER_RULES = [
   { paths: ['/embed.html', '/embed'], headers: { [CSP]: policyText(EMBED) } },
   // Worker scripts: the page's Workers and onnxruntime-web's thread workers.
   { paths: ['/worker.js', '/decode-worker.js', '/ort/*'], headers: { [CSP]: policyText(WORKER) } },
+  // onnxruntime-web under its version (ort/v<version>/, scripts/build/site.js): these bytes
+  // never change at this URL, so browsers keep them without asking again.
+  { paths: ['/ort/v*'], headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } },
 ];
 
 // The policy of an HTML file no rule names (a page added without a rule): the strict

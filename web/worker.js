@@ -49,8 +49,9 @@ function loadOrt(backend, threads) {
 async function compileOrt(backend, threads) {
   const started = now();
   const mod = await import(backend === 'webgpu' ? './ort/ort.webgpu.min.mjs' : './ort/ort.wasm.min.mjs');
+  // No wasmPaths: onnxruntime finds its WebAssembly beside its own module, in the
+  // versioned folder ort/<entry> re-exports (scripts/build/site.js).
   const o = mod.default ?? mod;
-  o.env.wasm.wasmPaths = new URL('./ort/', import.meta.url).href;
   // Threads need SharedArrayBuffer, i.e. a cross-origin-isolated page (COOP/COEP).
   const most = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
   o.env.wasm.numThreads = Math.min(most, threads ?? most);

@@ -11,7 +11,12 @@ import { headersFile } from '../site-headers.js';
 import { bundleScripts, minifyModule } from './bundle.js';
 
 // onnxruntime-web: the plain WebAssembly build, plus the WebGPU build (JSEP) for browsers
-// that offer WebGPU. Each .mjs loads the matching ort-wasm-*.{mjs,wasm} pair.
+// that offer WebGPU. Each .mjs loads the matching ort-wasm-*.{mjs,wasm} pair from its own
+// folder. They sit under their version, ort/v<version>/, served as immutable
+// (scripts/site-headers.js): a returning visit revalidates none of them (each was a round
+// trip, one after another), and an upgrade changes the folder. The Worker imports the two
+// entries through ort/<entry>, a re-export that is revalidated as the site's other scripts.
+const ORT_ENTRIES = ['ort.wasm.min.mjs', 'ort.webgpu.min.mjs'];
 const ORT_FILES = [
   'ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm',
   'ort.webgpu.min.mjs', 'ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm',
@@ -76,6 +81,21 @@ async function copyModels(fromDir, toDir, warn) {
   await copyIfChanged(indexPath, path.join(toDir, 'index.json'));
 }
 
+// ort/v<version>/ with onnxruntime-web's files, ort/<entry> re-exporting each entry, and
+// nothing else (an older version's folder goes).
+async function copyOrt(packageDir, outDir) {
+  const { version } = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8'));
+  const folder = `v${version}`;
+  for (const f of ORT_FILES) await copyIfChanged(path.join(packageDir, 'dist', f), path.join(outDir, folder, f));
+  for (const entry of ORT_ENTRIES) {
+    const from = JSON.stringify(`./${folder}/${entry}`);
+    await writeFile(path.join(outDir, entry),
+      `// onnxruntime-web ${version} (scripts/build/site.js)\nexport * from ${from};\nexport { default } from ${from};\n`);
+  }
+  const keep = new Set([folder, ...ORT_ENTRIES]);
+  for (const name of await readdir(outDir)) if (!keep.has(name)) await rm(path.join(outDir, name), { recursive: true, force: true });
+}
+
 export async function buildSite(paths) {
   const warnings = [];
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
@@ -109,8 +129,7 @@ export async function buildSite(paths) {
     else await copyIfChanged(from, to);
   }
 
-  const ortDist = path.join(paths.root, 'node_modules', 'onnxruntime-web', 'dist');
-  for (const f of ORT_FILES) await copyIfChanged(path.join(ortDist, f), path.join(out, 'ort', f));
+  await copyOrt(path.join(paths.root, 'node_modules', 'onnxruntime-web'), path.join(out, 'ort'));
 
   await copyModels(paths.models, path.join(out, 'models'), warn);
   await copySamples(paths.sampleImages, path.join(out, 'samples'), warn);

@@ -247,9 +247,10 @@ test('served from a sub-path under the site\'s CSP: docs.html shows the element,
 
 // The README's "Hosting it" list for docs authors, and nothing else: the snippet copied
 // from docs.html into a plain page on a plain static host (no COOP/COEP) under a sub-path.
+const ORT_VERSION = JSON.parse(readFileSync(path.join(paths.root, 'node_modules', 'onnxruntime-web', 'package.json'), 'utf8')).version;
 const DOCS_AUTHOR_FILES = ['vit-relevance-element.js', 'vit-relevance.js', 'worker.js',
   'build/wasm/vit_relevance_core.mjs', 'build/wasm/vit_relevance_core.wasm',
-  'ort/ort.wasm.min.mjs', 'ort/ort-wasm-simd-threaded.mjs', 'ort/ort-wasm-simd-threaded.wasm'];
+  'ort/ort.wasm.min.mjs', ...['ort.wasm.min.mjs', 'ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'].map((f) => `ort/v${ORT_VERSION}/${f}`)];
 
 test('the docs-author files alone on a plain static host: the snippet from docs.html explains', { skip, timeout: TIMEOUT }, async () => {
   const dir = path.join(paths.build, 'embed-docs-author');

@@ -61,7 +61,8 @@ await explainer.close();
 
   // The browser entries are the site's bundles, with the files a docs author copies.
   const site = path.join(app, 'node_modules', 'vit-relevance', 'dist', 'site');
-  for (const f of ['vit-relevance.js', 'vit-relevance-element.js', 'worker.js', 'build/wasm/vit_relevance_core.mjs', 'build/wasm/vit_relevance_core.wasm', 'ort/ort.wasm.min.mjs']) {
+  for (const f of ['vit-relevance.js', 'vit-relevance-element.js', 'worker.js', 'build/wasm/vit_relevance_core.mjs', 'build/wasm/vit_relevance_core.wasm', 'ort/ort.wasm.min.mjs',
+    `ort/v${JSON.parse(readFileSync(path.join(root, 'node_modules', 'onnxruntime-web', 'package.json'), 'utf8')).version}/ort-wasm-simd-threaded.wasm`]) {
     assert.ok(existsSync(path.join(site, f)), `the package lacks dist/site/${f}`);
   }
   const exported = run('node', ['--input-type=module', '-e', "console.log(Object.keys(await import('vit-relevance')).sort().join(' '))"], app).trim();

@@ -16,8 +16,8 @@ import { createStaticServer, listen } from '../../scripts/serve.js';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const CSP = 'Content-Security-Policy';
 const root = mkdtempSync(path.join(tmpdir(), 'vitrel-headers-'));
-const FILES = ['index.html', 'embed.html', 'docs.html', 'other.html', 'worker.js', 'app.js', 'ort/ort-wasm-simd-threaded.mjs',
-  'ort/ort-wasm-simd-threaded.wasm', 'models/index.json'];
+const FILES = ['index.html', 'embed.html', 'docs.html', 'other.html', 'worker.js', 'app.js', 'ort/ort.wasm.min.mjs',
+  'ort/v1.2.3/ort-wasm-simd-threaded.mjs', 'ort/v1.2.3/ort-wasm-simd-threaded.wasm', 'models/index.json'];
 let server;
 let base;
 
@@ -44,6 +44,18 @@ test('the server sends the table\'s headers for each file, the page policy to / 
   assert.match(headersFor('/embed.html')[CSP], /frame-ancestors \*$/);
   assert.match(headersFor('/index.html')[CSP], /frame-ancestors 'self'$/);
   assert.doesNotMatch(JSON.stringify(HEADER_RULES), /'unsafe-eval'|'unsafe-inline'/, 'no JavaScript from strings, no inline code');
+});
+
+test('onnxruntime-web under its version is immutable; everything else is revalidated on every visit', async () => {
+  for (const f of FILES) {
+    const r = await fetch(`${base}/${f}`);
+    const expected = f.startsWith('ort/v') ? 'public, max-age=31536000, immutable' : 'no-cache';
+    assert.equal(r.headers.get('cache-control'), expected, f);
+    // and so is a 304
+    const again = await fetch(`${base}/${f}`, { headers: { 'If-None-Match': r.headers.get('etag') } });
+    assert.equal(again.status, 304, f);
+    assert.equal(again.headers.get('cache-control'), expected, `${f}: 304`);
+  }
 });
 
 test('without isolation the COOP/COEP/CORP headers go, the policy stays', async () => {
