@@ -7,7 +7,7 @@
 import { openExplainer } from './runtime/explainer.js';
 import { createSession } from './runtime/explain-session.js';
 import { loadCore } from './runtime/core.js';
-import { fetchModelBytes, versionedUrl } from './lib/model-fetch.js';
+import { fetchModelBytes } from './lib/model-fetch.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
 import { phaseTimer, PHASE } from './lib/load-phases.js';
 
@@ -66,10 +66,19 @@ async function compileOrt(backend, threads) {
 
 const loadCoreOnce = onceRetrying(loadCore);
 
-async function fetchMetadata(url, name) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`could not download the metadata ${url}: HTTP ${response.status}`);
-  try { return await response.json(); } catch { throw new Error(`${name} is not valid JSON`); }
+// The metadata: where the index names its hash, checked against it and kept in Cache
+// Storage like the model files; an older index's is read afresh (nothing would tell a
+// stale cached copy).
+async function fetchMetadata(url, name, sha256) {
+  let text;
+  if (sha256) {
+    text = new TextDecoder().decode((await fetchModelBytes(url, { sha256 })).bytes);
+  } else {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`could not download the metadata ${url}: HTTP ${response.status}`);
+    text = await response.text();
+  }
+  try { return JSON.parse(text); } catch { throw new Error(`${name} is not valid JSON`); }
 }
 
 // Reads the model files (one byte count over all of them) while onnxruntime and the core
@@ -116,7 +125,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     return downloads;
   };
   const [meta, downloads, { ort, compileMs }] = await Promise.all([
-    time(PHASE.FETCH, () => Promise.all([fetchMetadata(versionedUrl(url(model.metadata), model.sha256?.[model.metadata]), model.metadata), readFiles()])),
+    time(PHASE.FETCH, () => Promise.all([fetchMetadata(url(model.metadata), model.metadata, model.sha256?.[model.metadata]), readFiles()])),
     time(PHASE.COMPILE, () => loadOrt(backend, threads)),
     core ? null : time(PHASE.CORE, async () => { core = await loadCoreOnce(); }),
   ]).then(([[m, d], o]) => [m, d, o]);

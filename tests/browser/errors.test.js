@@ -77,6 +77,7 @@ test('a model that fails to load, or does not match its metadata, is reported', 
     'bad-weights': () => real.split && [{ ...real, name: 'badweights', split: { ...real.split, weights: 'bad.bin' } },
       { '/models/bad.bin': { body: 'not weights' } }],
     altered: () => real.sha256 && [{ ...real, name: 'altered', sha256: { ...real.sha256, [real.split?.forward ?? real.onnx]: '0'.repeat(64) } }, {}],
+    'altered-metadata': () => real.sha256 && [{ ...real, name: 'altered-metadata', sha256: { ...real.sha256, [real.metadata]: '0'.repeat(64) } }, {}],
   };
   const cases = [];
   for (const c of CASES.filter((x) => x.model)) {

@@ -217,6 +217,7 @@ export const CASES = [
   pageModel('split graphs that do not fit each other', 'split-misfit', /could not be loaded.*split graphs do not fit/),
   pageModel("a weights file that is not the split graphs'", 'bad-weights', /could not be loaded.*(split graphs|external|not an ONNX)/i),
   pageModel('a model file that is not the one models/index.json hashes', 'altered', /could not be loaded.*does not match models\/index\.json: its SHA-256 is [0-9a-f]{64}, the index says 0{64}/),
+  pageModel('metadata that is not the one models/index.json hashes', 'altered-metadata', /could not be loaded.*\.json does not match models\/index\.json: its SHA-256 is [0-9a-f]{64}, the index says 0{64}/),
 
   // ---- the static server (scripts/serve.js): its own table, run by tests/node/server-hostile.test.js
   ...SERVER_CASES.map((c) => server(c.name, { raw: c.request }, c.status, c.body)),
