@@ -34,7 +34,7 @@ async function readWithProgress(response, total, onProgress) {
 // content in the query, so a re-export gets a new key (an older visit's copy is never
 // read) and passes HTTP caches and CDNs that still hold the old file. Static servers
 // ignore the query.
-export function versionedUrl(url, sha256) {
+function versionedUrl(url, sha256) {
   if (!sha256) return url;
   const u = new URL(url);
   u.searchParams.set('sha256', sha256);
