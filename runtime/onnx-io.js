@@ -5,8 +5,11 @@
 // ONNX is protobuf: ModelProto.graph = 7; GraphProto.initializer = 5, .input = 11,
 // .output = 12; ValueInfoProto.name = 1, TensorProto.name = 8 (onnx/onnx.proto).
 
-// Length-delimited fields of a message: yields [field number, start, end].
-function* fields(bytes, start, end) {
+// Calls visit(field number, start, end) for each length-delimited field of a message.
+// A plain loop, not a generator: the Worker runs this on every visit, in cold code, over
+// the split graphs' ~27,000 fields before the model is ready (cold, in Node: 12-15 ms
+// with a generator and a decoder per name, 6-9 ms like this).
+function eachField(bytes, start, end, visit) {
   let at = start;
   const varint = () => {
     let value = 0;
@@ -21,7 +24,6 @@ function* fields(bytes, start, end) {
   };
   while (at < end) {
     const key = varint();
-    const field = Math.floor(key / 8);
     const wire = key % 8;
     if (wire === 0) varint();
     else if (wire === 1) at += 8;
@@ -29,16 +31,21 @@ function* fields(bytes, start, end) {
     else if (wire === 2) {
       const length = varint();
       if (at + length > end) throw new Error('truncated protobuf field');
-      yield [field, at, at + length];
+      visit(Math.floor(key / 8), at, at + length);
       at += length;
     } else throw new Error(`unsupported protobuf wire type ${wire}`);
   }
 }
 
+const utf8 = new TextDecoder();
+
 // The string field `number` of a message, or ''.
 function stringField(bytes, start, end, number) {
-  for (const [f, s, e] of fields(bytes, start, end)) if (f === number) return new TextDecoder().decode(bytes.subarray(s, e));
-  return '';
+  let value = null;
+  eachField(bytes, start, end, (f, s, e) => {
+    if (f === number && value === null) value = utf8.decode(bytes.subarray(s, e));
+  });
+  return value ?? '';
 }
 
 /**
@@ -49,15 +56,15 @@ function stringField(bytes, start, end, number) {
  */
 export function graphIoNames(bytes) {
   let graph = null;
-  for (const [f, s, e] of fields(bytes, 0, bytes.length)) if (f === 7) graph = [s, e];
+  eachField(bytes, 0, bytes.length, (f, s, e) => { if (f === 7) graph = [s, e]; });
   if (!graph) throw new Error('no graph in the ONNX model');
   const inputs = [];
   const outputs = [];
   const initializers = new Set();
-  for (const [f, s, e] of fields(bytes, graph[0], graph[1])) {
+  eachField(bytes, graph[0], graph[1], (f, s, e) => {
     if (f === 11) inputs.push(stringField(bytes, s, e, 1));
     else if (f === 12) outputs.push(stringField(bytes, s, e, 1));
     else if (f === 5) initializers.add(stringField(bytes, s, e, 8));
-  }
+  });
   return { inputNames: inputs.filter((n) => !initializers.has(n)), outputNames: outputs };
 }
