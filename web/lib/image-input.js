@@ -4,6 +4,7 @@
 // comfortably in a browser tab.
 
 import { withoutOrientation } from './exif-orientation.js';
+import { headerSize } from './image-header.js';
 import { isPng, pngNeedsOwnDecoder, decodePng } from '../runtime/png-decode.js';
 
 export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
@@ -36,7 +37,7 @@ async function orientedSize(url, blob) {
 const decodeHere = async (blob, options) => ({ bitmap: await createImageBitmap(blob, options) });
 
 // Returns { bitmap, width, height, original: {width, height}, name } and whatever else
-// `decode` gives (the page's ./photo-decoder.js adds `thumb` and `rgba`). exif: 'use'
+// `decode` gives (the page's ./photo-decoder.js adds `copies` and `rgba`). exif: 'use'
 // applies the EXIF orientation (what a person sees), 'ignore' keeps the stored pixels
 // (PIL's reading, ./exif-orientation.js).
 export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use', decode = decodeHere } = {}) {
@@ -48,6 +49,22 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
   }
   if (blob.size === 0) throw new ImageInputError(`“${name}” is empty.`);
   if (exif === 'ignore') blob = new Blob([withoutOrientation(new Uint8Array(await blob.arrayBuffer()))], { type: blob.type });
+  const head = new Uint8Array(await blob.slice(0, HEADER_BYTES).arrayBuffer());
+  // colorSpaceConversion 'none': an embedded ICC profile is ignored, as PIL in the official
+  // pipeline ignores it (and the CLI's decoder), so the model sees the stored values.
+  const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' };
+  // A photo whose header states a size the page takes as it is is decoded at once. Any
+  // other (a format without a size here, a photo to scale down, one too small, pixels
+  // that belie the header, a failed decode) goes through the size probe below, which
+  // says what is wrong.
+  if (fitsAsIs(headerSize(head))) {
+    let decoded = null;
+    try {
+      decoded = await decode(await pilDecoded(blob, head) ?? blob, options);
+    } catch { /* the probe's path says what is wrong */ }
+    if (decoded && fitsAsIs(decoded.bitmap)) return photoOf(decoded, null, name);
+    release(decoded);
+  }
   const url = URL.createObjectURL(blob);
   let size;
   try {
@@ -63,9 +80,6 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
     throw new ImageInputError(`“${name}” is only ${width}×${height} px. The model reads ${MIN_SIDE}×${MIN_SIDE} patches: use a photo at least ${MIN_SIDE} px on each side.`);
   }
   const scale = Math.min(1, MAX_ANALYSIS_SIDE / Math.max(width, height));
-  // colorSpaceConversion 'none': an embedded ICC profile is ignored, as PIL in the official
-  // pipeline ignores it (and the CLI's decoder), so the model sees the stored values.
-  const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' };
   if (scale < 1) {
     options.resizeWidth = Math.max(1, Math.round(width * scale));
     options.resizeHeight = Math.max(1, Math.round(height * scale));
@@ -73,20 +87,37 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
   }
   let decoded;
   try {
-    decoded = await decode(await pilDecoded(blob) ?? blob, options);
+    decoded = await decode(await pilDecoded(blob, head) ?? blob, options);
   } catch (err) {
     throw new ImageInputError(`“${name}” (${width}×${height} px) could not be decoded: ${err.message || 'out of memory?'}`);
   }
-  const { bitmap } = decoded;
-  return { ...decoded, width: bitmap.width, height: bitmap.height, original: { width, height }, name };
+  return photoOf(decoded, size, name);
+}
+
+// Enough of a file for its header's size: a JPEG's frame header follows its EXIF (at most
+// 64 KB) and often a colour profile.
+const HEADER_BYTES = 128 * 1024;
+
+// Whether a size is one the page analyses without scaling it down.
+const fitsAsIs = (size) => Boolean(size) && Math.min(size.width, size.height) >= MIN_SIDE
+  && Math.max(size.width, size.height) <= MAX_ANALYSIS_SIDE;
+
+function photoOf(decoded, original, name) {
+  const { width, height } = decoded.bitmap;
+  return { ...decoded, width, height, original: original ?? { width, height }, name };
+}
+
+function release(decoded) {
+  decoded?.bitmap.close?.();
+  for (const copy of decoded?.copies ?? []) copy.close();
 }
 
 // A PNG with alpha, tRNS or 16-bit samples as PIL's convert('RGB') reads it (opaque
 // ImageData), since the canvas would lose the colour under transparent pixels; null for
 // every other photo, which the browser decodes. (Such a PNG's eXIf orientation is not
 // applied: PIL's reading.)
-async function pilDecoded(blob) {
-  if (!isPng(new Uint8Array(await blob.slice(0, 8).arrayBuffer()))) return null;
+async function pilDecoded(blob, head) {
+  if (!isPng(head)) return null;
   const bytes = new Uint8Array(await blob.arrayBuffer());
   if (!pngNeedsOwnDecoder(bytes)) return null;
   const { rgba, width, height } = await decodePng(bytes);
