@@ -263,8 +263,9 @@ async function onPhoto(blob, name) {
   state.photo.note = photo.original.width !== photo.width
     ? ` · scaled from ${photo.original.width}×${photo.original.height} to ${photo.width}×${photo.height} to fit in memory` : '';
   $('main-caption').textContent = `${name} · ${photo.width}×${photo.height}${state.photo.note}`;
-  render();
+  // The Worker starts on the photo before the page draws it.
   if (state.metadata) analyze(state.photo);
+  render();
 }
 
 // The Worker's notices: its sessions all open after `ready` (for the benchmark); a photo's
