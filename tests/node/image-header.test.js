@@ -7,11 +7,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { headerSize } from '../../web/lib/image-header.js';
+import { headerSize, HEADER_BYTES } from '../../web/lib/image-header.js';
 import { projectPaths } from '../../scripts/paths.js';
 
-const HEAD = 128 * 1024; // as much as the page reads (web/lib/image-input.js)
-const head = (bytes) => new Uint8Array(bytes.subarray(0, HEAD));
+const head = (bytes) => new Uint8Array(bytes.subarray(0, HEADER_BYTES)); // as much as the page reads
 
 test('the shared photos: the size libvips reads', async () => {
   const dir = projectPaths().sampleImages;

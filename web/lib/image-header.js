@@ -5,6 +5,10 @@
 // orientation may swap the two sides, which does not matter for a photo needing no
 // resize. Anything this does not recognise gives null, never an error.
 
+// Enough of a file for its header's size: a JPEG's frame header follows its EXIF (at most
+// 64 KB) and often a colour profile.
+export const HEADER_BYTES = 128 * 1024;
+
 const u16be = (b, i) => (b[i] << 8) | b[i + 1];
 const u16le = (b, i) => b[i] | (b[i + 1] << 8);
 const u24le = (b, i) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);

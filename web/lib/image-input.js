@@ -4,7 +4,7 @@
 // comfortably in a browser tab.
 
 import { withoutOrientation } from './exif-orientation.js';
-import { headerSize } from './image-header.js';
+import { headerSize, HEADER_BYTES } from './image-header.js';
 import { isPng, pngNeedsOwnDecoder, decodePng } from '../runtime/png-decode.js';
 
 export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
@@ -93,10 +93,6 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
   }
   return photoOf(decoded, size, name);
 }
-
-// Enough of a file for its header's size: a JPEG's frame header follows its EXIF (at most
-// 64 KB) and often a colour profile.
-const HEADER_BYTES = 128 * 1024;
 
 // Whether a size is one the page analyses without scaling it down.
 const fitsAsIs = (size) => Boolean(size) && Math.min(size.width, size.height) >= MIN_SIDE
