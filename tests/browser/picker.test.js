@@ -94,6 +94,10 @@ test('on a phone (390×844) the class picker sits directly above the map, and a 
   const map = await box('#main-canvas');
   assert.ok(picker.bottom <= map.top, `the picker (bottom ${picker.bottom}) is above the map (top ${map.top})`);
   assert.ok(map.top - picker.bottom <= NEAR, `and within ${NEAR} px of it: ${map.top - picker.bottom} px`);
+  // The one column follows the work: the photo first, the attribution panel last.
+  const tops = await page.$$eval('#input-h, #picker, #main-canvas, #attribution',
+    (els) => els.map((el) => [el.id, el.getBoundingClientRect().top]).sort((a, b) => a[1] - b[1]).map(([id]) => id));
+  assert.deepEqual(tops, ['input-h', 'picker', 'main-canvas', 'attribution']);
   // Both are on screen together once the picker is scrolled to the top.
   await page.$eval('#picker', (el) => el.scrollIntoView({ block: 'start' }));
   const top5 = await box('#top5');
