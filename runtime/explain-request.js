@@ -1,8 +1,9 @@
 // What a caller of the public API (loadExplainer().explain) asks for and gets back, in
 // both environments: target specs → the session's targets, and the result's shape
-// { top5, targets: [{ id, label, contrast?, maps: { <method>: { shape, data } } }] }.
+// { top5, targets: [{ id, label, prob, rank, contrast?, maps: { <method>: { shape, data } } }] }.
 // Environment-neutral.
 import { resolveTarget } from './targets.js';
+import { classStanding } from './topk.js';
 
 export const DEFAULT_METHODS = Object.freeze(['transformer_attribution']);
 
@@ -39,14 +40,20 @@ export function checkMethods(methods, known) {
 
 export const top5Of = (metadata, top5) => top5.map(({ id, prob }) => ({ id, label: metadata.labels[id], prob }));
 
-// maps: { <method>: { shape } | { rows, cols } with data } → { <method>: { shape, data } }.
-export function resultTarget(metadata, target, maps, methods) {
+// maps: { <method>: { shape } | { rows, cols } with data } → { <method>: { shape, data } };
+// each class named gets its standing among all classes from the photo's logits (its
+// probability and rank, 1 = most likely), so a caller sees how likely the explained class is.
+export function resultTarget(metadata, target, maps, methods, logits) {
   const out = {};
   for (const m of methods) {
     const map = maps[m];
     if (map) out[m] = { shape: map.shape ?? [map.rows, map.cols], data: map.data };
   }
-  const t = { id: target.a, label: metadata.labels[target.a], maps: out };
-  if (target.b !== undefined && target.b !== null) t.contrast = { id: target.b, label: metadata.labels[target.b] };
+  const named = (id) => {
+    const { prob, rank } = classStanding(logits, id);
+    return { id, label: metadata.labels[id], prob, rank };
+  };
+  const t = { ...named(target.a), maps: out };
+  if (target.b !== undefined && target.b !== null) t.contrast = named(target.b);
   return t;
 }

@@ -31,11 +31,15 @@ export interface ExplainOptions {
 
 export interface ClassProbability { id: number; label: string; prob: number }
 
-export interface ExplainedTarget {
-  id: number;
-  label: string;
+/** A class named in a request, with where it stands among all classes for this photo. */
+export interface ClassStanding extends ClassProbability {
+  /** 1 = the most likely class; a class outside the top-5 has its rank too. */
+  rank: number;
+}
+
+export interface ExplainedTarget extends ClassStanding {
   /** With a contrast, `maps` holds why `id` rather than `contrast`: the two classes' maps, each divided by its largest magnitude, subtracted (docs/contrast.md); methods that read only the attention are left out. */
-  contrast?: { id: number; label: string };
+  contrast?: ClassStanding;
   maps: Record<string, RelevanceMap>;
 }
 

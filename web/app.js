@@ -15,7 +15,7 @@ import { ComparePhoto, bindComparePicker } from './lib/compare-photo.js';
 import { loadCore } from './runtime/core.js';
 import { REQUEST, NOTICE } from './lib/protocol.js';
 import { classStanding } from './runtime/topk.js';
-import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from './lib/confidence.js';
+import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from './runtime/confidence.js';
 import { methodHelp, startLayerState } from './lib/method-help.js';
 import { framingNote } from './lib/framing.js';
 import { scaleOf, mapCaption, legendWords, contrastBlocker, contrastProblem } from './lib/scale-view.js';

@@ -7,6 +7,7 @@ import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { heatImage } from './lib/render.js';
 import { drawOverlay } from './lib/overlay.js';
 import { SCALE_CHOICES, scaleFor, scaleCaption } from './runtime/map-scale.js';
+import { pct, standingText } from './runtime/confidence.js';
 
 const RENDERING = new Set(['colormap', 'opacity', 'threshold', 'display', 'scale', 'view']);
 const EXPLAINING = new Set(['target', 'contrast', 'method', 'start-layer']);
@@ -16,7 +17,6 @@ const DEFAULTS = {
   method: 'transformer_attribution', colormap: 'jet', opacity: '0.5', threshold: 'none', display: 'smooth', scale: 'auto',
   'start-layer': '0', view: 'overlay', controls: 'none', loading: 'lazy', backend: 'wasm',
 };
-const pct = (p) => `${Math.round(p * 100)} %`;
 const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 
 const STYLE = `
@@ -229,7 +229,6 @@ export class VitRelevanceElement extends HTMLElement {
     // 'auto' | 'positive' | 'signed' (runtime/map-scale.js); an unknown value falls back to auto
     const choice = SCALE_CHOICES.includes(this.#option('scale')) ? this.#option('scale') : 'auto';
     const photo = { bitmap: this.#shown.photo.bitmap, width: result.width, height: result.height };
-    const prob = result.top5.find((t) => t.id === target.id)?.prob;
     const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : target.label;
     const tiles = [];
     if (sideBySide) tiles.push(this.#tile(photo, null, null, 'Photo', `Photo (${result.width}×${result.height})`, opacity));
@@ -237,7 +236,7 @@ export class VitRelevanceElement extends HTMLElement {
       const map = target.maps[m];
       const scale = scaleFor(choice, m, Boolean(target.contrast));
       const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, { ...options, scale });
-      const label = `Relevance map: ${explainer.method(m).name} for ${what}${prob !== undefined && !target.contrast ? `, ${pct(prob)}` : ''}`;
+      const label = `Relevance map: ${explainer.method(m).name} for ${what}${target.contrast ? '' : `, ${pct(target.prob)}`}`;
       const tile = this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
         sideBySide ? 1 : opacity, display);
       // What the colours mean: the scale, the range and the share of negative values.
@@ -250,7 +249,7 @@ export class VitRelevanceElement extends HTMLElement {
     this.#maps.style.setProperty('--columns', String(Math.min(tiles.length, 3)));
     this.#maps.replaceChildren(...tiles);
     const names = methods.map((m) => explainer.method(m).shortName).join(', ');
-    this.#status(`${what}${prob !== undefined && !target.contrast ? ` · ${pct(prob)}` : ''} · ${names}`);
+    this.#status(`${what}${target.contrast ? '' : ` · ${standingText(target)}`} · ${names}`);
     this.#internals.ariaLabel = tiles.at(-1).querySelector('canvas').getAttribute('aria-label');
     this.dataset.rendered = String(Number(this.dataset.rendered ?? 0) + 1);
   }

@@ -23,6 +23,7 @@ class Photo {
   #engine;
   #model;
   #imageId = null;
+  #logits = null;
   #decoded;
   #analyzing = null;
   #refs = 1;
@@ -62,6 +63,7 @@ class Photo {
     this.#imageId = imageId;
     const prediction = replies.find((m) => m.type === REPLY.PREDICTION);
     this.top5 = top5Of(this.#model.metadata, prediction.top5);
+    this.#logits = prediction.logits; // every explained class's standing
     this.region = prediction.region;
     return { prediction, maps: replies.find((m) => m.type === REPLY.MAPS) };
   }
@@ -99,7 +101,7 @@ class Photo {
     timings.totalMs = now() - started;
     return {
       top5: this.top5,
-      targets: all.map((t) => resultTarget(metadata, t, results.get(`${t.a}|${t.b}`), list)),
+      targets: all.map((t) => resultTarget(metadata, t, results.get(`${t.a}|${t.b}`), list, this.#logits)),
       region: this.region,
       width: this.width,
       height: this.height,

@@ -17,6 +17,7 @@ import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
 import { validateMetadata } from '../../runtime/metadata.js';
+import { standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
@@ -229,9 +230,11 @@ export async function run(argv) {
     });
     const file = await writeMapsJson(opts.out, doc);
     if (opts.timings) await writeFile(path.join(opts.out, TIMINGS_FILE), `${JSON.stringify(timings, null, 2)}\n`);
+    const named = (c) => `${c.id} (${c.label}: ${standingText(c)})`;
     for (const t of targets) {
-      const what = t.contrast ? `${t.id} (${t.label}) rather than ${t.contrast.id} (${t.contrast.label})` : `${t.id} (${t.label})`;
-      console.log(`explained ${what}: ${Object.keys(t.maps).join(', ')}`);
+      console.log(`explained ${named(t)}${t.contrast ? ` rather than ${named(t.contrast)}` : ''}: ${Object.keys(t.maps).join(', ')}`);
+      const note = unlikelyNote(t.label, t);
+      if (note) console.error(`note: ${note}`);
     }
     console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
     return 0;

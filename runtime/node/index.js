@@ -71,7 +71,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     engine: explainer.engine,
     classId: (spec) => resolveTarget(metadata, spec),
     label: (id) => metadata.labels[id],
-    // → { top5, targets: [{ id, label, contrast?, maps }], region, width, height, timings }
+    // → { top5, targets: [{ id, label, prob, rank, contrast?, maps }], region, width, height, timings }
     async explain(image, { targets, methods, startLayer = 0, signal: explainSignal } = {}) {
       const started = now();
       const wanted = resolveTargets(metadata, targets);
@@ -88,7 +88,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
         const modelMs = (predicted?.modelMs ?? 0) + timings.modelMs;
         return {
           top5: top5Of(metadata, session.top5(photo)),
-          targets: results.map(({ target, maps }) => resultTarget(metadata, target, maps, list)),
+          targets: results.map(({ target, maps }) => resultTarget(metadata, target, maps, list, photo.logits)),
           region: photo.region,
           width,
           height,

@@ -79,7 +79,7 @@ const stats = () => page().evaluate(async () => {
 });
 const resultOf = (id) => page().evaluate((i) => {
   const r = document.getElementById(i).result;
-  return { top1: r.top5[0].id, targets: r.targets.map((t) => ({ id: t.id, maps: Object.fromEntries(Object.entries(t.maps).map(([m, v]) => [m, Array.from(v.data)])) })) };
+  return { top5: r.top5, top1: r.top5[0].id, targets: r.targets.map((t) => ({ id: t.id, prob: t.prob, rank: t.rank, contrast: t.contrast, maps: Object.fromEntries(Object.entries(t.maps).map(([m, v]) => [m, Array.from(v.data)])) })) };
 }, id);
 // Distinct colours of the element's first map canvas: a blank or flat map has very few.
 const colours = (id) => page().evaluate((i) => {
@@ -118,7 +118,7 @@ test('three elements: one Worker, one download of each model file, non-blank map
   const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#a' });
   const [node] = (await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false })).nodes;
   assert.deepEqual([node.role?.value, node.name?.value], ['figure', a11y]);
-  assert.match(a11y, /^Relevance map: Transformer attribution .* for bull mastiff, \d+ %$/);
+  assert.match(a11y, /^Relevance map: Transformer attribution .* for bull mastiff, [\d.]+%$/);
   await screenshot(page(), 'embed-elements');
 });
 
@@ -138,6 +138,10 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
   await page().$eval('#a', (el) => { el.target = '282'; });
   await waitResult('a', 'r.targets[0].id === 282');
   const cat = await resultOf('a');
+  // Each explained class with its standing: bull mastiff 1st, tiger cat 3rd on catdog, as in the top-5.
+  assert.deepEqual([dog.targets[0].rank, dog.targets[0].prob], [1, dog.top5[0].prob]);
+  assert.deepEqual([cat.targets[0].rank, cat.targets[0].prob], [3, cat.top5[2].prob]);
+  assert.match(await page().$eval('#a', (el) => el.shadowRoot.querySelector('figcaption').textContent), /^tiger cat · [\d.]+%, rank 3 · /);
   const afterTarget = await stats();
   assert.equal(afterTarget.graphRuns - before.graphRuns, 1, 'a class switch runs the graph once');
   assert.equal(afterTarget.photos, before.photos, 'the photo stays in the Worker (no new decode)');
@@ -163,6 +167,7 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
   // contrast: why bull mastiff rather than tiger cat; a misspelt class is a specific error.
   await page().$eval('#twin', (el) => { el.contrast = 'tiger cat'; });
   await waitResult('twin', 'r.targets[0].contrast?.id === 282');
+  assert.equal((await resultOf('twin')).targets[0].contrast.rank, 3);
   assert.match(await page().$eval('#twin', (el) => el.shadowRoot.querySelector('figcaption').textContent), /bull mastiff rather than tiger cat/);
   await page().$eval('#twin', (el) => { el.contrast = null; el.target = 'bull mastif'; });
   await page().waitForFunction(() => window.__events.some((e) => e.id === 'twin' && e.type === 'error'), null, { timeout: TIMEOUT });

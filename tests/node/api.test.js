@@ -1,6 +1,6 @@
 // The public Node API ("vit-relevance/node") on the real DeiT-tiny graph: the same maps as
-// `vit-relevance explain`, targets by id, WordNet id, name and contrast, the predicted
-// class by default, render(); and the shipped .d.ts files type-check a consumer.
+// `vit-relevance explain`, targets by id, WordNet id, name and contrast, each with its
+// probability and rank, the predicted class by default, render(); and the shipped .d.ts files type-check a consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -28,6 +28,14 @@ test('the Node API on catdog gives the CLI\'s maps; classes by id, WordNet id, n
     const result = await explainer.explain(readFileSync(catdog), { targets: [243, 'n02123159'], methods: METHODS });
     assert.deepEqual(result.top5.map((t) => t.id), cli.top5.map((t) => t.id));
     assert.deepEqual(result.targets.map((t) => [t.id, t.label]), [[243, 'bull mastiff'], [282, 'tiger cat']]);
+    // Each explained class's standing: the top-5's probability and place, and the same in maps.json.
+    for (const [k, t] of result.targets.entries()) {
+      const inTop5 = result.top5.findIndex((c) => c.id === t.id);
+      assert.ok(inTop5 >= 0, `${t.label} is in catdog's top-5`);
+      assert.equal(t.rank, inTop5 + 1);
+      assert.ok(Math.abs(t.prob - result.top5[inTop5].prob) < 1e-6, `${t.label}: ${t.prob}`);
+      assert.deepEqual([cli.targets[k].rank, Math.fround(cli.targets[k].prob)], [t.rank, Math.fround(t.prob)]);
+    }
     for (const [k, t] of result.targets.entries()) {
       for (const m of METHODS) {
         assert.deepEqual(t.maps[m].shape, cli.targets[k].maps[m].shape);
@@ -43,7 +51,11 @@ test('the Node API on catdog gives the CLI\'s maps; classes by id, WordNet id, n
     assert.deepEqual(Object.keys(predicted.targets[0].maps), ['transformer_attribution']);
     assert.deepEqual(predicted.region, { x: 0, y: 0, width: 224, height: 224 });
     const contrast = await explainer.explain(catdog, { targets: { class: 'tiger cat', contrast: 243 } });
-    assert.deepEqual(contrast.targets[0].contrast, { id: 243, label: 'bull mastiff' });
+    assert.deepEqual(contrast.targets[0].contrast, { id: 243, label: 'bull mastiff', prob: predicted.top5[0].prob, rank: 1 });
+    // A class outside the top-5 has its rank too (lion is 13th on catdog), and its probability.
+    const lion = (await explainer.explain(catdog, { targets: 'lion' })).targets[0];
+    assert.equal(lion.rank, 13);
+    assert.ok(lion.prob > 0 && lion.prob < predicted.top5[4].prob, `lion: ${lion.prob}`);
     const image = await render(contrast.targets[0].maps.transformer_attribution, { size: 64, colormap: 'viridis' });
     assert.equal(image.data.length, 64 * 64 * 4);
     assert.ok(new Set(Array.from({ length: 64 * 64 }, (_, i) => image.data[i * 4])).size > 10, 'render gave a flat image');

@@ -69,9 +69,9 @@ test('explain --contrast writes the contrast maps and signed overlays; a class r
   const r = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--contrast', 'tiger cat',
     '--method', 'transformer_attribution,raw_attention', '--threads', '1', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /explained 243 \(bull mastiff\) rather than 282 \(tiger cat\): transformer_attribution\n/);
+  assert.match(r.stdout, /explained 243 \(bull mastiff: [\d.]+%, rank 1\) rather than 282 \(tiger cat: [\d.]+%, rank 3\): transformer_attribution\n/);
   const doc = await readMaps(out);
-  assert.deepEqual(doc.targets[0].contrast, { id: 282, label: 'tiger cat' });
+  assert.deepEqual([doc.targets[0].contrast.id, doc.targets[0].contrast.label, doc.targets[0].contrast.rank], [282, 'tiger cat', 3]);
   assert.deepEqual(Object.keys(doc.targets[0].maps), ['transformer_attribution']);
   assert.match(r.stderr, /note: raw_attention left out: it reads only the attention/);
   const dog = hottest(doc.targets[0].maps.transformer_attribution);

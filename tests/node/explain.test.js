@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadCore } from '../../runtime/core.js';
+import { pct } from '../../runtime/confidence.js';
 import { pearson, readMaps, runCli, tempDir } from './maps-support.js';
 import { GOLDEN, SAME_ARGMAX, argmax, deitModel, goldenInput, goldenJson, images, skipDeit } from './explain-support.js';
 
@@ -77,16 +78,25 @@ test('explain resolves targets by name and draws overlays at the photo\'s own re
   const photo = path.join(images, 'dogcat2.png'); // a 660×371 JPEG: resized and cropped
   const { width, height } = await sharp(photo).metadata();
   const out = tempDir('vitrel-explain-');
-  const r = runCli(['explain', photo, '--model', deitModel, '--target', 'Tiger Cat', '--method', 'transformer_attribution,attention_rollout', '--out', out]);
+  const r = runCli(['explain', photo, '--model', deitModel, '--target', 'Tiger Cat', '--target', 'lion', '--method', 'transformer_attribution,attention_rollout', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   const doc = await readMaps(out);
-  assert.deepEqual(doc.targets.map((t) => t.id), [282]);
+  assert.deepEqual(doc.targets.map((t) => t.id), [282, 291]);
   assert.deepEqual(Object.keys(doc.targets[0].maps).sort(), ['attention_rollout', 'transformer_attribution']);
   assert.deepEqual([doc.image.width, doc.image.height], [width, height]);
   for (const m of ['attention_rollout', 'transformer_attribution']) {
     const meta = await sharp(path.join(out, `282-${m}.png`)).metadata();
     assert.deepEqual([meta.width, meta.height], [width, height], `282-${m}.png at the photo's size`);
   }
+  // Each class's probability and rank, printed and in maps.json; a class under 1 % gets a note.
+  const [cat, lion] = doc.targets;
+  assert.equal(cat.rank, 5, 'tiger cat is 5th on dogcat2');
+  assert.ok(lion.rank > 5 && lion.prob < 0.01, `lion: ${lion.prob}, rank ${lion.rank}`);
+  for (const t of doc.targets) {
+    assert.match(r.stdout, new RegExp(`explained ${t.id} \\(${t.label}: ${pct(t.prob).replace('.', '\\.')}, rank ${t.rank}\\):`));
+  }
+  assert.match(r.stderr, new RegExp(`note: The model gives “lion” only ${pct(lion.prob).replace('.', '\\.')} \\(rank ${lion.rank}\\)`));
+  assert.doesNotMatch(r.stderr, /gives “tiger cat”/);
 });
 
 test('explain without --target explains the predicted class', { skip }, async () => {

@@ -2,6 +2,7 @@
 // rank among all classes (also outside the top-5), a warning when it is very unlikely,
 // and a notice when a map is constant (a method that finds nothing to show for the class,
 // e.g. Grad-CAM when every head's weight is negative), so no view shows an unexplained wash.
+// The page and the CLI (`explain`) say it in the same words. Environment-neutral.
 
 // Below this probability the explained class is "very unlikely": 1 % is under a tenth of
 // a typical top-1 and below what DeiT gives its 5th class on most photos, so the map then
@@ -10,8 +11,9 @@ export const UNLIKELY_BELOW = 0.01;
 
 export const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : p >= 0.0001 ? 2 : 4)}%`;
 
-// "2.10%, rank 2 of 1000" for runtime/topk.js classStanding's result.
-export const standingText = ({ prob, rank, classes }) => `${pct(prob)}, rank ${rank} of ${classes}`;
+// "2.10%, rank 2 of 1000" for runtime/topk.js classStanding's result; "2.10%, rank 2" for
+// an explained target of the API, which carries no class count.
+export const standingText = ({ prob, rank, classes }) => `${pct(prob)}, rank ${rank}${classes ? ` of ${classes}` : ''}`;
 
 // A sentence for a very unlikely class, or '' when it is not.
 export function unlikelyNote(label, standing) {
