@@ -58,6 +58,11 @@ test('two blocks: their head-importance grid, no tree yet', { skip }, async () =
   assert.deepEqual(cells.map((c) => `${c.block}.${c.head}`), ['10.0', '10.1', '10.2', '11.0', '11.1', '11.2']);
   assert.ok(cells.every((c) => Number.isFinite(c.value) && c.bg), JSON.stringify(cells));
   assert.ok(new Set(cells.map((c) => c.value)).size > 1, 'heads differ in importance');
+  // The caption names the values the colour scale's ends stand for: the grid's min and max.
+  const values = cells.map((c) => c.value);
+  const ends = (await page().textContent('#attr-heads-readout')).match(/coloured from ([-\d.e+]+) \(low\) to ([-\d.e+]+) \(high\)/);
+  assert.ok(ends, await page().textContent('#attr-heads-readout'));
+  assert.deepEqual([Number(ends[1]), Number(ends[2])], [Math.min(...values), Math.max(...values)].map((v) => Number(v.toPrecision(3))));
   // hover and keyboard focus both name block, head and value
   await page().hover('#attr-heads td[data-block="11"][data-head="2"]');
   assert.match(await page().textContent('#attr-heads-readout'), /^block 11, head 2: importance [-\d.e]+$/);

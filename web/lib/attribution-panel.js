@@ -114,6 +114,9 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       return tr;
     });
     table.replaceChildren(head, ...rows);
+    // The colours are scaled to this grid's own range: say which values its ends stand for.
+    $('attr-heads-readout').textContent = `Head importance: max over (i, j) of Attr, coloured from ${lo.toPrecision(3)} `
+      + `(low) to ${hi.toPrecision(3)} (high) in the page's colormap. Hover or focus a cell.`;
   }
 
   function showCell(e) {
