@@ -87,15 +87,23 @@ Floats relevance_row_of(const std::string& id, const val& tensors, const val& op
 }
 
 // Why A rather than B (methods/contrast.h): two [rows, cols] maps of one method.
+RelevanceMap contrast_input(const Floats& f) {
+  const auto& d = f.dims();
+  if (d.size() != 2) throw InputError("contrast: maps must be [rows, cols]");
+  return RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), f.values()};
+}
+
 Floats contrast_of(const std::string& id, const Floats& a, const Floats& b) {
   return call_or_throw_js([&] {
-    auto map = [](const Floats& f) {
-      const auto& d = f.dims();
-      if (d.size() != 2) throw InputError("contrast: maps must be [rows, cols]");
-      return RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), f.values()};
-    };
-    RelevanceMap out = contrast_map(from_id<Method>(id), map(a), map(b));
+    RelevanceMap out = contrast_map(from_id<Method>(id), contrast_input(a), contrast_input(b));
     return Floats(std::move(out.data), {out.rows, out.cols});
+  });
+}
+
+// The two classes' maps' Pearson r (NaN when one is constant).
+double contrast_correlation_of(const std::string& id, const Floats& a, const Floats& b) {
+  return call_or_throw_js([&] {
+    return contrast_correlation(from_id<Method>(id), contrast_input(a), contrast_input(b));
   });
 }
 
@@ -120,4 +128,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_methods) {
   function("computeMaps", &vitrel::wasm::compute_maps);
   function("relevanceRow", &vitrel::wasm::relevance_row_of);
   function("contrastMap", &vitrel::wasm::contrast_of);
+  function("contrastCorrelation", &vitrel::wasm::contrast_correlation_of);
 }

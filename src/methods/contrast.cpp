@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "common/image_checks.h"
@@ -26,7 +27,10 @@ bool can_contrast(Method m) {
   return false;
 }
 
-RelevanceMap contrast_map(Method m, const RelevanceMap& a, const RelevanceMap& b) {
+namespace {
+
+// The checks both contrast functions make before reading the maps.
+void check_pair(Method m, const RelevanceMap& a, const RelevanceMap& b) {
   const MethodInfo& info = method_info(m);
   if (!can_contrast(m))
     throw InputError(std::string("contrast: ") + info.id +
@@ -39,11 +43,33 @@ RelevanceMap contrast_map(Method m, const RelevanceMap& a, const RelevanceMap& b
                      std::to_string(b.rows) + "x" + std::to_string(b.cols) + ")");
   require_finite_values(a.data, "contrast: map of class A");
   require_finite_values(b.data, "contrast: map of class B");
+}
+
+}  // namespace
+
+RelevanceMap contrast_map(Method m, const RelevanceMap& a, const RelevanceMap& b) {
+  check_pair(m, a, b);
   const double sa = inverse_peak(a.data), sb = inverse_peak(b.data);
   RelevanceMap out{a.rows, a.cols, std::vector<float>(a.data.size())};
   for (size_t i = 0; i < out.data.size(); ++i)
     out.data[i] = static_cast<float>(a.data[i] * sa - b.data[i] * sb);
   return out;
+}
+
+double contrast_correlation(Method m, const RelevanceMap& a, const RelevanceMap& b) {
+  check_pair(m, a, b);
+  const size_t n = a.data.size();
+  double mean_a = 0.0, mean_b = 0.0;
+  for (size_t i = 0; i < n; ++i) mean_a += a.data[i], mean_b += b.data[i];
+  mean_a /= static_cast<double>(n);
+  mean_b /= static_cast<double>(n);
+  double ab = 0.0, aa = 0.0, bb = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const double x = a.data[i] - mean_a, y = b.data[i] - mean_b;
+    ab += x * y, aa += x * x, bb += y * y;
+  }
+  if (aa == 0.0 || bb == 0.0) return std::numeric_limits<double>::quiet_NaN();
+  return std::clamp(ab / std::sqrt(aa * bb), -1.0, 1.0);
 }
 
 }  // namespace vitrel

@@ -19,4 +19,10 @@ bool can_contrast(Method m);
 // InputError for a class-agnostic method, maps of different shapes or non-finite values.
 RelevanceMap contrast_map(Method m, const RelevanceMap& a, const RelevanceMap& b);
 
+// How alike the two classes' own maps are: their Pearson correlation r (scale-free, as the
+// contrast is), NaN when either map is constant. Near 1 the method hardly tells the two
+// classes apart on this photo, and their contrast is the difference of two near-equal
+// maps: a reader should be told. The same errors as contrast_map.
+double contrast_correlation(Method m, const RelevanceMap& a, const RelevanceMap& b);
+
 }  // namespace vitrel
