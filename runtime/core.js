@@ -43,9 +43,10 @@
  *       inputs are missing throws. lrp_full's map is the H x W pixel map.
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
  *       queryToken's relevance over all tokens (token explorer).
- *   core.contrast(method, mapA, mapB) → { shape, data }: why A rather than B,
- *       mapA / max|mapA| − mapB / max|mapB| (src/methods/contrast.h, docs/contrast.md);
- *       an Error for a method whose contrast is false.
+ *   core.contrast(method, mapA, mapB) → { shape, data, correlation }: why A rather than B,
+ *       mapA / max|mapA| − mapB / max|mapB| (src/methods/contrast.h, docs/contrast.md),
+ *       and the two maps' Pearson r (null when one is constant: near 1, the method hardly
+ *       tells the classes apart); an Error for a method whose contrast is false.
  *
  * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
  * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
@@ -264,7 +265,10 @@ function createCore(M) {
     for (const [map, what] of [[a, 'map A'], [b, 'map B']]) {
       if (!map?.data || !Array.isArray(map.shape) || map.shape.length !== 2) throw new TypeError(`contrast: ${what} must be { shape: [rows, cols], data }`);
     }
-    return using([heapFloats(a.data, a.shape), heapFloats(b.data, b.shape)], (fa, fb) => copyOut(M.contrastMap(method, fa, fb)));
+    return using([heapFloats(a.data, a.shape), heapFloats(b.data, b.shape)], (fa, fb) => {
+      const r = M.contrastCorrelation(method, fa, fb);
+      return { ...copyOut(M.contrastMap(method, fa, fb)), correlation: Number.isNaN(r) ? null : r };
+    });
   }
 
   return {

@@ -47,7 +47,9 @@ export function resultTarget(metadata, target, maps, methods, logits) {
   const out = {};
   for (const m of methods) {
     const map = maps[m];
-    if (map) out[m] = { shape: map.shape ?? [map.rows, map.cols], data: map.data };
+    if (!map) continue;
+    out[m] = { shape: map.shape ?? [map.rows, map.cols], data: map.data };
+    if (map.correlation !== undefined) out[m].correlation = map.correlation; // a contrast's
   }
   const named = (id) => {
     const { prob, rank } = classStanding(logits, id);

@@ -5,6 +5,8 @@
 export interface RelevanceMap {
   shape: [number, number];
   data: Float32Array;
+  /** A contrast's only: the Pearson r of the two classes' own maps (null when one is constant). Near 1 the method hardly tells the classes apart on this photo, and the contrast is the difference of two near-equal maps. */
+  correlation?: number | null;
 }
 
 /** A method id (see `methods` of a loaded explainer). */

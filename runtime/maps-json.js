@@ -2,6 +2,7 @@
 // The maps.json layout every command writes (and the page can offer for download):
 //   { ...extra, "targets": [ { "id": <class id or null>, ...per-target fields,
 //       "maps": { "<method id>": { "shape": [rows, cols], "data": [row-major floats] } } } ] }
+// (a contrast's map adds "correlation" before "data": its two classes' maps' Pearson r).
 // `vit-relevance maps` writes id null; `explain` adds label/top5/timings through `extra`.
 // Environment-neutral; runtime/node/maps-file.js writes it to disk.
 
@@ -29,8 +30,9 @@ export function mapsDocument(targets, extra = {}) {
 // JSON text of a maps document. Map data is written as float32 values, one map per line
 // segment, so a 224x224 lrp_full map stays readable with line-based tools.
 export function formatMapsJson(doc) {
-  const mapText = ({ shape, data }) =>
-    `{ "shape": ${JSON.stringify(shape)}, "data": [${Array.from(data, float32Text).join(',')}] }`;
+  // A contrast's map also carries its two classes' maps' correlation (core.contrast).
+  const mapText = ({ shape, data, correlation }) => `{ "shape": ${JSON.stringify(shape)}, `
+    + `${correlation === undefined ? '' : `"correlation": ${JSON.stringify(correlation)}, `}"data": [${Array.from(data, float32Text).join(',')}] }`;
   const targetText = (t) => {
     const { maps, ...fields } = t;
     const head = JSON.stringify(fields).slice(1, -1);

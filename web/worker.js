@@ -208,11 +208,13 @@ function dropPhoto(imageId) {
   photos.delete(imageId);
 }
 
-// { id: { rows, cols, data } } for posting.
+// { id: { rows, cols, data, correlation? } } for posting (a contrast's maps carry correlation).
 function wireResults(results) {
   return results.map(({ target, maps }) => {
     const out = {};
-    for (const [m, { shape, data }] of Object.entries(maps)) out[m] = { rows: shape[0], cols: shape[1], data };
+    for (const [m, { shape, data, correlation }] of Object.entries(maps)) {
+      out[m] = correlation === undefined ? { rows: shape[0], cols: shape[1], data } : { rows: shape[0], cols: shape[1], data, correlation };
+    }
     return { target, maps: out };
   });
 }

@@ -17,7 +17,7 @@ import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
 import { validateMetadata } from '../../runtime/metadata.js';
-import { standingText, unlikelyNote } from '../../runtime/confidence.js';
+import { nearEqualNote, standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
@@ -235,6 +235,10 @@ export async function run(argv) {
       console.log(`explained ${named(t)}${t.contrast ? ` rather than ${named(t.contrast)}` : ''}: ${Object.keys(t.maps).join(', ')}`);
       const note = unlikelyNote(t.label, t);
       if (note) console.error(`note: ${note}`);
+      for (const [m, map] of Object.entries(t.maps)) {
+        const near = nearEqualNote(map.correlation);
+        if (near) console.error(`note: ${m}: ${near} (docs/contrast.md)`);
+      }
     }
     console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
     return 0;

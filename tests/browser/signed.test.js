@@ -1,7 +1,8 @@
 // Signed maps and contrast in the page (issue 13, points 1, 2 and 11), in headless
 // Chromium on catdog.png: the signed scale draws negative relevance in the diverging
 // map's blue, zero white and positive red, with a caption that says so; swapping the
-// contrast's classes changes the map; B = A and attention-only methods explain themselves.
+// contrast's classes changes the map; a contrast of near-equal maps says so; B = A and
+// attention-only methods explain themselves.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto } from './harness.js';
@@ -82,6 +83,26 @@ test('swapping the contrast\'s classes changes the page\'s map', { skip }, async
   await page().fill('#class-b', String(TIGER_CAT));
   await page().click(`#class-b-list-${TIGER_CAT}`);
   await waitForHeat(page(), `c${BULL_MASTIFF}-${TIGER_CAT}`);
+});
+
+test('a contrast whose two classes\' maps are near-equal says so in its caption; a discriminative one does not', { skip }, async () => {
+  // bull mastiff rather than tiger cat, from the test above: transformer attribution's two
+  // maps correlate at about 0.47, partial LRP's at 0.99 (docs/contrast.md).
+  const caption = () => page().textContent('#main-caption');
+  assert.doesNotMatch(await caption(), /correlate at/);
+  const key = `c${BULL_MASTIFF}-${TIGER_CAT}`;
+  await page().selectOption('#method', 'partial_lrp');
+  await page().waitForFunction((k) => {
+    const c = document.querySelector('#main-canvas');
+    return c.dataset.rendered === 'heat' && c.dataset.target === k && c.dataset.method === 'partial_lrp';
+  }, key);
+  const r = await page().evaluate((k) => window.__vitrel.state.maps.get(`${k}|0`).partial_lrp.correlation, key);
+  assert.ok(r >= 0.95, `partial LRP's two maps: r = ${r}`);
+  assert.match(await caption(), new RegExp(`the two classes' own maps correlate at r = ${r.toFixed(2)}: this method hardly tells them apart here`));
+  await screenshot(page(), 'contrast-near-equal-maps');
+  await page().selectOption('#method', 'transformer_attribution');
+  await page().waitForFunction(() => document.querySelector('#main-canvas').dataset.method === 'transformer_attribution');
+  assert.doesNotMatch(await caption(), /correlate at/);
 });
 
 test('B = A and attention-only methods say why there is no contrast, without an error', { skip }, async () => {

@@ -14,6 +14,7 @@ import sharp from 'sharp';
 import { deitModel, images, skipDeit } from './explain-support.js';
 import { readMaps, runCli, tempDir } from './maps-support.js';
 import { loadExplainer } from '../../runtime/node/index.js';
+import { NEAR_EQUAL_FROM } from '../../runtime/confidence.js';
 
 const catdog = path.join(images, 'catdog.png');
 const DOG = { x0: 64, x1: 175, y0: 0, y1: 111 };
@@ -29,6 +30,21 @@ function hottest({ shape: [rows, cols], data }) {
   let best = 0;
   for (let i = 1; i < data.length; i++) if (data[i] > data[best]) best = i;
   return { x: ((best % cols) + 0.5) * (224 / cols), y: (Math.floor(best / cols) + 0.5) * (224 / rows) };
+}
+// Pearson r in float64; NaN when a map is constant.
+function pearson(a, b) {
+  const mean = (v) => v.reduce((s, x) => s + x, 0) / v.length;
+  const ma = mean(a);
+  const mb = mean(b);
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    ab += (a[i] - ma) * (b[i] - mb);
+    aa += (a[i] - ma) ** 2;
+    bb += (b[i] - mb) ** 2;
+  }
+  return aa && bb ? ab / Math.sqrt(aa * bb) : NaN;
 }
 const inside = (p, b) => p.x >= b.x0 && p.x <= b.x1 + 1 && p.y >= b.y0 && p.y <= b.y1 + 1;
 
@@ -51,6 +67,21 @@ test('contrast on catdog: swapping the classes changes every contrasting method;
       // maps scaled to at most 1 in magnitude: 1e-3 is far above float32 rounding
       assert.ok(change > 1e-3, `${m}: swapping the classes changed the map by only ${change}`);
     }
+    // Each contrast says how alike its two classes' own maps are: their Pearson r, the same
+    // both ways, as computed here from the one-class maps; null for Grad-CAM, whose bull
+    // mastiff map is all zeros; near 1 (the page and the CLI warn) for partial LRP only
+    // among these: the discriminative methods sit far below the line (docs/contrast.md).
+    const { targets: [dog, cat] } = await explainer.explain(catdog, { targets: [243, 282], methods });
+    for (const m of contrasting) {
+      const r = pearson(dog.maps[m].data, cat.maps[m].data);
+      assert.equal(dogFirst.maps[m].correlation, catFirst.maps[m].correlation, m);
+      if (Number.isNaN(r)) assert.equal(dogFirst.maps[m].correlation, null, m);
+      else assert.ok(Math.abs(dogFirst.maps[m].correlation - r) < 1e-9, `${m}: ${dogFirst.maps[m].correlation} against ${r}`);
+    }
+    assert.equal(dogFirst.maps.gradcam.correlation, null);
+    assert.ok(dogFirst.maps.partial_lrp.correlation >= NEAR_EQUAL_FROM, `partial_lrp: r = ${dogFirst.maps.partial_lrp.correlation}`);
+    for (const m of DISCRIMINATIVE) assert.ok(dogFirst.maps[m].correlation < NEAR_EQUAL_FROM - 0.2, `${m}: r = ${dogFirst.maps[m].correlation}`);
+    assert.equal(dog.maps.transformer_attribution.correlation, undefined, 'a one-class map has no correlation');
     for (const m of DISCRIMINATIVE) {
       const d = hottest(dogFirst.maps[m]);
       const c = hottest(catFirst.maps[m]);
@@ -67,12 +98,17 @@ test('contrast on catdog: swapping the classes changes every contrasting method;
 test('explain --contrast writes the contrast maps and signed overlays; a class rather than itself is a usage error', { skip: skipDeit }, async () => {
   const out = tempDir('vitrel-contrast-');
   const r = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--contrast', 'tiger cat',
-    '--method', 'transformer_attribution,raw_attention', '--threads', '1', '--out', out]);
+    '--method', 'transformer_attribution,partial_lrp,raw_attention', '--threads', '1', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /explained 243 \(bull mastiff: [\d.]+%, rank 1\) rather than 282 \(tiger cat: [\d.]+%, rank 3\): transformer_attribution\n/);
+  assert.match(r.stdout, /explained 243 \(bull mastiff: [\d.]+%, rank 1\) rather than 282 \(tiger cat: [\d.]+%, rank 3\): transformer_attribution, partial_lrp\n/);
   const doc = await readMaps(out);
   assert.deepEqual([doc.targets[0].contrast.id, doc.targets[0].contrast.label, doc.targets[0].contrast.rank], [282, 'tiger cat', 3]);
-  assert.deepEqual(Object.keys(doc.targets[0].maps), ['transformer_attribution']);
+  assert.deepEqual(Object.keys(doc.targets[0].maps), ['transformer_attribution', 'partial_lrp']);
+  // The correlation of the two classes' maps is in maps.json; near-equal maps get a note.
+  const { transformer_attribution: ta, partial_lrp: plrp } = doc.targets[0].maps;
+  assert.ok(ta.correlation < NEAR_EQUAL_FROM && plrp.correlation >= NEAR_EQUAL_FROM, `r: ${ta.correlation}, ${plrp.correlation}`);
+  assert.match(r.stderr, new RegExp(`note: partial_lrp: the two classes' own maps correlate at r = ${plrp.correlation.toFixed(2)}: this method hardly tells them apart`));
+  assert.doesNotMatch(r.stderr, /note: transformer_attribution:/);
   assert.match(r.stderr, /note: raw_attention left out: it reads only the attention/);
   const dog = hottest(doc.targets[0].maps.transformer_attribution);
   assert.ok(inside(dog, DOG), `hottest at (${dog.x}, ${dog.y})`);

@@ -6,7 +6,7 @@
 
 /** @typedef {{ x: number, y: number, width: number, height: number }} Region */
 /** @typedef {{ a: number, b?: number }} Target  class a, or "a rather than b" */
-/** @typedef {{ rows: number, cols: number, data: Float32Array }} WireMap */
+/** @typedef {{ rows: number, cols: number, data: Float32Array, correlation?: number|null }} WireMap  correlation: a contrast's (core.contrast) */
 /** @typedef {{ target: Target, maps: Object<string, WireMap> }} TargetMaps */
 /**
  * A models/index.json entry: the graph files, relative to the models folder.

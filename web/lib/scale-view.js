@@ -2,14 +2,19 @@
 // is drawn with, the per-map caption that says what is shown, the legend's words, and
 // which methods can answer "why A rather than B" (the core's registry says).
 import { scaleFor, scaleCaption } from '../runtime/map-scale.js';
+import { nearEqualNote } from '../runtime/confidence.js';
 
 const isContrast = (target) => target?.b !== undefined && target?.b !== null;
 
 // state.scale is 'auto' | 'positive' | 'signed' (runtime/map-scale.js).
 export const scaleOf = (state, target, method) => scaleFor(state.scale, method, isContrast(target));
 
-// "signed scale (blue < 0 < red) · min … · max … · 12% negative"
-export const mapCaption = (core, map, scale) => scaleCaption(core, map, scale);
+// "signed scale (blue < 0 < red) · min … · max … · 12% negative", and for a contrast
+// whose two classes' maps are near-equal, a warning that it says little.
+export function mapCaption(core, map, scale) {
+  const note = nearEqualNote(map.correlation);
+  return `${scaleCaption(core, map, scale)}${note ? ` · ${note}` : ''}`;
+}
 
 // The legend's three labels under the strip.
 export const legendWords = (scale) => (scale === 'signed'
