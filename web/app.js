@@ -803,7 +803,8 @@ $('copy-json').addEventListener('click', () => act(() => {
   return copyJson({
     model: state.model.name, photo: b.photo.name, method: b.method,
     target: b.target.b === undefined ? { class: b.target.a, label: state.metadata.labels[b.target.a] }
-      : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]] },
+      : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]],
+        correlation: b.map.correlation }, // how alike the two classes' own maps are (docs/contrast.md)
     startLayer: state.startLayer, region: b.region, scale: b.scale,
     rows: b.map.rows, cols: b.map.cols, data: Array.from(b.map.data),
   }, `${fileStem(b)}.json`);

@@ -100,6 +100,12 @@ test('a contrast whose two classes\' maps are near-equal says so in its caption;
   assert.ok(r >= 0.95, `partial LRP's two maps: r = ${r}`);
   assert.match(await caption(), new RegExp(`the two classes' own maps correlate at r = ${r.toFixed(2)}: this method hardly tells them apart here`));
   await screenshot(page(), 'contrast-near-equal-maps');
+  // "Copy map JSON" carries it too.
+  await session.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page().click('#copy-json');
+  await page().waitForFunction(() => /copied/.test(document.querySelector('#action-status').textContent));
+  const copied = JSON.parse(await page().evaluate(() => navigator.clipboard.readText()));
+  assert.deepEqual([copied.method, copied.target.contrast, copied.target.correlation], ['partial_lrp', [BULL_MASTIFF, TIGER_CAT], r]);
   await page().selectOption('#method', 'transformer_attribution');
   await page().waitForFunction(() => document.querySelector('#main-canvas').dataset.method === 'transformer_attribution');
   assert.doesNotMatch(await caption(), /correlate at/);
