@@ -37,7 +37,11 @@ test('scales: signed puts 0 in the middle and draws with rdbu; summary; contrast
   assert.throws(() => core.scaled(signed, 'abs'), { name: 'InputError', message: 'scale: unknown id "abs" (valid: positive, signed)' });
   const a = { shape: [1, 3], data: Float32Array.from([2, 1, 0]) };
   const b = { shape: [1, 3], data: Float32Array.from([0, -10, 5]) };
-  assert.deepEqual(core.contrast('lrp_full', a, b), { shape: [1, 3], data: Float32Array.from([1, 1.5, -0.5]) });
+  const { correlation, ...ab } = core.contrast('lrp_full', a, b);
+  assert.deepEqual(ab, { shape: [1, 3], data: Float32Array.from([1, 1.5, -0.5]) });
+  // Pearson r by hand: deviations (1, 0, -1) and (5, -25, 20)/3 → -5 / sqrt(2 · 1050/9)
+  assert.ok(Math.abs(correlation - -5 / Math.sqrt(2 * 1050 / 9)) < 1e-12, `r = ${correlation}`);
+  assert.equal(core.contrast('lrp_full', a, { shape: [1, 3], data: new Float32Array(3) }).correlation, null, 'a constant map has none');
   assert.equal(core.method('raw_attention').contrast, false);
   assert.equal(core.method('transformer_attribution').contrast, true);
   assert.throws(() => core.contrast('raw_attention', a, a), { name: 'InputError', message: /raw_attention reads only the attention/ });
