@@ -86,13 +86,14 @@ Floats relevance_row_of(const std::string& id, const val& tensors, const val& op
   });
 }
 
-// Why A rather than B (methods/contrast.h): two [rows, cols] maps of one method.
+// One class's [rows, cols] map, for the contrast functions (methods/contrast.h).
 RelevanceMap contrast_input(const Floats& f) {
   const auto& d = f.dims();
   if (d.size() != 2) throw InputError("contrast: maps must be [rows, cols]");
   return RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), f.values()};
 }
 
+// Why A rather than B: two maps of one method.
 Floats contrast_of(const std::string& id, const Floats& a, const Floats& b) {
   return call_or_throw_js([&] {
     RelevanceMap out = contrast_map(from_id<Method>(id), contrast_input(a), contrast_input(b));
