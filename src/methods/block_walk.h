@@ -13,7 +13,7 @@
 
 namespace vitrel {
 
-// Returns the rows (length S, of options.query_token) of `rollouts`, in their order;
+// Returns the readout rows (length S, in.readout) of `rollouts`, in their order;
 // every element of `rollouts` must be a MethodForm::Rollout method. Throws InputError naming
 // the first non-finite value (tensors in the order attn, attn_grad,
 // attn_rel) if any block holds one.

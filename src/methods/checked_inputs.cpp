@@ -27,6 +27,8 @@ void require_present(const std::vector<Method>& methods, const RelevanceInputs& 
 // int64 (a tensor) arithmetic far from overflow.
 constexpr int64_t kMaxDim = 1 << 20;
 
+}  // namespace
+
 void check_layout(const TokenLayout& layout) {
   if (layout.grid_rows < 1 || layout.grid_cols < 1)
     throw InputError("layout: grid must be at least 1x1, got " + std::to_string(layout.grid_rows) +
@@ -46,6 +48,8 @@ std::string layout_string(const TokenLayout& layout) {
          " special + " + std::to_string(layout.grid_rows) + "x" + std::to_string(layout.grid_cols) +
          " grid";
 }
+
+namespace {
 
 BlockStack as_stack(const TensorView& t, const char* name, int blocks, int heads, int tokens) {
   return BlockStack{name, t.data, blocks, heads, tokens};
@@ -167,12 +171,8 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
   out.options = options;
 
   if (needs_tokens) {
-    check_layout(layout);
+    out.readout = readout_weights(layout, options);  // checks the layout, pool and token
     const int S = layout.tokens();
-    if (options.query_token < 0 || options.query_token >= S)
-      throw InputError("options: query_token " + std::to_string(options.query_token) +
-                       " is out of range [0," + std::to_string(S) + ") for " +
-                       layout_string(layout));
 
     // Per-block tensors: the first one needed fixes the shape the others must have.
     struct Slot {

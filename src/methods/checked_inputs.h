@@ -28,7 +28,14 @@ struct CheckedInputs {
   std::vector<BlockStack> unscanned;  // the per-block tensors walk_blocks must scan
   TokenLayout layout;
   MethodOptions options;
+  std::vector<float> readout;  // length S: the token weights the maps explain (readout_weights)
 };
+
+// InputError for a grid under 1x1, negative special tokens or too many tokens.
+void check_layout(const TokenLayout& layout);
+
+// "5 tokens = 1 special + 2x2 grid", for messages.
+std::string layout_string(const TokenLayout& layout);
 
 // Throws InputError with a specific message on the first problem found: a missing tensor,
 // a bad layout, shape or option, or a non-finite value in attn_rel_classic_last or

@@ -34,10 +34,37 @@ struct RelevanceInputs {
   const TensorView& operator[](Tensor t) const;
 };
 
+// How the model's head reads the tokens (docs/layouts.md), which fixes the readout: the
+// row vector r of token weights whose relevance a map shows. A rollout is linear in its
+// start row, so r M is the pooled explanation; a one-block method takes r's weighted sum
+// of its rows.
+//   cls         r = e_0                           token 0 (the default)
+//   cls+dist    r = (e_0 + e_1) / 2               DeiT distilled: mean of the two heads
+//   avg         r = mean of the patch tokens      prefix tokens (if any) left out
+//   avg+prefix  r = mean of all S tokens          prefix tokens in the mean
+//   cls+avg     r = (e_0 + mean of patches) / 2   HF DINOv2's concat(CLS, patch mean)
+enum class Pool { Cls, ClsDist, Avg, AvgPrefix, ClsAvg };
+
+inline constexpr IdName<Pool> kPoolNames[] = {{Pool::Cls, "cls"},
+                                              {Pool::ClsDist, "cls+dist"},
+                                              {Pool::Avg, "avg"},
+                                              {Pool::AvgPrefix, "avg+prefix"},
+                                              {Pool::ClsAvg, "cls+avg"}};
+constexpr IdTable<IdName<Pool>> id_table(Pool) { return {"pool", kPoolNames}; }
+
+// query_token's value for "the pool's readout" rather than one token's row.
+constexpr int kReadout = -1;
+
 struct MethodOptions {
-  int start_layer = 0;  // first block of the three rollouts (the paper's evaluations use 1)
-  int query_token = 0;  // whose row is explained: 0 = CLS
+  int start_layer = 0;         // first block of the three rollouts (the paper's evaluations use 1)
+  int query_token = kReadout;  // whose row is explained: a token (explorer), or the readout
+  Pool pool = Pool::Cls;       // the readout when query_token is kReadout
 };
+
+// The readout's length-S token weights (they sum to 1): e_q for a token q >= 0, else the
+// pool's. InputError for a bad layout, q out of range, or (q = kReadout) a pool that does
+// not fit the layout: cls or cls+avg with no special token, cls+dist with fewer than two.
+std::vector<float> readout_weights(const TokenLayout& layout, const MethodOptions& options);
 
 // A relevance map, row-major. Patch-grid methods give grid_rows x grid_cols;
 // lrp_full gives the H x W pixel map.
@@ -63,7 +90,8 @@ std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& meth
                                                  const TokenLayout& layout,
                                                  const MethodOptions& options = {});
 
-// The token explorer: the full length-S relevance row of `options.query_token` for the
+// The token explorer: the full length-S relevance row of the readout (a token's or the
+// pool's, readout_weights) for the
 // methods that have one (MethodForm Rollout, propagated as a row vector through the
 // blocks in O(B*h*S^2), and Row, their row of one block). MethodForm::Map methods
 // (gradcam, lrp_full) have no token row: InputError.

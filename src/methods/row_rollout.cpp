@@ -15,7 +15,7 @@ RowRollout::RowRollout(Method m, const CheckedInputs& in)
       second_(nullptr),
       inv_heads_(0.f),
       first_block_(method_info(m).start_layer ? in.options.start_layer : 0),
-      row_(static_cast<size_t>(in.layout.tokens()), 0.f),
+      row_(in.readout),
       weight_(row_.size(), 0.f),
       next_(row_.size(), 0.f) {
   switch (m) {
@@ -28,7 +28,6 @@ RowRollout::RowRollout(Method m, const CheckedInputs& in)
       break;
   }
   inv_heads_ = 1.f / static_cast<float>(first_->heads);
-  row_[static_cast<size_t>(in.options.query_token)] = 1.f;
 }
 
 void RowRollout::begin_block(int b) {

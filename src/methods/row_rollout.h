@@ -3,6 +3,7 @@
 //
 // Every token-mixing method is a product of per-block S x S matrices with the later
 // blocks on the left, M = X[B-1] ... X[s]. Its row q is e_q M = ((e_q X[B-1]) X[B-2]) ...
+// (e_q, or any readout r: the product is linear in its start row, relevance.h's Pool)
 // so starting from the last block each step is a vector-matrix product, O(h S^2) per
 // block instead of O(S^3). X[b] is never formed: its head mean, clamp, identity and row
 // normalisation are folded into the vector update, one head row at a time. The first
@@ -52,7 +53,7 @@ class RowRollout {
   const BlockStack* second_;
   float inv_heads_;
   int first_block_;
-  std::vector<float> row_;     // e_q X[B-1] ... X[b+1]
+  std::vector<float> row_;     // r X[B-1] ... X[b+1], r the readout
   std::vector<float> weight_;  // per query row i: its weight in this step's sum
   std::vector<float> next_;    // the row being accumulated for block b
 };

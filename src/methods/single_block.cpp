@@ -8,61 +8,80 @@ namespace vitrel {
 
 namespace {
 
-// E_h[a+] of row q of one block.
-std::vector<float> mean_positive_row(const BlockStack& a, int block, int q) {
-  const int S = a.tokens;
+// The readout's weighted sum of one block's per-row terms: Σ_q r_q E_h[term(row q)], over
+// the readout's non-zero weights (one, weight 1, for the cls pool: the row itself).
+template <class AddRow>
+std::vector<float> readout_row(const BlockStack& a, const std::vector<float>& readout,
+                               AddRow add_row) {
   const float inv_heads = 1.f / static_cast<float>(a.heads);
-  std::vector<float> row(static_cast<size_t>(S), 0.f);
-  for (int k = 0; k < a.heads; ++k)
-    kernels::add_scaled_positive(row.data(), a.row(block, k, q), inv_heads, S);
+  std::vector<float> row(static_cast<size_t>(a.tokens), 0.f);
+  for (int q = 0; q < a.tokens; ++q) {
+    if (readout[q] == 0.f) continue;
+    for (int k = 0; k < a.heads; ++k) add_row(row.data(), k, q, readout[q] * inv_heads);
+  }
   return row;
 }
 
-// E_h[(a . b)+] of row q of one block.
+// E_h[a+] of the readout's rows of one block.
+std::vector<float> mean_positive_row(const BlockStack& a, int block,
+                                     const std::vector<float>& readout) {
+  return readout_row(a, readout, [&](float* out, int k, int q, float c) {
+    kernels::add_scaled_positive(out, a.row(block, k, q), c, a.tokens);
+  });
+}
+
+// E_h[(a . b)+] of the readout's rows of one block.
 std::vector<float> mean_positive_product_row(const BlockStack& a, const BlockStack& b, int block,
-                                             int q) {
-  const int S = a.tokens;
-  const float inv_heads = 1.f / static_cast<float>(a.heads);
-  std::vector<float> row(static_cast<size_t>(S), 0.f);
-  for (int k = 0; k < a.heads; ++k)
-    kernels::add_scaled_positive_product(row.data(), a.row(block, k, q), b.row(block, k, q),
-                                         inv_heads, S);
-  return row;
+                                             const std::vector<float>& readout) {
+  return readout_row(a, readout, [&](float* out, int k, int q, float c) {
+    kernels::add_scaled_positive_product(out, a.row(block, k, q), b.row(block, k, q), c, a.tokens);
+  });
+}
+
+// Σ_q r_q a[block, k, q, :], head k's readout row.
+void weighted_head_row(float* out, const BlockStack& a, int block, int k,
+                       const std::vector<float>& readout) {
+  std::fill(out, out + a.tokens, 0.f);
+  for (int q = 0; q < a.tokens; ++q)
+    if (readout[q] != 0.f) kernels::add_scaled(out, a.row(block, k, q), readout[q], a.tokens);
 }
 
 }  // namespace
 
 std::vector<float> raw_attention_row(const CheckedInputs& in) {
-  return mean_positive_row(in.attn, in.blocks - 1, in.options.query_token);
+  return mean_positive_row(in.attn, in.blocks - 1, in.readout);
 }
 
 std::vector<float> partial_lrp_row(const CheckedInputs& in) {
-  return mean_positive_row(in.attn_rel_classic_last, 0, in.options.query_token);
+  return mean_positive_row(in.attn_rel_classic_last, 0, in.readout);
 }
 
 std::vector<float> last_block_product_row(const CheckedInputs& in) {
-  return mean_positive_product_row(in.attn_grad, in.attn_rel, in.blocks - 1,
-                                   in.options.query_token);
+  return mean_positive_product_row(in.attn_grad, in.attn_rel, in.blocks - 1, in.readout);
 }
 
 std::vector<float> second_block_product_row(const CheckedInputs& in) {
-  return mean_positive_product_row(in.attn_grad, in.attn_rel, 1, in.options.query_token);
+  return mean_positive_product_row(in.attn_grad, in.attn_rel, 1, in.readout);
 }
 
 RelevanceMap gradcam_map(const CheckedInputs& in) {
   const BlockStack& A = in.attn;
   const BlockStack& G = in.attn_grad;
   const int last = in.blocks - 1;
-  const int q = in.options.query_token;
   const int first_patch = in.layout.special_tokens;
   const int patches = A.tokens - first_patch;
   const float inv_heads = 1.f / static_cast<float>(A.heads);
 
+  // Per head: the readout's row of A weighted by the mean of the readout's row of G over
+  // the patch columns.
   std::vector<float> map(static_cast<size_t>(patches), 0.f);
+  std::vector<float> a_row(static_cast<size_t>(A.tokens)), g_row(a_row.size());
   for (int k = 0; k < A.heads; ++k) {
-    const float* grad = G.row(last, k, q) + first_patch;
-    const float weight = kernels::sum(grad, patches) / static_cast<float>(patches);
-    kernels::add_scaled(map.data(), A.row(last, k, q) + first_patch, weight * inv_heads, patches);
+    weighted_head_row(a_row.data(), A, last, k, in.readout);
+    weighted_head_row(g_row.data(), G, last, k, in.readout);
+    const float weight =
+        kernels::sum(g_row.data() + first_patch, patches) / static_cast<float>(patches);
+    kernels::add_scaled(map.data(), a_row.data() + first_patch, weight * inv_heads, patches);
   }
   // Checked before the clamp, which would turn a NaN into a silent 0.
   require_finite_result(Method::GradCam, in, map.data(), patches, "the weighted head mean");

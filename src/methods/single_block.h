@@ -2,13 +2,14 @@
 // Internal: the methods that read one block (or no block) and need no rollout; the
 // registry (registry.cpp) points at these.
 //
-//   raw_attention          E_h[A[B-1]+]            row q
-//   partial_lrp            E_h[Rc+]                row q   (classic rules, last block)
-//   ablation_last_block    E_h[(G[B-1] . R[B-1])+] row q
-//   ablation_second_block  E_h[(G[1] . R[1])+]     row q
-//   gradcam                per-head weights from G[B-1] row q over the patch columns,
+//   raw_attention          E_h[A[B-1]+]            row r
+//   partial_lrp            E_h[Rc+]                row r   (classic rules, last block)
+//   ablation_last_block    E_h[(G[B-1] . R[B-1])+] row r
+//   ablation_second_block  E_h[(G[1] . R[1])+]     row r
+//   gradcam                per-head weights from G[B-1] row r over the patch columns,
 //                          then min-max over the patches (see gradcam_map)
 //   lrp_full               the H x W pixel relevance as given
+// "row r" is the readout's (in.readout): Σ_q r_q (row q), row q itself for a token.
 
 #include <vector>
 
@@ -16,7 +17,7 @@
 
 namespace vitrel {
 
-// The length-S rows of options.query_token (MethodForm::Row).
+// The length-S readout rows (MethodForm::Row).
 std::vector<float> raw_attention_row(const CheckedInputs& in);
 std::vector<float> partial_lrp_row(const CheckedInputs& in);
 std::vector<float> last_block_product_row(const CheckedInputs& in);

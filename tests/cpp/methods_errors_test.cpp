@@ -182,11 +182,13 @@ TEST(InputErrors, OptionsOutOfRange) {
   EXPECT_EQ(error_of([&] {
               compute_relevance(Method::RawAttention, in, kLayout, {0, 5});
             }),
-            "options: query_token 5 is out of range [0,5) for 5 tokens = 1 special + 2x2 grid");
+            "options: query_token 5 is out of range [0,5) for 5 tokens = 1 special + 2x2 grid "
+            "(or -1 for the pool's readout)");
   EXPECT_EQ(error_of([&] {
-              compute_relevance(Method::RawAttention, in, kLayout, {0, -1});
+              compute_relevance(Method::RawAttention, in, kLayout, {0, -2});
             }),
-            "options: query_token -1 is out of range [0,5) for 5 tokens = 1 special + 2x2 grid");
+            "options: query_token -2 is out of range [0,5) for 5 tokens = 1 special + 2x2 grid "
+            "(or -1 for the pool's readout)");
   EXPECT_EQ(error_of([&] {
               compute_relevance(Method::AttentionRollout, in, kLayout, {3, 0});
             }),

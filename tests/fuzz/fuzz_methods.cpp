@@ -63,7 +63,7 @@ bool within_normal_band(const TensorView& t) {
 // Sums of non-negative terms in another order: within a relative 1e-4 (B*h*S <= 150
 // roundings of 6e-8 each), plus slack for products that underflow differently.
 void check_against_reference(Method m, const std::vector<float>& row, const RelevanceInputs& in,
-                             const MethodOptions& options) {
+                             const TokenLayout& layout, const MethodOptions& options) {
   if (m != Method::TransformerAttribution && m != Method::AblationNoGrad &&
       m != Method::GenericAttention && m != Method::AttAttr)
     return;
@@ -74,7 +74,8 @@ void check_against_reference(Method m, const std::vector<float>& row, const Rele
       own[t] = in[t];
       if (!within_normal_band(in[t])) return;
     }
-  const std::vector<float> ref = reference::rollout_row(m, own, options);
+  const std::vector<float> ref =
+      reference::rollout_readout_row(m, own, options, readout_weights(layout, options));
   if (!fuzz::all_finite(ref)) return;  // the full-matrix products may overflow where rows do not
   FUZZ_CHECK(ref.size() == row.size());
   for (size_t j = 0; j < row.size(); ++j)
@@ -108,7 +109,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                             : in.ConsumeIntegralInRange(0, int(B) - 1);
   options.query_token = in.ConsumeIntegralInRange(0, 7) == 0
                             ? in.ConsumeIntegral<int>()
-                            : in.ConsumeIntegralInRange(0, int(S) - 1);
+                            : in.ConsumeIntegralInRange(kReadout, int(S) - 1);
+  options.pool = static_cast<Pool>(in.ConsumeIntegralInRange(-1, 5));  // -1, 5: off the table
 
   const FuzzedTensor a = fuzz_tensor(in, {B, h, S, S}), g = fuzz_tensor(in, {B, h, S, S}),
                      r = fuzz_tensor(in, {B, h, S, S}), rc = fuzz_tensor(in, {h, S, S}),
@@ -139,7 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(has_token_row(methods[0]));
     FUZZ_CHECK(int64_t(row.size()) == layout_tokens);
     FUZZ_CHECK(fuzz::all_finite(row));
-    check_against_reference(methods[0], row, inputs, options);
+    check_against_reference(methods[0], row, inputs, layout, options);
   } catch (const InputError&) {
   }
   return 0;

@@ -82,6 +82,17 @@ inline std::vector<float> rollout_row(Method m, const RelevanceInputs& in,
   return std::vector<float>(row.data(), row.data() + row.size());
 }
 
+// r M for a readout r (token weights, length S): the pooled row.
+inline std::vector<float> rollout_readout_row(Method m, const RelevanceInputs& in,
+                                              const MethodOptions& options,
+                                              const std::vector<float>& readout) {
+  const Matrix M = rollout_matrix(m, in, options);
+  const Eigen::RowVectorXf r = Eigen::Map<const Eigen::RowVectorXf>(
+      readout.data(), static_cast<Eigen::Index>(readout.size()));
+  const Eigen::RowVectorXf row = r * M;
+  return std::vector<float>(row.data(), row.data() + row.size());
+}
+
 // The product stage alone, on B given S x S block matrices X[0..B-1] ([B,S,S], block 0
 // first): row q of X[B-1]...X[0]. The benchmark times the two ways on the same matrices,
 // where the row-vector rollout and the full-matrix product differ (O(B*S^2) vs O(B*S^3)).
