@@ -18,6 +18,7 @@ import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { decodeImage } from '../runtime/node/image.js';
 import { encodePng } from '../runtime/node/png.js';
 import { loadCore } from '../runtime/core.js';
+import { tokenLayout } from '../runtime/metadata.js';
 import { loadDataset } from '../runtime/node/eval/dataset.js';
 import { runPerturbation, describeTimings } from '../runtime/node/eval/perturbation-job.js';
 import { mergeRuns } from '../runtime/node/eval/merge.js';
@@ -39,7 +40,6 @@ const median = (xs) => {
 async function explainStages(core) {
   const explainer = await openExplainerFile(model, { engine: 'web' });
   const { metadata } = explainer;
-  const arch = metadata.architecture;
   const file = path.join(shared, 'images', 'catdog.png');
   const stages = { decode: [], preprocess: [], graph: [], relevance: [], render: [], 'PNG encode': [] };
   for (let r = 0; r <= rounds; r++) {
@@ -54,7 +54,7 @@ async function explainStages(core) {
     const out = await explainer.explain(pre.data, [243]);
     t.graph = performance.now() - t0;
     t0 = performance.now();
-    const maps = core.computeMaps(out.tensors[0], { methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1 });
+    const maps = core.computeMaps(out.tensors[0], { methods: 'all', ...tokenLayout(metadata) });
     t.relevance = performance.now() - t0;
     t0 = performance.now();
     const overlays = Object.values(maps).map((map) => core.overlayOnPhoto(photo.rgba, photo.width, photo.height,

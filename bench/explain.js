@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { openExplainerFile, forwardPathFor, ort } from '../runtime/node/open-explainer.js';
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { loadCore } from '../runtime/core.js';
+import { tokenLayout } from '../runtime/metadata.js';
 import { profiledMatmulWork } from './matmul-work.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,7 +51,6 @@ async function main() {
   const { metadata } = explainer;
   const [H, W] = metadata.architecture.image_size;
   const C = metadata.architecture.num_classes;
-  const arch = metadata.architecture;
   const core = await loadCore();
 
   const golden = path.join(shared, 'reference', 'golden', 'catdog-input.npy');
@@ -68,7 +68,7 @@ async function main() {
     target: new ort.Tensor('float32', new Float32Array(C), [1, C]),
     pixel_relevance: new ort.Tensor('float32', new Float32Array([0]), []),
   };
-  const layout = { grid: arch.grid, specialTokens: arch.special_tokens ?? 1 };
+  const layout = tokenLayout(metadata);
   const withoutLrpFull = core.explainerMethodIds.filter((m) => m !== 'lrp_full');
 
   const variants = {

@@ -38,11 +38,14 @@
  *   core.computeMaps(tensors, options)  → { [id]: { shape: [rows, cols], data: Float32Array } }
  *       options: { methods: 'all' | string[] (default 'all'), grid: [rows, cols] (default:
  *       the square grid S - specialTokens, when it is one), specialTokens (default 1),
- *       startLayer (default 0), queryToken (default 0) }.
+ *       startLayer (default 0), pool (core.poolIds: how the head reads the tokens, default
+ *       'cls'; docs/layouts.md), queryToken (default -1: the pool's readout; a token index
+ *       explains that token's row instead) }.
  *       'all' leaves out methods whose inputs are missing; a method named explicitly whose
  *       inputs are missing throws. lrp_full's map is the H x W pixel map.
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
- *       queryToken's relevance over all tokens (token explorer).
+ *       queryToken's (or the pool's readout's) relevance over all tokens (token explorer).
+ *   core.poolIds ['cls','cls+dist','avg','avg+prefix','cls+avg'] (src/methods/relevance.h)
  *   core.contrast(method, mapA, mapB) → { shape, data, correlation }: why A rather than B,
  *       mapA / max|mapA| − mapB / max|mapB| (src/methods/contrast.h, docs/contrast.md),
  *       and the two maps' Pearson r (null when one is constant: near 1, the method hardly
@@ -217,7 +220,7 @@ function createCore(M) {
 
   // The layout/option bag the bindings read (wasm/options.cpp).
   function coreOptions(options, t) {
-    const { grid, specialTokens = 1, startLayer = 0, queryToken = 0 } = options;
+    const { grid, specialTokens = 1, startLayer = 0, queryToken = -1, pool = 'cls' } = options;
     let rows = 0;
     let cols = 0;
     if (grid !== undefined && grid !== null) {
@@ -234,7 +237,7 @@ function createCore(M) {
         [rows, cols] = inferred;
       }
     }
-    return { gridRows: rows, gridCols: cols, specialTokens, startLayer, queryToken };
+    return { gridRows: rows, gridCols: cols, specialTokens, startLayer, queryToken, pool };
   }
 
   function copyOut(floats) {
@@ -274,6 +277,7 @@ function createCore(M) {
   return {
     methods: methodRegistry,
     methodIds,
+    poolIds: Object.freeze([...M.poolIds()]),
     method: methodInfo,
     tensors: tensorRegistry,
     tensorIds,

@@ -7,6 +7,7 @@
 // Environment-neutral.
 import { topK } from './topk.js';
 import { TensorCache } from './tensor-cache.js';
+import { tokenLayout } from './metadata.js';
 
 // A target is { a } (class a) or { a, b } (why a rather than b).
 const isContrast = (t) => t.b !== undefined && t.b !== null;
@@ -20,7 +21,7 @@ function classTargets(targets) {
 
 export function createSession({ explainer, core }) {
   const { metadata } = explainer;
-  const arch = metadata.architecture;
+  const layout = tokenLayout(metadata);
   let graphRuns = 0;
 
   // The 5 most likely classes of a photo that has been through the graph.
@@ -43,9 +44,7 @@ export function createSession({ explainer, core }) {
   }
 
   function classMaps(photo, t, startLayer) {
-    return core.computeMaps(photo.tensors.get(targetKey(t)).heap, {
-      methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1, startLayer, queryToken: 0,
-    });
+    return core.computeMaps(photo.tensors.get(targetKey(t)).heap, { methods: 'all', ...layout, startLayer });
   }
 
   // A contrast holds the methods that can contrast (core.method(id).contrast) only.

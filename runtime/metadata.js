@@ -15,6 +15,10 @@ const ARCHITECTURE_FIELDS = [
   'blocks', 'heads', 'patch_size', 'image_size', 'grid', 'tokens', 'num_classes',
 ];
 
+// How the head reads the tokens (architecture.pool): the core's Pool ids (core.poolIds,
+// src/methods/relevance.h; tests/node/metadata.test.js keeps the two lists equal).
+export const POOL_IDS = ['cls', 'cls+dist', 'avg', 'avg+prefix', 'cls+avg'];
+
 function isPositiveInt(v) {
   return Number.isInteger(v) && v > 0;
 }
@@ -53,11 +57,20 @@ export function validateMetadata(metadata, source = 'metadata') {
         problems.push(`"architecture.${f}" must be [rows, cols] of positive integers`);
       }
     }
-    if (arch.special_tokens !== undefined && !(Number.isInteger(arch.special_tokens) && arch.special_tokens >= 0)) {
-      problems.push('"architecture.special_tokens" must be a non-negative integer');
+    for (const f of ['special_tokens', 'registers']) {
+      if (arch[f] !== undefined && !(Number.isInteger(arch[f]) && arch[f] >= 0)) {
+        problems.push(`"architecture.${f}" must be a non-negative integer`);
+      }
     }
+    for (const f of ['cls_token', 'dist_token', 'distilled']) {
+      if (arch[f] !== undefined && typeof arch[f] !== 'boolean') problems.push(`"architecture.${f}" must be true or false`);
+    }
+    if (arch.pool !== undefined && !POOL_IDS.includes(arch.pool)) {
+      problems.push(`"architecture.pool" ${JSON.stringify(arch.pool)} is not one of ${POOL_IDS.join(', ')}`);
+    }
+    if (problems.length === 0) problems.push(...prefixProblems(arch));
     if (problems.length === 0) {
-      const special = arch.special_tokens ?? 1;
+      const special = specialTokens(arch);
       const patches = arch.image_size.map((n) => n / arch.patch_size);
       if (patches.some((n) => !Number.isInteger(n)) || patches.some((n, i) => n !== arch.grid[i])) {
         problems.push(`"architecture.grid" ${JSON.stringify(arch.grid)} does not match image_size ${arch.image_size.join('×')} / patch_size ${arch.patch_size}`
@@ -101,6 +114,35 @@ export function validateMetadata(metadata, source = 'metadata') {
     throw new Error(`${source} is not valid explainer metadata: ${problems.join('; ')}`);
   }
   return metadata;
+}
+
+// The prefix tokens the flags describe, in the checkpoint's order [cls, dist, registers…].
+function prefixFlags(arch) {
+  const cls = arch.cls_token ?? true;
+  const dist = arch.dist_token ?? arch.distilled ?? false;
+  const registers = arch.registers ?? 0;
+  return { cls, dist, registers, count: Number(cls) + Number(dist) + registers };
+}
+
+function specialTokens(arch) {
+  return arch.special_tokens ?? prefixFlags(arch).count;
+}
+
+// The token flags against special_tokens, and the pool against the tokens it reads.
+function prefixProblems(arch) {
+  const { cls, dist, registers, count } = prefixFlags(arch);
+  const pool = arch.pool ?? 'cls';
+  const problems = [];
+  if (dist && !cls) problems.push('"architecture.dist_token" needs cls_token: the distillation token is token 1, after the class token');
+  if (arch.special_tokens !== undefined && arch.special_tokens !== count) {
+    problems.push(`"architecture.special_tokens" ${arch.special_tokens} != ${count}, the prefix tokens of cls_token ${cls}, dist_token ${dist}, registers ${registers}`);
+  }
+  if ((pool === 'cls' || pool === 'cls+avg' || pool === 'cls+dist') && !cls) {
+    problems.push(`"architecture.pool" ${pool} reads the class token, but cls_token is false`);
+  } else if (pool === 'cls+dist' && !dist) {
+    problems.push('"architecture.pool" cls+dist reads the distillation token, but dist_token is false');
+  }
+  return problems;
 }
 
 // Which metadata field each fixed axis of the contract's tensors is (null: K, the number
@@ -165,6 +207,13 @@ export function checkSessionShapes(session, modelName, metadata) {
   if (mismatches.length) {
     throw new Error(`the metadata does not match ${modelName}: ${mismatches.join('; ')}`);
   }
+}
+
+// The token layout options of core.computeMaps / relevanceRow for this model:
+// { grid, specialTokens, pool } (docs/layouts.md).
+export function tokenLayout(metadata) {
+  const a = metadata.architecture;
+  return { grid: a.grid, specialTokens: specialTokens(a), pool: a.pool ?? 'cls' };
 }
 
 // The shapes the runtime needs, derived once from the metadata.

@@ -88,7 +88,8 @@ TokenLayout token_layout(const val& options) {
 MethodOptions method_options(const val& options) {
   MethodOptions o;
   o.start_layer = int_field(options, "startLayer", 0);
-  o.query_token = int_field(options, "queryToken", 0);
+  o.query_token = int_field(options, "queryToken", kReadout);
+  o.pool = from_id<Pool>(string_field(options, "pool", to_id(Pool::Cls)));
   return o;
 }
 

@@ -30,7 +30,7 @@ RelevanceInputs relevance_inputs(const emscripten::val& tensors);
 // { gridRows, gridCols, specialTokens }
 TokenLayout token_layout(const emscripten::val& options);
 
-// { startLayer, queryToken }
+// { startLayer, queryToken (default: the pool's readout), pool (an id, default "cls") }
 MethodOptions method_options(const emscripten::val& options);
 
 }  // namespace vitrel::wasm

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "floats.h"
+#include "ids.h"
 #include "js_errors.h"
 #include "methods/contrast.h"
 #include "methods/registry.h"
@@ -130,4 +131,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_methods) {
   function("relevanceRow", &vitrel::wasm::relevance_row_of);
   function("contrastMap", &vitrel::wasm::contrast_of);
   function("contrastCorrelation", &vitrel::wasm::contrast_correlation_of);
+  vitrel::wasm::bind_ids<vitrel::Pool>("poolIds");
 }

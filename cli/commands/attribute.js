@@ -17,7 +17,7 @@ import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writeNpyFile } from '../../runtime/node/npy-file.js';
 import { encodePng, writePng } from '../../runtime/node/png.js';
-import { validateMetadata } from '../../runtime/metadata.js';
+import { tokenLayout, validateMetadata } from '../../runtime/metadata.js';
 import { resolveTarget } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
 
@@ -145,13 +145,13 @@ export async function run(argv) {
 async function writeResults(core, { opts, metadata, input, inputFile, target, top5, pFull, attr, results, blocks, elapsedMs }) {
   const arch = metadata.architecture;
   const { heads: h, tokens: S } = arch;
-  const grid = arch.grid;
-  const specialTokens = arch.special_tokens ?? 1;
+  const layout = tokenLayout(metadata);
+  const { grid, specialTokens } = layout;
   const importance = core.headImportance(attr).data;
   const all = blocks.length === arch.blocks;
   const tree = all ? core.attributionTree(attr) : null;
   const map = all
-    ? core.computeMaps({ attr }, { methods: ['attattr'], grid, specialTokens, startLayer: opts.startLayer }).attattr
+    ? core.computeMaps({ attr }, { methods: ['attattr'], ...layout, startLayer: opts.startLayer }).attattr
     : null;
 
   await mkdir(opts.out, { recursive: true });

@@ -31,7 +31,8 @@ const options = (core) => ({
   method: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
   'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the rollouts (the paper evaluates with 1)' },
   grid: { type: 'grid', help: 'patch grid; default: square, from S and --special-tokens' },
-  'special-tokens': { type: 'int', min: 0, default: 1, help: 'leading non-patch tokens (CLS, distillation)' },
+  'special-tokens': { type: 'int', min: 0, default: 1, help: 'leading non-patch tokens (CLS, distillation, registers)' },
+  pool: { type: 'string', value: 'ID', default: 'cls', help: `how the model's head reads the tokens: ${core.poolIds.join(', ')} (docs/layouts.md)` },
   out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json' },
 });
 
@@ -41,7 +42,7 @@ export function usage(core) {
   return `usage: vit-relevance maps [--attn A.npy] [--grad G.npy] [--rel R.npy]
                           [--rel-classic-last Rc.npy] [--input-rel-classic X.npy]
                           [--method all|ID,ID...] [--start-layer N] [--grid RxC]
-                          [--special-tokens N] --out DIR
+                          [--special-tokens N] [--pool ID] --out DIR
 
 Computes relevance maps with the WebAssembly core (the same code the page runs) and writes
 DIR/maps.json: { "targets": [ { "id": null, "maps": { "<method>": { "shape", "data" } } } ] }.
@@ -118,6 +119,7 @@ export async function run(argv) {
       methods,
       grid: chooseGrid(opts, tensors),
       specialTokens: opts.specialTokens,
+      pool: opts.pool,
       startLayer: opts.startLayer,
     });
   } catch (err) {

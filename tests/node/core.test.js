@@ -167,3 +167,24 @@ test('loadCore reports a missing build clearly', async () => {
   await assert.rejects(loadCore({ moduleUrl: new URL('file:///nonexistent/vit_relevance_core.mjs') }),
     /WebAssembly core is not built/);
 });
+
+test('pool: the map of a pool is its readout\'s weighted sum of token rows; cls is the default', () => {
+  assert.deepEqual(core.poolIds, ['cls', 'cls+dist', 'avg', 'avg+prefix', 'cls+avg']);
+  const ids = ['transformer_attribution', 'raw_attention', 'partial_lrp', 'ablation_last_block'];
+  const byDefault = core.computeMaps(tensors, { methods: ids });
+  const cls = core.computeMaps(tensors, { methods: ids, pool: 'cls' });
+  // avg over the 4 patch tokens (1..4) of S = 5.
+  const avg = core.computeMaps(tensors, { methods: ids, pool: 'avg' });
+  for (const id of ids) {
+    assert.deepEqual(cls[id].data, byDefault[id].data, id);
+    const rows = [1, 2, 3, 4].map((q) => core.relevanceRow(id, tensors, { queryToken: q }));
+    const mean = [1, 2, 3, 4].map((j) => rows.reduce((s, row) => s + row[j], 0) / 4);
+    mean.forEach((v, k) => assert.ok(Math.abs(avg[id].data[k] - v) <= 1e-6 * Math.max(1, Math.abs(v)), `${id}[${k}]`));
+    assert.notDeepEqual(avg[id].data, cls[id].data, id);
+  }
+  assert.throws(() => core.computeMaps(tensors, { pool: 'gap' }), { message: 'pool: unknown id "gap" (valid: cls, cls+dist, avg, avg+prefix, cls+avg)' });
+  assert.throws(() => core.computeMaps(tensors, { pool: 'cls+dist' }),
+    { message: 'options: pool cls+dist reads tokens 0 and 1 (cls and dist), but the layout has 1 special token' });
+  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { grid: [1, 5], specialTokens: 0, methods: ['raw_attention'] }),
+    { message: 'options: pool cls reads token 0 (cls), but the layout has 0 special tokens' });
+});

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseNpy, formatNpy } from '../../runtime/npy.js';
 import { UserError } from '../../runtime/errors.js';
-import { validateMetadata, checkSessionContract, CONTRACT_INPUTS, CONTRACT_OUTPUTS } from '../../runtime/metadata.js';
+import { tokenLayout, validateMetadata, checkSessionContract, CONTRACT_INPUTS, CONTRACT_OUTPUTS } from '../../runtime/metadata.js';
 import { tinyMetadata } from './explainer-fixture.js';
 
 const RUNS = 3000;
@@ -157,7 +157,7 @@ test('metadata: a valid file with one field replaced or removed validates consis
     // What it accepted is what the runtime relies on.
     const a = m.architecture;
     for (const f of ['blocks', 'heads', 'patch_size', 'tokens', 'num_classes']) assert.ok(Number.isInteger(a[f]) && a[f] > 0, f);
-    assert.equal(a.grid[0] * a.grid[1] + (a.special_tokens ?? 1), a.tokens);
+    assert.equal(a.grid[0] * a.grid[1] + tokenLayout(m).specialTokens, a.tokens);
     assert.equal(m.labels.length, a.num_classes);
     assert.ok(m.preprocess.std.every((s) => s > 0) && m.preprocess.mean.every(Number.isFinite));
   }), params());

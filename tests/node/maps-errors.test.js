@@ -114,3 +114,13 @@ test('unknown command and --help', () => {
   assert.equal(top.status, 0);
   assert.match(top.stdout, /maps/);
 });
+
+test('--pool: an unknown id, or a pool the layout cannot have, is one line', () => {
+  expectFailure(['--attn', attn, '--pool', 'gap'], /error: pool: unknown id "gap" \(valid: cls, cls\+dist, avg, avg\+prefix, cls\+avg\)$/m);
+  expectFailure(['--attn', attn, '--pool', 'cls+dist'],
+    /options: pool cls\+dist reads tokens 0 and 1 \(cls and dist\), but the layout has 1 special token/);
+  expectFailure(['--attn', attn, '--special-tokens', '0', '--grid', '1x5'],
+    /options: pool cls reads token 0 \(cls\), but the layout has 0 special tokens/);
+  const r = runCli(['maps', '--attn', attn, '--special-tokens', '0', '--grid', '1x5', '--pool', 'avg', '--out', path.join(dir, 'avg')]);
+  assert.equal(r.status, 0, r.stderr);
+});

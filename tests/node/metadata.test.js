@@ -1,7 +1,8 @@
 // Metadata and contract checks: a wrong file must fail early with a message naming the field.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { validateMetadata, checkSessionContract } from '../../runtime/metadata.js';
+import { validateMetadata, checkSessionContract, tokenLayout, POOL_IDS } from '../../runtime/metadata.js';
+import { loadCore } from '../../runtime/core.js';
 import { tinyMetadata } from './explainer-fixture.js';
 
 test('valid metadata passes unchanged', () => {
@@ -75,4 +76,34 @@ test('grid must be image_size / patch_size (issue 11: grid [7,28] passed and wro
   assert.throws(() => validateMetadata(m, 'deit.json'), { message: 'deit.json is not valid explainer metadata: "architecture.grid" [7,28] does not match image_size 224×224 / patch_size 16 = [14,14]' });
   m.architecture = { ...m.architecture, grid: [14, 14], special_tokens: -1 };
   assert.throws(() => validateMetadata(m), /"architecture\.special_tokens" must be a non-negative integer/);
+});
+
+test('token layout: pool and prefix-token flags are checked against special_tokens (contracts: issue 27)', async () => {
+  assert.deepEqual(POOL_IDS, (await loadCore()).poolIds);
+  const withArch = (fields) => {
+    const m = { ...tinyMetadata(), labels: Array.from({ length: 1000 }, (_, i) => `class ${i}`), label_names: undefined };
+    m.architecture = { ...deitArchitecture, ...fields };
+    return m;
+  };
+  const fails = (fields, message) => assert.throws(() => validateMetadata(withArch(fields), 'm.json'),
+    { message: `m.json is not valid explainer metadata: ${message}` });
+  // Today's files: no pool, no flags.
+  assert.deepEqual(tokenLayout(withArch({})), { grid: [14, 14], specialTokens: 1, pool: 'cls' });
+  // DeiT distilled, DINOv2 with 4 registers, a timm avg-pool model without a class token.
+  const distilled = withArch({ tokens: 198, special_tokens: 2, distilled: true, pool: 'cls+dist' });
+  assert.deepEqual(tokenLayout(validateMetadata(distilled)), { grid: [14, 14], specialTokens: 2, pool: 'cls+dist' });
+  const registers = withArch({ tokens: 201, special_tokens: 5, registers: 4, pool: 'cls+avg' });
+  assert.deepEqual(tokenLayout(validateMetadata(registers)), { grid: [14, 14], specialTokens: 5, pool: 'cls+avg' });
+  const noCls = withArch({ tokens: 196, special_tokens: undefined, cls_token: false, pool: 'avg' });
+  assert.deepEqual(tokenLayout(validateMetadata(noCls)), { grid: [14, 14], specialTokens: 0, pool: 'avg' });
+  fails({ pool: 'gap' }, '"architecture.pool" "gap" is not one of cls, cls+dist, avg, avg+prefix, cls+avg');
+  fails({ registers: -1 }, '"architecture.registers" must be a non-negative integer');
+  fails({ cls_token: 'yes' }, '"architecture.cls_token" must be true or false');
+  fails({ tokens: 196, special_tokens: 0, cls_token: false },
+    '"architecture.pool" cls reads the class token, but cls_token is false');
+  fails({ pool: 'cls+dist' }, '"architecture.pool" cls+dist reads the distillation token, but dist_token is false');
+  fails({ tokens: 198, special_tokens: 2 },
+    '"architecture.special_tokens" 2 != 1, the prefix tokens of cls_token true, dist_token false, registers 0');
+  fails({ cls_token: false, dist_token: true, special_tokens: 1, pool: 'avg' },
+    '"architecture.dist_token" needs cls_token: the distillation token is token 1, after the class token');
 });

@@ -8,6 +8,7 @@
 // it lacks, and a cancelled run keeps the blocks it finished.
 import { parseBlocks } from '../runtime/attribution.js';
 import { treeSvg } from '../runtime/attribution-svg.js';
+import { tokenLayout } from '../runtime/metadata.js';
 import { drawOverlay } from './overlay.js';
 import { REQUEST, REPLY } from './protocol.js';
 
@@ -59,6 +60,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   const steps = () => Number($('attr-steps').value);
   const keyOf = (p, classId, m) => `${p.photo.imageId}|${classId}|${m}`;
   const arch = () => page().metadata.architecture;
+  const layout = () => tokenLayout(page().metadata);
 
   function colours(core, colormap, n) {
     const legend = core.legend(colormap);
@@ -144,7 +146,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     const tree = p.core.attributionTree(allAttr(key, entry), tau);
     const { svg, skipped } = treeSvg(tree, {
       width: p.photo.width, height: p.photo.height, region: p.region, grid: a.grid,
-      specialTokens: a.special_tokens ?? 1, colours: colours(p.core, p.colormap, a.blocks),
+      specialTokens: layout().specialTokens, colours: colours(p.core, p.colormap, a.blocks),
     });
     canvas.dataset.edges = String(tree.edges.length);
     note.textContent = `${tree.edges.length} edge${tree.edges.length === 1 ? '' : 's'}, top patch ${tree.top}`
@@ -272,9 +274,8 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       const entry = store.get(key);
       if (!complete(entry)) return null;
       if (!maps.has(`${key}|${startLayer}`)) {
-        const a = arch();
         const map = p.core.computeMaps({ attr: allAttr(key, entry) },
-          { methods: [ATTATTR], grid: a.grid, specialTokens: a.special_tokens ?? 1, startLayer })[ATTATTR];
+          { methods: [ATTATTR], ...layout(), startLayer })[ATTATTR];
         maps.set(`${key}|${startLayer}`, { rows: map.shape[0], cols: map.shape[1], data: map.data });
       }
       return maps.get(`${key}|${startLayer}`);
