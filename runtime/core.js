@@ -28,8 +28,9 @@
  *   core.headImportance(attr) → { shape: [B,h], data }: per head, max over (i,j) of Attr
  *   core.taylorImportance(attn, attnGrad) → { shape: [B,h], data }: per head |Σ A ⊙ ∂L/∂A|
  *                      (the Taylor baseline of head pruning; attnGrad for the cross-entropy)
- *   core.attributionTree(attr, threshold = 0.4) → { top, nodes, edges: [{ from, to, block }] }:
- *                      the official attribution_tree.py loop (METHODS.md)
+ *   core.attributionTree(attr, threshold = 0.4, specialTokens = 1) → { top, nodes, edges:
+ *                      [{ from, to, block }] }: the official attribution_tree.py loop
+ *                      (METHODS.md), the prefix tokens' rows left out (docs/layouts.md)
  *
  *   core.uploadTensors(tensors)         → CoreTensors: copies into the WebAssembly heap
  *                                         once; pass it wherever `tensors` is expected to
@@ -285,7 +286,7 @@ function createCore(M) {
     outputsFor,
     headImportance: (attr) => withAttr(attr, (a) => copyOut(M.headImportance(a))),
     taylorImportance: (attn, attnGrad) => withTensors({ attn, attn_grad: attnGrad }, (t) => copyOut(M.taylorImportance(t.heap.attn, t.heap.attn_grad))),
-    attributionTree: (attr, threshold = 0.4) => withAttr(attr, (a) => M.attributionTree(a, threshold)),
+    attributionTree: (attr, threshold = 0.4, specialTokens = 1) => withAttr(attr, (a) => M.attributionTree(a, threshold, specialTokens)),
     uploadTensors: (given) => new CoreTensors(M, tensorIds, given),
     availableMethods: (given) => withTensors(given, availableOn),
     computeMaps,

@@ -37,9 +37,10 @@ Floats taylor_of(const val& attn, const val& attn_grad) {
 }
 
 // { top, nodes: [token], edges: [{ from, to, block }] }
-val tree_of(const val& attr, float threshold) {
+val tree_of(const val& attr, float threshold, int special_tokens) {
   return call_or_throw_js([&] {
-    const AttributionTree tree = attribution_tree(required(attr).tensor(), threshold);
+    const AttributionTree tree =
+        attribution_tree(required(attr).tensor(), threshold, special_tokens);
     val edges = val::array();
     for (const TreeEdge& e : tree.edges) {
       val edge = val::object();

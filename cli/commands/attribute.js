@@ -149,7 +149,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, target, to
   const { grid, specialTokens } = layout;
   const importance = core.headImportance(attr).data;
   const all = blocks.length === arch.blocks;
-  const tree = all ? core.attributionTree(attr) : null;
+  const tree = all ? core.attributionTree(attr, undefined, specialTokens) : null;
   const map = all
     ? core.computeMaps({ attr }, { methods: ['attattr'], ...layout, startLayer: opts.startLayer }).attattr
     : null;

@@ -39,9 +39,9 @@ std::vector<std::vector<double>> head_sums(const TensorView& attr, const Dims& d
   return t;
 }
 
-// T / |max(T[1:, :])|, entries <= threshold set to 0 (a zero max leaves nothing).
-std::vector<double> proportion(const std::vector<double>& t, int S, double threshold) {
-  const double peak = std::fabs(*std::max_element(t.begin() + S, t.end()));
+// T / |max(T[P:, :])|, entries <= threshold set to 0 (a zero max leaves nothing).
+std::vector<double> proportion(const std::vector<double>& t, int S, int P, double threshold) {
+  const double peak = std::fabs(*std::max_element(t.begin() + int64_t{P} * S, t.end()));
   std::vector<double> p(t.size(), 0.0);
   if (peak == 0.0) return p;
   for (size_t e = 0; e < t.size(); ++e) {
@@ -51,15 +51,16 @@ std::vector<double> proportion(const std::vector<double>& t, int S, double thres
   return p;
 }
 
-// Row sums of Σ_b T[b] without the diagonal, negative entries and row 0 (its scaling by
-// |max| in the official code does not change the order); the largest, ties to the later.
-int top_node(const std::vector<std::vector<double>>& t, int S) {
+// Row sums of Σ_b T[b] without the diagonal, negative entries and the P prefix rows (its
+// scaling by |max| in the official code does not change the order); the largest, ties to
+// the later.
+int top_node(const std::vector<std::vector<double>>& t, int S, int P) {
   std::vector<double> total(t.front().size(), 0.0);
   for (const auto& block : t)
     for (size_t e = 0; e < total.size(); ++e) total[e] += block[e];
-  int top = 0;
+  int top = P;
   double best = -1.0;
-  for (int i = 1; i < S; ++i) {
+  for (int i = P; i < S; ++i) {
     double sum = 0.0;
     for (int j = 0; j < S; ++j)
       if (j != i && total[static_cast<size_t>(i) * S + j] > 0.0)
@@ -97,19 +98,23 @@ std::vector<float> taylor_importance(const TensorView& attn, const TensorView& a
   return out;
 }
 
-AttributionTree attribution_tree(const TensorView& attr, float threshold) {
+AttributionTree attribution_tree(const TensorView& attr, float threshold, int special_tokens) {
   if (!(std::isfinite(threshold) && threshold > 0.f))
     throw InputError("threshold: must be a finite number > 0, got " + std::to_string(threshold));
   const Dims d = check_attr(attr, 2, 2);
-  const int S = d.tokens;
+  const int S = d.tokens, P = special_tokens;
+  if (P < 0 || P >= S)
+    throw InputError("attribution tree: special_tokens " + std::to_string(P) +
+                     " is out of range [0," + std::to_string(S) + ") for " + std::to_string(S) +
+                     " tokens");
   const std::vector<std::vector<double>> t = head_sums(attr, d);
   const double tau = threshold;
-  auto prop = [&](int b) { return proportion(t[b], S, tau); };
+  auto prop = [&](int b) { return proportion(t[b], S, P, tau); };
 
   enum State { kAbsent = -1, kLeaf = 0, kFixed = 1 };  // "fixed": has a child
   std::vector<int> state(S, kAbsent);
   AttributionTree tree;
-  tree.top = top_node(t, S);
+  tree.top = top_node(t, S, P);
   state[tree.top] = kLeaf;
   std::set<std::pair<int, int>> linked;
   auto add = [&](int i, int j, int b) {
@@ -127,7 +132,7 @@ AttributionTree attribution_tree(const TensorView& attr, float threshold) {
 
   for (int b = d.blocks - 3; b >= 0; --b) {
     const std::vector<double> p = prop(b);
-    for (int i = 1; i < S; ++i)
+    for (int i = P; i < S; ++i)
       for (int j = 0; j < S; ++j) {
         if (p[static_cast<size_t>(i) * S + j] < tau || state[i] == kAbsent) continue;
         if (state[j] == kFixed || linked.count({i, j})) continue;

@@ -39,11 +39,14 @@ struct AttributionTree {
 constexpr float kTreeThreshold = 0.4f;  // τ of the official attribution_tree.py
 
 // The official attribution_tree.py for any B >= 2 blocks: T[b] = Σ_h Attr[b], divided by
-// |max(T[b][1:, :])| and zeroed at or below `threshold`; the top node is the largest row
-// sum of Σ_b T[b] with the diagonal, negative entries and row 0 removed (ties: the
-// higher token, as NumPy's reversed argsort); then edges from block B-2 down to 0.
-// Throws InputError unless attr is a finite [B,h,S,S] with B >= 2, S >= 2, and the
-// threshold is finite and > 0.
-AttributionTree attribution_tree(const TensorView& attr, float threshold = kTreeThreshold);
+// |max(T[b][P:, :])| and zeroed at or below `threshold`; the top node is the largest row
+// sum of Σ_b T[b] with the diagonal, negative entries and the rows of the P prefix tokens
+// removed (ties: the higher token, as NumPy's reversed argsort); then edges from block B-2
+// down to 0, never from a prefix row. P = special_tokens: 1 (CLS) as in the official
+// code, 0 for a model without prefix tokens, 2+ for dist/registers (docs/layouts.md).
+// Throws InputError unless attr is a finite [B,h,S,S] with B >= 2, S >= 2, 0 <= P < S,
+// and the threshold is finite and > 0.
+AttributionTree attribution_tree(const TensorView& attr, float threshold = kTreeThreshold,
+                                 int special_tokens = 1);
 
 }  // namespace vitrel

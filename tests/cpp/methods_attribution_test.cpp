@@ -69,6 +69,28 @@ TEST(AttributionTree, TopNodeAndTheSecondToLastBlock) {
   EXPECT_EQ(tree.nodes, (std::vector<int>{1, 2}));
 }
 
+TEST(AttributionTree, PrefixRowsFollowTheSpecialTokenCount) {
+  // The first test's tensor. With no prefix token (special_tokens 0, e.g. an avg-pool
+  // model without CLS) row 0 is a patch: Σ_b row 0 = [27, 27, 27], off-diagonal 54, the top
+  // node is 0; block 1 over its max 9 has row 0 = [1, 1, 1] → edges 0→1 and 0→2; in block 0
+  // both are leaves already. With 2 (cls + dist) only row 2 counts, as with 1 here.
+  const std::vector<float> attr = blocks3(
+      {{9, 9, 9, 0, 1, 2, 0, 1, 0}, {9, 9, 9, 0, 1, 0, 0, 4, 0}, {9, 9, 9, 0, 0, 0, 0, 0, 0}});
+  const AttributionTree none = attribution_tree(view(attr, {3, 1, 3, 3}), kTreeThreshold, 0);
+  EXPECT_EQ(none.top, 0);
+  EXPECT_EQ(none.edges, (std::vector<TreeEdge>{{0, 1, 1}, {0, 2, 1}}));
+  EXPECT_EQ(none.nodes, (std::vector<int>{0, 1, 2}));
+  const AttributionTree two = attribution_tree(view(attr, {3, 1, 3, 3}), kTreeThreshold, 2);
+  EXPECT_EQ(two.top, 2);
+  EXPECT_EQ(two.edges, (std::vector<TreeEdge>{{2, 1, 1}}));
+  try {
+    attribution_tree(view(attr, {3, 1, 3, 3}), kTreeThreshold, 3);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "attribution tree: special_tokens 3 is out of range [0,3) for 3 tokens");
+  }
+}
+
 TEST(AttributionTree, LowerBlocksGrowFromLeavesAndReachTokenZero) {
   // S = 3, B = 3. Top: row 1 sums 4 (cols 0, 2), row 2 sums 1 → top 1.
   // Block 1: row 1 / max 2 = [1, .5, 0] → edge 1→0 (0.5 > 0.4), 0 a leaf.

@@ -72,3 +72,13 @@ test('bad Attr gets a specific error', () => {
   assert.throws(() => core.headImportance({ data: new Float32Array(6), shape: [1, 1, 2, 3] }),
     /attribution: expected \[B,h,S,S\]/);
 });
+
+test('attributionTree: the prefix rows follow specialTokens (0: token 0 is a patch)', () => {
+  // tests/cpp/methods_attribution_test.cpp, PrefixRowsFollowTheSpecialTokenCount.
+  const attr = { shape: [3, 1, 3, 3], data: Float32Array.from([9, 9, 9, 0, 1, 2, 0, 1, 0, 9, 9, 9, 0, 1, 0, 0, 4, 0, 9, 9, 9, 0, 0, 0, 0, 0, 0]) };
+  assert.equal(core.attributionTree(attr).top, 2);
+  const none = core.attributionTree(attr, 0.4, 0);
+  assert.equal(none.top, 0);
+  assert.deepEqual(none.edges, [{ from: 0, to: 1, block: 1 }, { from: 0, to: 2, block: 1 }]);
+  assert.throws(() => core.attributionTree(attr, 0.4, 3), { message: 'attribution tree: special_tokens 3 is out of range [0,3) for 3 tokens' });
+});

@@ -143,7 +143,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     }
     const tau = Number($('attr-tau').value);
     const a = arch();
-    const tree = p.core.attributionTree(allAttr(key, entry), tau);
+    const tree = p.core.attributionTree(allAttr(key, entry), tau, layout().specialTokens);
     const { svg, skipped } = treeSvg(tree, {
       width: p.photo.width, height: p.photo.height, region: p.region, grid: a.grid,
       specialTokens: layout().specialTokens, colours: colours(p.core, p.colormap, a.blocks),
