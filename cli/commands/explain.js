@@ -22,6 +22,7 @@ import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js
 import { writePng } from '../../runtime/node/png.js';
 import { resolveTarget } from '../../runtime/targets.js';
 import { SCALE_CHOICES, scaleFor } from '../../runtime/map-scale.js';
+import { prepareTensorsDir, saveModelTensors } from '../../runtime/node/save-tensors.js';
 
 const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
@@ -37,6 +38,7 @@ const OPTIONS = {
   exif: { type: 'string', value: 'use|ignore', default: 'use', help: 'EXIF orientation: use (the photo as viewers show it) or ignore (the stored pixels, as PIL and the evaluations read them)' },
   crop: { type: 'string', value: 'center|none', default: 'center', help: 'center: the model\'s preprocessing (DeiT: short side 256, centre 224 crop); none: the whole photo resized to the input size (the official evaluation scripts\' choice)' },
   timings: { type: 'boolean', help: 'also write DIR/timings.json (where the time went; differs run to run)' },
+  'save-tensors': { type: 'boolean', help: 'also write DIR/tensors/logits.npy [1,classes] and attn-block<b>.npy [heads,S,S] (every token, the checkpoint\'s order), to check an export against its framework' },
   out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json and the PNG overlays' },
 };
 
@@ -46,14 +48,16 @@ export function usage(core) {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
                              [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
                              [--contrast ID|NAME] [--colormap jet] [--scale auto] [--opacity 0.5]
-                             [--exif use|ignore] [--crop center|none] [--timings] --out DIR
+                             [--exif use|ignore] [--crop center|none] [--timings] [--save-tensors]
+                             --out DIR
 
 Runs the explainer graph on the input, prints the five most likely classes and computes the
 relevance maps of each target with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
 preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,W] or
 [1,3,H,W] float32 tensor. Writes DIR/maps.json and DIR/<class id>-<method>.png: the map
 drawn over the region of the photo the model saw, at the photo's resolution. The same
-inputs give the same bytes; --timings adds DIR/timings.json. A photo's EXIF orientation
+inputs give the same bytes; --timings adds DIR/timings.json; --save-tensors adds the model's
+logits and every block's attention as .npy in DIR/tensors (one more graph run). A photo's EXIF orientation
 is applied (as viewers show it) unless --exif ignore (PIL's reading, the evaluations').
 --crop none feeds the whole photo (no centre crop) and draws the maps over all of it.
 
@@ -161,6 +165,7 @@ export async function run(argv) {
   if (!existsSync(opts.model)) throw new UserError(`cannot read model ${opts.model}: no such file`);
   const metadata = await userStep(async () => validateMetadata(
     await readMetadata(metadataPathFor(opts.model), opts.model), `metadata of ${path.basename(opts.model)}`));
+  const tensorsDir = opts.saveTensors ? await prepareTensorsDir(opts.out, metadata) : null;
   // Without --target: null, the predicted class, which the graph resolves in the same run.
   const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
   if (!targetIds.length) targetIds.push(null);
@@ -229,6 +234,10 @@ export async function run(argv) {
       top5,
     });
     const file = await writeMapsJson(opts.out, doc);
+    if (tensorsDir) {
+      await userStep(() => saveModelTensors({ model: opts.model, metadata, pixels: input.pixels, dir: tensorsDir, engine: opts.engine, threads: opts.threads }));
+      console.log(`wrote the logits and ${metadata.architecture.blocks} blocks' attention to ${tensorsDir}`);
+    }
     if (opts.timings) await writeFile(path.join(opts.out, TIMINGS_FILE), `${JSON.stringify(timings, null, 2)}\n`);
     const named = (c) => `${c.id} (${c.label}: ${standingText(c)})`;
     for (const t of targets) {
