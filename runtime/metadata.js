@@ -68,7 +68,6 @@ export function validateMetadata(metadata, source = 'metadata') {
     if (arch.pool !== undefined && !POOL_IDS.includes(arch.pool)) {
       problems.push(`"architecture.pool" ${JSON.stringify(arch.pool)} is not one of ${POOL_IDS.join(', ')}`);
     }
-    if (problems.length === 0) problems.push(...prefixProblems(arch));
     if (problems.length === 0) {
       const special = specialTokens(arch);
       const patches = arch.image_size.map((n) => n / arch.patch_size);
@@ -77,6 +76,8 @@ export function validateMetadata(metadata, source = 'metadata') {
           + (patches.every(Number.isInteger) ? ` = ${JSON.stringify(patches)}` : ' (not a whole number of patches)'));
       } else if (arch.grid[0] * arch.grid[1] + special !== arch.tokens) {
         problems.push(`"architecture.tokens" ${arch.tokens} != grid ${arch.grid.join('×')} + ${special} special token(s)`);
+      } else {
+        problems.push(...prefixProblems(arch));
       }
     }
   }
@@ -116,12 +117,15 @@ export function validateMetadata(metadata, source = 'metadata') {
   return metadata;
 }
 
-// The prefix tokens the flags describe, in the checkpoint's order [cls, dist, registers…].
+// The prefix tokens, in the checkpoint's order [cls, dist, registers…]: the flags where
+// the file gives them (`explicit`), else what special_tokens and `distilled` imply (files
+// from before the flags: a class token unless special_tokens says there is no room).
 function prefixFlags(arch) {
-  const cls = arch.cls_token ?? true;
+  const explicit = ['cls_token', 'dist_token', 'registers'].some((f) => arch[f] !== undefined);
   const dist = arch.dist_token ?? arch.distilled ?? false;
   const registers = arch.registers ?? 0;
-  return { cls, dist, registers, count: Number(cls) + Number(dist) + registers };
+  const cls = arch.cls_token ?? (arch.special_tokens === undefined || arch.special_tokens > Number(dist) + registers);
+  return { cls, dist, registers, explicit, count: Number(cls) + Number(dist) + registers };
 }
 
 function specialTokens(arch) {
@@ -130,17 +134,17 @@ function specialTokens(arch) {
 
 // The token flags against special_tokens, and the pool against the tokens it reads.
 function prefixProblems(arch) {
-  const { cls, dist, registers, count } = prefixFlags(arch);
+  const { cls, dist, registers, explicit, count } = prefixFlags(arch);
   const pool = arch.pool ?? 'cls';
   const problems = [];
-  if (dist && !cls) problems.push('"architecture.dist_token" needs cls_token: the distillation token is token 1, after the class token');
-  if (arch.special_tokens !== undefined && arch.special_tokens !== count) {
+  if (explicit && dist && !cls) problems.push('"architecture.dist_token" needs cls_token: the distillation token is token 1, after the class token');
+  if (explicit && arch.special_tokens !== undefined && arch.special_tokens !== count) {
     problems.push(`"architecture.special_tokens" ${arch.special_tokens} != ${count}, the prefix tokens of cls_token ${cls}, dist_token ${dist}, registers ${registers}`);
   }
   if ((pool === 'cls' || pool === 'cls+avg' || pool === 'cls+dist') && !cls) {
-    problems.push(`"architecture.pool" ${pool} reads the class token, but cls_token is false`);
+    problems.push(`"architecture.pool" ${pool} reads the class token, but the model has none`);
   } else if (pool === 'cls+dist' && !dist) {
-    problems.push('"architecture.pool" cls+dist reads the distillation token, but dist_token is false');
+    problems.push('"architecture.pool" cls+dist reads the distillation token, but the model has none');
   }
   return problems;
 }

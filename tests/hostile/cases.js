@@ -52,6 +52,9 @@ export const CASES = [
   maps('--grid that does not fit the tokens', [...tensors, '--grid', '3x3', '--out', out], 1, 'vit-relevance maps: error: attn: expected shape [?,?,10,10], got [2,1,5,5] (10 tokens = 1 special + 3x3 grid) (attn is --attn <tmp>/attn.npy)'),
   maps('--special-tokens negative', [...tensors, '--special-tokens', '-2', '--out', out], 2, 'vit-relevance maps: error: --special-tokens must be >= 0, got -2'),
   maps('--special-tokens that leaves no square grid', [...tensors, '--special-tokens', '2', '--out', out], 2, 'vit-relevance maps: error: cannot infer the patch grid: 5 tokens minus 2 special token(s) is not a square number; pass --grid RxC (and --special-tokens N)'),
+  maps('unknown --pool', [...tensors, '--pool', 'gap', '--out', out], 1, 'vit-relevance maps: error: pool: unknown id "gap" (valid: cls, cls+dist, avg, avg+prefix, cls+avg)'),
+  maps('--pool the layout cannot have', [...tensors, '--pool', 'cls+dist', '--out', out], 1, 'vit-relevance maps: error: options: pool cls+dist reads tokens 0 and 1 (cls and dist), but the layout has 1 special token'),
+  maps('--pool cls without a class token', [...tensors, '--special-tokens', '0', '--grid', '1x5', '--out', out], 1, 'vit-relevance maps: error: options: pool cls reads token 0 (cls), but the layout has 0 special tokens'),
   maps('unknown method', [...tensors, '--method', 'raw_attention,bogus', '--out', out], 2, /^vit-relevance maps: error: unknown method "bogus"; known: all, transformer_attribution, /),
   maps('empty --method', [...tensors, '--method', ',', '--out', out], 2, 'vit-relevance maps: error: --method needs "all" or method ids separated by commas'),
   maps('a method whose input is missing', ['--attn', '<tmp>/attn.npy', '--method', 'gradcam', '--out', out], 1, 'vit-relevance maps: error: gradcam: needs attn_grad, which is missing (attn_grad comes from --grad)'),
@@ -123,6 +126,7 @@ export const CASES = [
   explain('a .npy input that is not NumPy', ['<tmp>/not-numpy.npy', '--model', '<tmp>/models/not-onnx.onnx', '--out', out], 1, 'vit-relevance explain: error: <tmp>/not-numpy.npy: not a NumPy .npy file (no \\x93NUMPY magic)'),
   // ---- explain: the output folder, checked first (issue 11: after the whole run)
   explain('--out is a file', ['<tmp>/input.npy', '--model', tiny, '--out', '<tmp>/a-file'], 1, 'vit-relevance explain: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)'),
+  explain('--save-tensors where tensors/ is a file', ['<tmp>/input.npy', '--model', tiny, '--save-tensors', '--out', '<tmp>/tensors-is-a-file'], 1, 'vit-relevance explain: error: --out <tmp>/tensors-is-a-file/tensors is a file, not a folder; give a folder (it is created when missing)'),
   explain('--out inside a file', ['<tmp>/input.npy', '--model', tiny, '--out', '<tmp>/a-file/sub'], 1, 'vit-relevance explain: error: --out <tmp>/a-file/sub cannot be created: <tmp>/a-file is a file, not a folder'),
   explain('--out cannot be created', ['<tmp>/input.npy', '--model', tiny, '--out', '/sys/vitrel-out'], 1, 'vit-relevance explain: error: --out /sys/vitrel-out cannot be created: permission denied'),
   explain('--out where maps.json is a folder', ['<tmp>/input.npy', '--model', tiny, '--out', '<tmp>/maps-json-is-a-folder'], 1, 'vit-relevance explain: error: --out <tmp>/maps-json-is-a-folder: maps.json exists and is a folder, so it cannot be written; remove it or choose another folder'),

@@ -119,6 +119,7 @@ export async function writeFixtures() {
   mkdirSync(at('maps-json-is-a-folder', 'maps.json'), { recursive: true });
   mkdirSync(at('overlay-is-a-folder', '0-raw_attention.png'), { recursive: true });
   mkdirSync(at('run-json-is-a-folder', 'run.json'), { recursive: true });
+  write('tensors-is-a-file/tensors', 'not a folder');
   symlinkSync(at('no-such-target'), at('dangling-link'));
 
   // eval: a labelled folder of photos for the tiny model

@@ -100,9 +100,13 @@ test('token layout: pool and prefix-token flags are checked against special_toke
   fails({ registers: -1 }, '"architecture.registers" must be a non-negative integer');
   fails({ cls_token: 'yes' }, '"architecture.cls_token" must be true or false');
   fails({ tokens: 196, special_tokens: 0, cls_token: false },
-    '"architecture.pool" cls reads the class token, but cls_token is false');
-  fails({ pool: 'cls+dist' }, '"architecture.pool" cls+dist reads the distillation token, but dist_token is false');
-  fails({ tokens: 198, special_tokens: 2 },
+    '"architecture.pool" cls reads the class token, but the model has none');
+  // A file from before the flags: special_tokens 0 says there is no class token.
+  fails({ tokens: 196, special_tokens: 0 }, '"architecture.pool" cls reads the class token, but the model has none');
+  assert.deepEqual(tokenLayout(validateMetadata(withArch({ tokens: 196, special_tokens: 0, pool: 'avg' }))),
+    { grid: [14, 14], specialTokens: 0, pool: 'avg' });
+  fails({ pool: 'cls+dist' }, '"architecture.pool" cls+dist reads the distillation token, but the model has none');
+  fails({ tokens: 198, special_tokens: 2, registers: 0 },
     '"architecture.special_tokens" 2 != 1, the prefix tokens of cls_token true, dist_token false, registers 0');
   fails({ cls_token: false, dist_token: true, special_tokens: 1, pool: 'avg' },
     '"architecture.dist_token" needs cls_token: the distillation token is token 1, after the class token');
