@@ -272,6 +272,7 @@ async function onPhoto(blob, name) {
 // target-independent tensors kept (split graphs): a class switch runs the target graph alone.
 function onWorkerNotice(msg) {
   if (msg.type === NOTICE.SESSIONS_READY) timeline.sessionsReady = performance.now();
+  if (msg.type === NOTICE.SESSION_OPEN) (timeline.sessions ??= {})[msg.graph] = { at: performance.now(), ms: msg.ms };
   if (msg.imageId !== state.photo?.imageId) return;
   if (msg.type === NOTICE.PHOTO_CACHED) {
     timeline.photoCached = { at: performance.now(), imageId: msg.imageId, modelMs: msg.timings.modelMs };

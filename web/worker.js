@@ -85,9 +85,9 @@ async function fetchMetadata(url, name, sha256) {
 // compile, then opens the first session: with the split graphs the photo graph's (embeds
 // predict with it), or with `prepare` (the page) the plain forward graph's (the smallest:
 // it predicts while the others open); without them the explainer graph's. The model is
-// ready then. With `prepare` the explainer, target and photo graphs' sessions (the first
-// two about a second each: docs/architecture.md) open when the Worker is idle; otherwise
-// when a photo first needs them (embeds need no explainer graph). The attribution graphs
+// ready then. With `prepare` the explainer graph's session (about a second:
+// docs/architecture.md) opens right after, and the target and photo graphs' when the Worker
+// is idle; otherwise each opens when a photo first needs it (embeds need no explainer graph). The attribution graphs
 // open elsewhere (web/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply) {
   const url = (file) => new URL(file, base).href;
@@ -145,11 +145,14 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     metadata: meta,
     sessionOptions,
     modelName: graphName,
+    onSessionOpen: (graph, sessionMs) => notice({ type: NOTICE.SESSION_OPEN, graph, ms: sessionMs }),
   }));
   // A failure shows when a photo needs the session.
   if (prepare && explainer.canCachePhoto) {
-    // The explainer graph first: the page's first heat map of a photo runs it.
-    whenIdle('explainer', () => explainer.prepareExplainer());
+    // The explainer graph's at once, in the queue turn after `ready`: the page's first heat
+    // map of a photo runs it, so a photo chosen at ready (its request queued behind) waits
+    // for that opening alone, not for an idle second first. Class switches need the others.
+    enqueue(() => explainer.prepareExplainer().catch(() => {}));
     whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
     whenIdle('photo-graph', () => explainer.preparePhoto());
   }
@@ -265,7 +268,7 @@ async function explain(msg, reply) {
 
 // Background work, done once the Worker has had no request for IDLE_MS, one task per queue
 // turn, so a request soon after (the next photo, a control) does not wait behind it; each
-// request pushes it back. Tasks: opening the explainer and target graphs' sessions after
+// request pushes it back. Tasks: opening the target and photo graphs' sessions after
 // `ready`, and a photo's target-independent tensors (split graphs) after its first heat map.
 const IDLE_MS = 1000;
 const idleTasks = new Map(); // key → async task, in insertion order
