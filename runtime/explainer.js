@@ -108,15 +108,13 @@ function checkSplitContract(photo, target, name) {
 // checked to fit at once: cachePhoto() runs the photo graph once, explainCached() then
 // explains any targets at about half the cost of explain() (a class switch in the page).
 // Graphs with external weights need sessionOptions.externalData.
-// onSessionOpen(graph, ms) (optional): told as each session opens ('forward', 'explainer',
-// 'photo', 'target') how long onnxruntime took to create it.
 // Sessions: without split graphs the explainer graph's opens at once. With them the plain
 // forward graph's opens at once when given (the smallest: it predicts while the others
 // open), else the photo graph's; the others open when first used or prepared: the
 // explainer and target graphs take about a second each to open, far more than a forward.
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
-  split, onSessionOpen = /** @type {(graph: string, ms: number) => void} */ (() => {}),
+  split,
 }) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
@@ -126,16 +124,10 @@ export async function openExplainer({
   // release() releases those that opened.
   /** @type {Promise<any>[]} */
   const openings = [];
-  const timed = async (graph, open) => {
-    const started = now();
-    const s = await open();
-    onSessionOpen(graph, now() - started);
-    return s;
-  };
-  const once = (graph, open) => {
+  const once = (open) => {
     let opening = null;
     return () => {
-      if (!opening) openings.push(opening = timed(graph, open));
+      if (!opening) openings.push(opening = open());
       return opening;
     };
   };
@@ -152,7 +144,7 @@ export async function openExplainer({
   };
   /** @type {any} the explainer graph's session once open */
   let session = null;
-  const explainerSession = once('explainer', async () => {
+  const explainerSession = once(async () => {
     session = await checked(bytes, modelName, (s) => checkSessionContract(s, modelName, metadata));
     return session;
   });
@@ -168,16 +160,16 @@ export async function openExplainer({
       throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
     }
   }
-  const photoSession = once('photo', () => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
-  const targetSession = once('target', () => createSession(ort, split.target, options, 'its target graph'));
+  const photoSession = once(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
+  const targetSession = once(() => createSession(ort, split.target, options, 'its target graph'));
   let forward = null;
   if (split && forwardModel) {
-    forward = await timed('forward', () => openForward(ort, forwardModel, options, forwardName, metadata));
+    forward = await openForward(ort, forwardModel, options, forwardName, metadata);
   } else {
     const first = await (split ? photoSession() : explainerSession());
     if (forwardModel) {
       try {
-        forward = await timed('forward', () => openForward(ort, forwardModel, options, forwardName, metadata));
+        forward = await openForward(ort, forwardModel, options, forwardName, metadata);
       } catch (err) {
         await first.release();
         throw err;

@@ -145,16 +145,21 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     metadata: meta,
     sessionOptions,
     modelName: graphName,
-    onSessionOpen: (graph, sessionMs) => notice({ type: NOTICE.SESSION_OPEN, graph, ms: sessionMs }),
   }));
   // A failure shows when a photo needs the session.
   if (prepare && explainer.canCachePhoto) {
     // The explainer graph's at once, in the queue turn after `ready`: the page's first heat
     // map of a photo runs it, so a photo chosen at ready (its request queued behind) waits
-    // for that opening alone, not for an idle second first. Class switches need the others.
-    enqueue(() => explainer.prepareExplainer().catch(() => {}));
-    whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
-    whenIdle('photo-graph', () => explainer.preparePhoto());
+    // for that opening alone, not for an idle second first. Class switches need the others,
+    // which wait for idle counted from its end: the opening holds the Worker's thread, and
+    // an idle timer armed before it would fire at its end, ahead of the photo's request.
+    enqueue(async () => {
+      const started = now();
+      await explainer.prepareExplainer().catch(() => {});
+      notice({ type: NOTICE.EXPLAINER_READY, ms: now() - started });
+      whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
+      whenIdle('photo-graph', () => explainer.preparePhoto());
+    });
   }
   const session = createSession({ explainer, core });
   session.entry = model;

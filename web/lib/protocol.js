@@ -93,9 +93,9 @@ export const NOTICE = Object.freeze({
   /** @type {'sessions-ready'} {}: the explainer and target graphs' sessions are open (the explainer graph's opens
    * right after `ready`, the target graph's when the Worker is idle) */
   SESSIONS_READY: 'sessions-ready',
-  /** @type {'session-open'} { graph: 'forward' | 'explainer' | 'photo' | 'target', ms }: a graph's session opened,
-   * onnxruntime having taken `ms` to create it */
-  SESSION_OPEN: 'session-open',
+  /** @type {'explainer-ready'} { ms }: the page's explainer graph's session, opened right after `ready`, has
+   * opened (or failed to: the photo's request then says why), onnxruntime having taken `ms` (for the benchmark) */
+  EXPLAINER_READY: 'explainer-ready',
 });
 
 // Replies after which a request has no more.
