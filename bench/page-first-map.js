@@ -13,7 +13,7 @@ export const LINK = { latencyMs: 50, mbitPerS: 50 };
 
 // The page at its first map of `photo` → { readyMs, chosenMs, sentMs (read, sent to the Worker), firstMapMs,
 // explainer: { at, ms } (its session open; onnxruntime's time creating it), phaseMs,
-// compileMs, fromCache, bytes, explainMs, relevanceMs, predictedBy, forwardMs }.
+// compileMs, fromCache, explainMs, relevanceMs, predictedBy, forwardMs }.
 async function toFirstMap(page, photo, forwardRuns) {
   await page.waitForSelector('body[data-model-ready="true"]', { timeout: 300_000 });
   await page.setInputFiles('#file-input', photo);
