@@ -11,6 +11,9 @@
 //                    photo costs (photo + target graph) / target graph at least (printed)
 //   element switch — an element's target attribute changed: the photo's cached tensors
 //   page switch    — the page's class switch (bench/browser.js measures the same)
+//   startup        — page load → the first element's map, for a page with one element and
+//                    for the iframe route (embed.html): a first visit on a simulated 50 ms,
+//                    50 Mbit/s link, then returning visits, against the page's forward pass
 // and the element's script gzipped, as the site ships it (bundled and minified by the
 // build): every file of the element's and the Worker's module graph that the elements'
 // page loaded, with the core's .mjs glue, without onnxruntime, the core's .wasm and the
@@ -20,6 +23,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
 import { pageClassSwitches } from './page-switches.js';
+import { elementVisits, LINK } from './page-first-map.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -48,7 +52,12 @@ const PHOTO = 'catdog.png';
 const NEW_PHOTOS = ['dogbird.png', 'el1.png'];
 const ELEMENTS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <script type="module" src="vit-relevance-element.js"></script></head><body></body></html>`;
-const site = await startSite({ overrides: { '/bench-elements.html': { body: ELEMENTS_PAGE, type: 'text/html' } } });
+// A documentation page with one element in its HTML, for page load → the element's map.
+const DOC_PAGE = ELEMENTS_PAGE.replace('<body></body>', `<body><vit-relevance src="samples/${PHOTO}" loading="eager"></vit-relevance></body>`);
+const site = await startSite({ overrides: {
+  '/bench-elements.html': { body: ELEMENTS_PAGE, type: 'text/html' },
+  '/bench-doc.html': { body: DOC_PAGE, type: 'text/html' },
+} });
 let elementRequests; // every URL the elements' page requested
 const browser = await launch();
 try {
@@ -114,7 +123,21 @@ try {
   pageSwitches.push(...again.switches);
   pageGraphMs.push(...again.graphMs);
   pageFirst.push(again.firstMs);
+  const forward = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
+  const compile = await page.evaluate(() => window.__vitrel.timeline.modelReady.compileMs);
   await page.close();
+
+  // Startup (issue 30): page load → the first element's map, for a page with one element
+  // and for the iframe route, against the page's onnxruntime compile and forward pass.
+  const bound = compile + 10 * forward;
+  const startups = [['a page with one element', 'bench-doc.html'], ['the iframe route', `embed.html?src=samples/${PHOTO}`]];
+  for (const [what, route] of startups) {
+    const { firstMs, returningMs } = await elementVisits(browser, `${site.url}${route}`, 5);
+    const returning = median(returningMs);
+    console.log(`STARTUP ${what}, page load → first element's map: returning visit ${f(returning)} (median of ${returningMs.length}: `
+      + `${returningMs.map(f).join(', ')}) = ${(returning / bound).toFixed(2)}× (the page's onnxruntime compile ${f(compile)} + 10 × its forward ${f(forward)}) `
+      + `(target ≤ 1) ${returning <= bound ? 'OK' : 'MISSED'}; first visit (${LINK.latencyMs} ms round trip, ${LINK.mbitPerS} Mbit/s) ${f(firstMs)}`);
+  }
 
   const pageSwitch = median(pageSwitches);
   const elementSwitch = median(elementSwitches);

@@ -268,10 +268,11 @@ async function onPhoto(blob, name) {
   render();
 }
 
-// The Worker's notices: its sessions all open after `ready` (for the benchmark); a photo's
+// The Worker's notices: its explainer graph's session open, and then all (for the benchmark); a photo's
 // target-independent tensors kept (split graphs): a class switch runs the target graph alone.
 function onWorkerNotice(msg) {
   if (msg.type === NOTICE.SESSIONS_READY) timeline.sessionsReady = performance.now();
+  if (msg.type === NOTICE.EXPLAINER_READY) timeline.explainerReady = { at: performance.now(), ms: msg.ms };
   if (msg.imageId !== state.photo?.imageId) return;
   if (msg.type === NOTICE.PHOTO_CACHED) {
     timeline.photoCached = { at: performance.now(), imageId: msg.imageId, modelMs: msg.timings.modelMs };

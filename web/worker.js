@@ -85,9 +85,9 @@ async function fetchMetadata(url, name, sha256) {
 // compile, then opens the first session: with the split graphs the photo graph's (embeds
 // predict with it), or with `prepare` (the page) the plain forward graph's (the smallest:
 // it predicts while the others open); without them the explainer graph's. The model is
-// ready then. With `prepare` the explainer, target and photo graphs' sessions (the first
-// two about a second each: docs/architecture.md) open when the Worker is idle; otherwise
-// when a photo first needs them (embeds need no explainer graph). The attribution graphs
+// ready then. With `prepare` the explainer graph's session (about a second:
+// docs/architecture.md) opens right after, and the target and photo graphs' when the Worker
+// is idle; otherwise each opens when a photo first needs it (embeds need no explainer graph). The attribution graphs
 // open elsewhere (web/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply) {
   const url = (file) => new URL(file, base).href;
@@ -148,10 +148,18 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
   }));
   // A failure shows when a photo needs the session.
   if (prepare && explainer.canCachePhoto) {
-    // The explainer graph first: the page's first heat map of a photo runs it.
-    whenIdle('explainer', () => explainer.prepareExplainer());
-    whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
-    whenIdle('photo-graph', () => explainer.preparePhoto());
+    // The explainer graph's at once, in the queue turn after `ready`: the page's first heat
+    // map of a photo runs it, so a photo chosen at ready (its request queued behind) waits
+    // for that opening alone, not for an idle second first. Class switches need the others,
+    // which wait for idle counted from its end: the opening holds the Worker's thread, and
+    // an idle timer armed before it would fire at its end, ahead of the photo's request.
+    enqueue(async () => {
+      const started = now();
+      await explainer.prepareExplainer().catch(() => {});
+      notice({ type: NOTICE.EXPLAINER_READY, ms: now() - started });
+      whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
+      whenIdle('photo-graph', () => explainer.preparePhoto());
+    });
   }
   const session = createSession({ explainer, core });
   session.entry = model;
@@ -265,7 +273,7 @@ async function explain(msg, reply) {
 
 // Background work, done once the Worker has had no request for IDLE_MS, one task per queue
 // turn, so a request soon after (the next photo, a control) does not wait behind it; each
-// request pushes it back. Tasks: opening the explainer and target graphs' sessions after
+// request pushes it back. Tasks: opening the target and photo graphs' sessions after
 // `ready`, and a photo's target-independent tensors (split graphs) after its first heat map.
 const IDLE_MS = 1000;
 const idleTasks = new Map(); // key → async task, in insertion order

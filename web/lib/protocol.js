@@ -90,9 +90,12 @@ export const NOTICE = Object.freeze({
   PHOTO_CACHED: 'photo-cached',
   /** @type {'photo-cache-failed'} { imageId, message } */
   PHOTO_CACHE_FAILED: 'photo-cache-failed',
-  /** @type {'sessions-ready'} {}: the explainer and target graphs' sessions are open (they open after `ready`,
-   * when the Worker is idle) */
+  /** @type {'sessions-ready'} {}: the explainer and target graphs' sessions are open (the explainer graph's opens
+   * right after `ready`, the target graph's when the Worker is idle) */
   SESSIONS_READY: 'sessions-ready',
+  /** @type {'explainer-ready'} { ms }: the page's explainer graph's session, opened right after `ready`, has
+   * opened (or failed to: the photo's request then says why), onnxruntime having taken `ms` (for the benchmark) */
+  EXPLAINER_READY: 'explainer-ready',
 });
 
 // Replies after which a request has no more.

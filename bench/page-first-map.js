@@ -1,0 +1,103 @@
+// The path a visitor takes (issue 30), timed in the page (bench/browser.js): the page
+// loads, a photo is chosen the moment the page says the model is ready, and its first heat
+// map shows. Everything is measured from the page's navigation start: "ready" (its last
+// phase, `prepare`, is the forward graph's session), the explainer graph's session (when it
+// opened, and onnxruntime's time creating it), the first heat map,
+// with the Worker's phases (web/lib/load-phases.js) and the explanation's own timings, and
+// the forward pass of the same page, timed after that map.
+import path from 'node:path';
+import { openPage } from '../tests/browser/harness.js';
+
+// A simulated network for the first visit: 50 ms round trip, 50 Mbit/s each way.
+export const LINK = { latencyMs: 50, mbitPerS: 50 };
+
+// The page at its first map of `photo` → { readyMs, chosenMs, sentMs (read, sent to the Worker), firstMapMs,
+// explainer: { at, ms } (its session open; onnxruntime's time creating it), phaseMs,
+// compileMs, fromCache, explainMs, relevanceMs, predictedBy, forwardMs }.
+async function toFirstMap(page, photo, forwardRuns) {
+  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 300_000 });
+  await page.setInputFiles('#file-input', photo);
+  await page.waitForFunction((name) => window.__vitrel.state.photo?.name === name && window.__vitrel.timeline.firstHeatmap,
+    path.basename(photo), { timeout: 300_000 });
+  const out = await page.evaluate(() => {
+    const { timeline: t, state: s } = window.__vitrel;
+    return {
+      readyMs: t.modelReady.at, chosenMs: t.photoChosen, sentMs: t.analyzeSent, firstMapMs: t.firstHeatmap, explainer: t.explainerReady,
+      phaseMs: t.modelReady.phaseMs, compileMs: t.modelReady.compileMs, fromCache: t.modelReady.fromCache,
+      explainMs: s.timings.explainMs, relevanceMs: s.timings.relevanceMs, predictedBy: s.timings.predictedBy,
+    };
+  });
+  const times = await page.evaluate((n) => window.__vitrel.benchForward(n), forwardRuns);
+  out.forwardMs = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  return out;
+}
+
+// `visits` reloads of an open page whose model is cached (returning visits), in order.
+export async function returningVisits(page, visits, photo, forwardRuns = 7) {
+  const out = [];
+  for (let i = 0; i < visits; i++) {
+    await page.reload();
+    out.push(await toFirstMap(page, photo, forwardRuns));
+  }
+  return out;
+}
+
+// Puts a page that is about to open on the simulated link (openPage's beforeLoad) → a
+// function that takes it off again (to loopback, as the returning visits are timed).
+async function onLink(context, page) {
+  const throughput = (LINK.mbitPerS * 1e6) / 8; // bytes per second
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: LINK.latencyMs, downloadThroughput: throughput, uploadThroughput: throughput,
+  });
+  return () => cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+}
+
+// A first visit: a fresh browser context (empty caches) on the simulated link.
+export async function firstVisit(browser, url, photo, forwardRuns = 7) {
+  const { page, context } = await openPage(browser, url, undefined, { beforeLoad: onLink });
+  try {
+    return await toFirstMap(page, photo, forwardRuns);
+  } finally {
+    await context.close();
+  }
+}
+
+// Notes when the page's first <vit-relevance> element has explained its photo (the event
+// is the element's own, caught on its way down to it), from navigation start.
+const RECORD_FIRST_ELEMENT_MAP = () => {
+  document.addEventListener('explained', () => { window.__firstElementMap ??= performance.now(); }, true);
+  document.addEventListener('error', (e) => { if (e.target?.localName === 'vit-relevance') window.__firstElementError ??= e.detail?.message; }, true);
+};
+
+// A page of elements (or the iframe route) at `url`: page load → its first element's map,
+// on a first visit over the simulated link, then on `returning` reloads (model cached,
+// loopback). → { firstMs, returningMs: [] }
+export async function elementVisits(browser, url, returning) {
+  let offLink = null;
+  const { page, context } = await openPage(browser, url, undefined, {
+    beforeLoad: async (ctx, p) => {
+      await ctx.addInitScript(RECORD_FIRST_ELEMENT_MAP);
+      offLink = await onLink(ctx, p);
+    },
+  });
+  const firstMap = async () => {
+    await page.waitForFunction(() => window.__firstElementMap || window.__firstElementError, null, { timeout: 300_000 });
+    const { at, error } = await page.evaluate(() => ({ at: window.__firstElementMap, error: window.__firstElementError }));
+    if (error) throw new Error(`the element failed: ${error}`);
+    return at;
+  };
+  try {
+    const firstMs = await firstMap();
+    await offLink();
+    const returningMs = [];
+    for (let i = 0; i < returning; i++) {
+      await page.reload();
+      returningMs.push(await firstMap());
+    }
+    return { firstMs, returningMs };
+  } finally {
+    await context.close();
+  }
+}
