@@ -25,7 +25,7 @@ def read_weights(path: Path) -> Dict:
     else:
         try:
             obj = torch.load(str(path), map_location="cpu")
-        except (RuntimeError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile, ValueError) as err:
+        except (RuntimeError, OSError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile, ValueError) as err:
             reason = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise CheckpointUnreadable(f"{path} is truncated or not a PyTorch checkpoint ({reason})") from None
     for wrapper in WRAPPERS:
