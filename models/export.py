@@ -187,11 +187,17 @@ def export_source(args) -> int:
     checkpoint = read_source(source, options)
     print(describe(checkpoint), flush=True)
     cfg = checkpoint.cfg
-    out.mkdir(parents=True, exist_ok=True)
     weights = source if source.is_file() else folder_weights(source)
     meta = build_metadata(cfg, checkpoint.preprocess, checkpoint.labels, f"{cfg.name}.onnx", source.name,
                           sha256_file(weights), cache.exporter_version())
-    write_model(args, out, cfg, checkpoint.state_dict, meta, started, None, parity=True)
+    created = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        write_model(args, out, cfg, checkpoint.state_dict, meta, started, None, parity=True)
+    except BaseException:
+        if created and not any(out.iterdir()):
+            out.rmdir()  # a refused export leaves no folder behind
+        raise
     return 0
 
 
