@@ -15,7 +15,7 @@ import { evalMethods, evalOnUnreadable, evalShard, openEvalModel, OUT_FILES } fr
 import { prepareOutDir } from '../runtime/node/out-dir.js';
 import { UserError } from '../runtime/errors.js';
 import { loadCore } from '../runtime/core.js';
-import { metadataPathFor, readMetadata } from '../runtime/node/open-explainer.js';
+import { explainerGraphFile, metadataPathFor, readMetadata } from '../runtime/node/open-explainer.js';
 import { runEvaluation, SKIPPED_FILE } from '../runtime/node/eval/run.js';
 import { formatShard } from '../runtime/node/eval/shard.js';
 import { checkRunFolder } from '../runtime/node/eval/records.js';
@@ -49,6 +49,7 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   const methods = job.usesMethods === false ? [] : evalMethods(opts, core);
   const attrMethods = attributionMethodsOf(core, methods);
   if (attrMethods.length && !job.takesAttribution) throw new UsageError(`--methods: ${attrMethods.join(', ')} is not available in eval ${name}`);
+  opts.model = await userStep(() => explainerGraphFile(opts.model)); // a model folder: its index's graph
   const metadata = await userStep(() => readMetadata(metadataPathFor(opts.model), opts.model));
   if (attrMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   const { items, data, notes } = await userStep(async () => job.items({ opts, metadata }));

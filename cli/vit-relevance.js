@@ -10,7 +10,7 @@ import path from 'node:path';
 import { UserError } from '../runtime/errors.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const COMMANDS = ['explain', 'attribute', 'maps', 'eval'];
+const COMMANDS = ['explain', 'attribute', 'maps', 'eval', 'export'];
 
 function commandFile(name) {
   return path.join(here, 'commands', `${name}.js`);

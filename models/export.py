@@ -4,6 +4,12 @@
   /usr/bin/python3 models/export.py --model deit_tiny_patch16_224 [--checkpoint-dir DIR]
       [--checkpoint FILE] [--labels synset_words.txt] [--out build/models] [--plain] [--split]
       [--attribution] [--force]
+  /usr/bin/python3 models/export.py --source CHECKPOINT --out DIR [--name NAME] [--labels FILE]
+      [--heads N] [--eps E] [--act gelu|gelu_tanh|quickgelu] [--mean m,m,m --std s,s,s]
+      [--crop-pct P] [--interpolation bicubic|bilinear] [--plain] [--split] [--attribution]
+
+--source takes any timm, Hugging Face or torchvision ViT checkpoint (a file or a folder,
+models/exporter/layouts) and checks the graph against a PyTorch forward before writing.
 
 Writes OUT/<name>.onnx, OUT/<name>.json, updates OUT/index.json, and with --plain also
 OUT/<name>.forward.onnx (logits only), with --split the page's graphs (.graph.onnx, .photo.onnx,
@@ -42,7 +48,15 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="models/export.py", description=__doc__.split("\n\n")[0],
         epilog="known models: " + ", ".join(KNOWN_MODELS))
-    p.add_argument("--model", required=True, help="a known model name, or any name with --checkpoint")
+    p.add_argument("--model", help="a known model name, or any name with --checkpoint")
+    p.add_argument("--source", help="a timm, Hugging Face or torchvision checkpoint: a file or a folder")
+    p.add_argument("--name", help="the model's name with --source (default: the file or folder name)")
+    p.add_argument("--eps", type=float, help="LayerNorm eps with --source, where the library's default differs")
+    p.add_argument("--act", choices=["gelu", "gelu_tanh", "quickgelu"], help="MLP activation with --source")
+    p.add_argument("--mean", type=_triple, help="normalisation mean m,m,m with --source")
+    p.add_argument("--std", type=_triple, help="normalisation std s,s,s with --source")
+    p.add_argument("--crop-pct", type=float, help="centre-crop fraction with --source (resize = size / P)")
+    p.add_argument("--interpolation", choices=["bicubic", "bilinear"], help="resize filter with --source")
     p.add_argument("--checkpoint-dir", help="where checkpoints are (default $VITREL_CHECKPOINT_DIR, "
                                             "else models/checkpoints)")
     p.add_argument("--checkpoint", help="an explicit checkpoint file (the architecture of an "
@@ -50,7 +64,8 @@ def parse_args(argv):
     p.add_argument("--checkpoint-url", help="download address instead of the official one")
     p.add_argument("--no-download", action="store_true", help="never download a missing checkpoint")
     p.add_argument("--heads", type=int, help="attention heads of an unknown model (default embed_dim/64)")
-    p.add_argument("--labels", default=None, help="synset_words.txt (default ../shared/imagenet/synset_words.txt)")
+    p.add_argument("--labels", default=None, help="synset_words.txt (default ../shared/imagenet/synset_words.txt); "
+                                                  "with --source one class name per line")
     p.add_argument("--out", default=str(REPO_ROOT / "build" / "models"), help="output folder")
     p.add_argument("--plain", action="store_true", help="also write <name>.forward.onnx (logits only)")
     p.add_argument("--split", action="store_true",
@@ -61,7 +76,20 @@ def parse_args(argv):
                         "<name>.attr<b>.onnx per block and <name>.masked.onnx (head mask) sharing "
                         "<name>.attribution.bin (models/exporter/attribution.py)")
     p.add_argument("--force", action="store_true", help="export even if the stamp says up to date")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if bool(args.model) == bool(args.source):
+        p.error("give either --model or --source")
+    return args
+
+
+def _triple(text: str):
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != 3:
+        raise argparse.ArgumentTypeError(f"expected three numbers m,m,m, got {text!r}")
+    return values
 
 
 def resolve_checkpoint(args):
@@ -86,6 +114,8 @@ def graph_builders():
 
 
 def export(args) -> int:
+    if args.source:
+        return export_source(args)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     name = args.model
@@ -102,22 +132,13 @@ def export(args) -> int:
         "labels_sha256": sha256_file(labels_path),
         "settings": {"model": name, "heads": args.heads, "known": known is not None},
     }
-    onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
     fresh = cache.is_up_to_date(stamp, out, expected)
-    split_files = [f"{name}.{part}"
-                   for part in ("graph.onnx", "photo.onnx", "target.onnx", "logits.onnx", "weights.bin")]
-    attribution_files = [f"{name}.{part}" for part in ("states.onnx", "masked.onnx", "attribution.bin")]
     stamped = stamp.get("files", {}) if stamp else {}
-    if (fresh and (not args.plain or forward_file in stamped)
-            and (not args.split or all(f in stamped for f in split_files))
-            and (not args.attribution or all(f in stamped for f in attribution_files)) and not args.force):
-        print(f"{name}: up to date ({out / onnx_file})")
+    if fresh and all(f in stamped for f in wanted_files(args, name)) and not args.force:
+        print(f"{name}: up to date ({out / (name + '.onnx')})")
         return 0
 
     started = time.time()
-    from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
-                                             verify_explainer)
-    from models.exporter.shapes import annotate as annotate_shapes
     state_dict = load_state_dict(ckpt)
     if known:
         cfg, preprocess = known.config, known.preprocess
@@ -128,9 +149,68 @@ def export(args) -> int:
     check_state_dict(cfg, state_dict)
     labels = read_synset_words(labels_path)
     # Fails before the slow part when the labels do not fit.
-    meta = build_metadata(cfg, preprocess, labels, onnx_file, ckpt.name,
+    meta = build_metadata(cfg, preprocess, labels, f"{name}.onnx", ckpt.name,
                           expected["checkpoint_sha256"], expected["exporter_version"])
+    write_model(args, out, cfg, state_dict, meta, started,
+                lambda written: {**expected, "files": written,
+                                 "checkpoint": cache.checkpoint_record(ckpt, expected["checkpoint_sha256"])})
+    return 0
 
+
+def wanted_files(args, name: str):
+    """The files an export with these options writes besides the explainer and metadata."""
+    files = [f"{name}.onnx"] + ([f"{name}.forward.onnx"] if args.plain else [])
+    if args.split:
+        files += [f"{name}.{part}" for part in ("graph.onnx", "photo.onnx", "target.onnx", "logits.onnx",
+                                                "weights.bin")]
+    if args.attribution:
+        files += [f"{name}.{part}" for part in ("states.onnx", "masked.onnx", "attribution.bin")]
+    return files
+
+
+def export_source(args) -> int:
+    """Any timm, Hugging Face or torchvision checkpoint (models/exporter/layouts): read it,
+    print the layout it has, export, check parity, write."""
+    from models.exporter.layouts import Options, describe, read_source
+    from models.exporter.layouts.files import folder_weights
+
+    started = time.time()
+    out = Path(args.out).resolve()
+    if out.exists() and not out.is_dir():
+        raise ExportUserError(f"--out {out} is a file, not a folder")
+    options = Options(name=args.name, heads=args.heads, eps=args.eps, act=args.act, mean=args.mean,
+                      std=args.std, crop_pct=args.crop_pct, interpolation=args.interpolation,
+                      labels=Path(args.labels).resolve() if args.labels else None)
+    if options.labels and not options.labels.is_file():
+        raise ExportUserError(f"labels file {options.labels} not found")
+    source = Path(args.source).resolve()
+    checkpoint = read_source(source, options)
+    print(describe(checkpoint), flush=True)
+    cfg = checkpoint.cfg
+    weights = source if source.is_file() else folder_weights(source)
+    meta = build_metadata(cfg, checkpoint.preprocess, checkpoint.labels, f"{cfg.name}.onnx", source.name,
+                          sha256_file(weights), cache.exporter_version())
+    created = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        write_model(args, out, cfg, checkpoint.state_dict, meta, started, None, parity=True)
+    except BaseException:
+        if created and not any(out.iterdir()):
+            out.rmdir()  # a refused export leaves no folder behind
+        raise
+    return 0
+
+
+def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, stamp=None,
+                parity: bool = False) -> None:
+    """Export the graphs the options ask for into a scratch folder beside OUT, check them,
+    then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
+    from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
+                                             verify_explainer)
+    from models.exporter.shapes import annotate as annotate_shapes
+
+    name = cfg.name
+    onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
     build_explainer, build_plain = graph_builders()
     with tempfile.TemporaryDirectory(dir=out, prefix=f".{name}.") as tmp:
         tmp = Path(tmp)
@@ -139,7 +219,12 @@ def export(args) -> int:
         print(f"{name}: exporting the explainer graph", flush=True)
         export_explainer(build_explainer(cfg, state_dict), cfg, tmp / onnx_file)
         verify_explainer(tmp / onnx_file, cfg)
-        ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file)
+        ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth if parity else 0)
+        if parity:
+            from models.exporter.parity import LIMIT, check_parity
+            difference = check_parity(cfg, state_dict, tmp / onnx_file)
+            print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the "
+                  f"PyTorch forward (limit {LIMIT:g})", flush=True)
         split = None
         if args.split:
             from models.exporter.split_export import export_split
@@ -151,7 +236,8 @@ def export(args) -> int:
             print(f"{name}: exporting the attribution graphs", flush=True)
             attribution = export_attribution(cfg, state_dict, tmp, name)
         # Only verified files replace the previous ones.
-        written = [onnx_file] + ([forward_file] if args.plain else []) + (split_files if split else [])
+        attribution_parts = ("states.onnx", "masked.onnx", "attribution.bin")
+        written = [f for f in wanted_files(args, name) if not f.endswith(attribution_parts)]
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
@@ -164,12 +250,11 @@ def export(args) -> int:
     entry = update_index(out, name, onnx_file, json_file, forward_file if args.plain else None,
                          split and {k: split[k] for k in ("graph", "photo", "target", "forward", "weights")},
                          attribution)
-    files = {f: (out / f).stat().st_size for f in written + [json_file]}
-    cache.write_stamp(stamp_file, {**expected, "files": files,
-                                   "checkpoint": cache.checkpoint_record(ckpt, expected["checkpoint_sha256"])})
+    if stamp:
+        files = {f: (out / f).stat().st_size for f in written + [json_file]}
+        cache.write_stamp(cache.stamp_path(out, name), stamp(files))
     print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
           f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
-    return 0
 
 
 def main(argv=None) -> int:

@@ -13,7 +13,7 @@ import { loadCore } from '../../runtime/core.js';
 import { parseBlocks, probabilityOf } from '../../runtime/attribution.js';
 import { headGridSvg, treeSvg } from '../../runtime/attribution-svg.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
-import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
+import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writeNpyFile } from '../../runtime/node/npy-file.js';
 import { encodePng, writePng } from '../../runtime/node/png.js';
@@ -91,6 +91,7 @@ export async function run(argv) {
   // Everything cheap is checked before a graph opens.
   let metadata;
   try {
+    opts.model = await explainerGraphFile(opts.model); // a model folder: its index's graph
     metadata = await readMetadata(metadataPathFor(opts.model), opts.model);
     validateMetadata(metadata, `metadata of ${path.basename(opts.model)}`);
   } catch (err) {

@@ -10,7 +10,7 @@ import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
-import { metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
+import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { attributionMaps, attributionMethodsOf } from '../../runtime/attribution-maps.js';
 import { loadExplainer } from '../../runtime/node/index.js';
@@ -163,6 +163,7 @@ export async function run(argv) {
   // the output folder, the metadata, the targets, the methods and the input itself.
   await prepareOutDir(opts.out, ['maps.json', ...(opts.timings ? [TIMINGS_FILE] : [])]);
   if (!existsSync(opts.model)) throw new UserError(`cannot read model ${opts.model}: no such file`);
+  opts.model = await userStep(() => explainerGraphFile(opts.model)); // a model folder: its index's graph
   const metadata = await userStep(async () => validateMetadata(
     await readMetadata(metadataPathFor(opts.model), opts.model), `metadata of ${path.basename(opts.model)}`));
   const tensorsDir = opts.saveTensors ? await prepareTensorsDir(opts.out, metadata) : null;

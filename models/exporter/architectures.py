@@ -26,11 +26,13 @@ class Preprocess:
     mean: Tuple[float, float, float]
     std: Tuple[float, float, float]
     exact_size_passthrough: bool = True
+    resize_exact: bool = False  # straight to the crop size, no crop (HF image processors)
 
     def to_json(self) -> dict:
         return {
-            "resize": {"mode": "short_side", "size": self.resize_short_side},
-            "crop": {"mode": "center", "size": list(self.crop)},
+            "resize": ({"mode": "exact", "size": list(self.crop)} if self.resize_exact
+                       else {"mode": "short_side", "size": self.resize_short_side}),
+            "crop": None if self.resize_exact else {"mode": "center", "size": list(self.crop)},
             "interpolation": self.interpolation,
             "mean": list(self.mean),
             "std": list(self.std),

@@ -24,8 +24,7 @@ from torch import nn
 
 from .backward import attention_gradients
 from .config import ViTConfig
-from .forward import block_attention, block_forward, block_output, classifier_logits, head_rows, \
-    layer_norm_parts, vit_forward
+from .forward import block_attention, block_forward, block_output, head_forward, head_rows, vit_forward
 from .params import ViTParams
 
 STATES_INPUTS, STATES_OUTPUTS = ["pixels"], ["logits", "hidden"]
@@ -60,9 +59,9 @@ def scaled_attention_forward(params, cfg: ViTConfig, b: int, hidden, alpha):
     for j in range(b + 1, cfg.depth):
         record.blocks[j] = block_forward(params, cfg, j, x, head_rows(cfg) if j == last else S)
         x = record.blocks[j].x_out
-    final_out, record.final_xhat, record.final_rstd = layer_norm_parts(
-        x, params.get("norm.weight"), params.get("norm.bias"), cfg.ln_eps)
-    record.logits = classifier_logits(params, cfg, final_out)[0].squeeze(-2)
+    head = head_forward(params, cfg, x)
+    record.final_xhat, record.final_rstd = head.final_xhat, head.final_rstd
+    record.logits = head.logits.squeeze(-2)
     return c.attn, record
 
 

@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from .config import ViTConfig
+from .forward import QUICK_GELU, SQRT_2_OVER_PI, final_norm_key, pooled_rows
 
 INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -35,12 +36,41 @@ def split_heads(t, rows: int, cfg: ViTConfig):
 
 
 def head_gradient(params, cfg: ViTConfig, target):
-    """d(target . logits)/d(final LayerNorm output rows the heads read): [K, nh, D]."""
+    """d(target . logits)/d(the head's input rows): [K, nh, D] (pooled heads: [K, 1, D or 2D])."""
     g0 = torch.matmul(target, params.get("head.weight"))
-    if not cfg.distilled:
+    if cfg.pool != "cls+dist":
         return g0.unsqueeze(1)
     g1 = torch.matmul(target, params.get("head_dist.weight"))
     return torch.stack([g0 * 0.5, g1 * 0.5], dim=1)
+
+
+def final_gradient(params, cfg: ViTConfig, fw, target):
+    """d(target . logits)/d(the last block's output rows): through the head, the pooling and
+    the final LayerNorm (forward.head_forward), [K, rows, D]."""
+    norm_weight = params.get(final_norm_key(cfg) + ".weight")
+    g = head_gradient(params, cfg, target)
+    if cfg.pool in ("cls", "cls+dist"):
+        return layer_norm_backward(g, fw.final_xhat, fw.final_rstd, norm_weight)
+    D, S = cfg.embed_dim, cfg.tokens
+    first, n = pooled_rows(cfg)
+    g_cls, g_mean = (g[..., :D], g[..., D:]) if cfg.pool == "cls+avg" else (None, g)
+    if cfg.fc_norm:  # the norm is after the pooling: back through it first
+        g_mean = layer_norm_backward(g_mean, fw.final_xhat, fw.final_rstd, norm_weight)
+    # the mean hands each pooled row 1/n of the gradient
+    rows = F.pad(g_mean.expand(-1, n, -1) * (1.0 / n), (0, 0, first, 0))
+    if g_cls is not None:
+        rows = rows + F.pad(g_cls, (0, 0, 0, S - 1))
+    return rows if cfg.fc_norm else layer_norm_backward(rows, fw.final_xhat, fw.final_rstd, norm_weight)
+
+
+def activation_grad(c, cfg: ViTConfig):
+    """act'(u) from what forward.activation kept."""
+    if cfg.act == "gelu":
+        return c.cdf + c.u * torch.exp(-0.5 * c.u * c.u) * INV_SQRT_2PI
+    if cfg.act == "gelu_tanh":
+        inner = SQRT_2_OVER_PI * (1.0 + 3.0 * 0.044715 * c.u * c.u)
+        return 0.5 * (1.0 + c.tanh) + 0.5 * c.u * (1.0 - c.tanh * c.tanh) * inner
+    return c.sig + QUICK_GELU * c.u * c.sig * (1.0 - c.sig)
 
 
 def attention_gradients(params, cfg: ViTConfig, fw, target, first: int = 0):
@@ -48,20 +78,20 @@ def attention_gradients(params, cfg: ViTConfig, fw, target, first: int = 0):
     first.. (None below). The K rows of `target` may pair with a leading axis of the
     record (the attribution's scaled copies): they broadcast row by row."""
     S, D, d = cfg.tokens, cfg.embed_dim, cfg.head_dim
-    g = layer_norm_backward(head_gradient(params, cfg, target), fw.final_xhat, fw.final_rstd,
-                            params.get("norm.weight"))  # [K, rows, D]
+    g = final_gradient(params, cfg, fw, target)  # [K, rows, D]
     grads = [None] * cfg.depth
     for b in reversed(range(first, cfg.depth)):
         c = fw.blocks[b]
         pre = f"blocks.{b}."
         # MLP branch: x_out = x1 + fc2(gelu(fc1(LN2(x1))))
-        gelu_grad = c.cdf + c.u * torch.exp(-0.5 * c.u * c.u) * INV_SQRT_2PI
-        g_u = torch.matmul(g, params.get(pre + "mlp.fc2.weight")) * gelu_grad
+        g_mlp = g * params.get(pre + "ls2.gamma") if cfg.layer_scale else g
+        g_u = torch.matmul(g_mlp, params.get(pre + "mlp.fc2.weight")) * activation_grad(c, cfg)
         g_n2 = torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
         g_x1 = g + layer_norm_backward(g_n2, c.xhat2, c.rstd2, params.get(pre + "norm2.weight"))
         # attention branch: x1 = x + proj(A.v)
         r = c.rows
-        g_o = split_heads(torch.matmul(g_x1, params.get(pre + "attn.proj.weight")), r, cfg)  # [K,h,r,d]
+        g_attn = g_x1 * params.get(pre + "ls1.gamma") if cfg.layer_scale else g_x1
+        g_o = split_heads(torch.matmul(g_attn, params.get(pre + "attn.proj.weight")), r, cfg)  # [K,h,r,d]
         g_a = torch.matmul(g_o, c.v.transpose(-1, -2))  # [K, h, r, S]
         grads[b] = pad_rows(g_a, r, S)
         if b == first:

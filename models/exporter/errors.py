@@ -20,3 +20,7 @@ class CheckpointMismatch(ExportUserError):
 
 class ExportCheckFailed(ExportUserError):
     """The written graph breaks the contract or the size limit."""
+
+
+class CheckpointUnreadable(ExportUserError):
+    """The file is truncated, corrupt or not a checkpoint at all."""

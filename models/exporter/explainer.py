@@ -6,7 +6,7 @@ from torch import nn
 
 from .backward import attention_gradients
 from .config import ViTConfig
-from .forward import vit_forward
+from .forward import QUICK_GELU, final_norm_key, pooled_rows, vit_forward
 from .lrp import relevance_pass
 from .params import ViTParams
 from .targets import predicted_class_rows
@@ -55,11 +55,16 @@ class PlainViT(nn.Module):
         cfg, p = self.cfg, self.params
         S, D, h, d = cfg.tokens, cfg.embed_dim, cfg.heads, cfg.head_dim
         n = pixels.shape[0]  # the batch axis stays dynamic in the export
-        x = F.conv2d(pixels, p.get("patch_embed.proj.weight"), p.get("patch_embed.proj.bias"),
+        x = F.conv2d(pixels, p.get("patch_embed.proj.weight"), p.get_optional("patch_embed.proj.bias"),
                      stride=cfg.patch_size)
-        special = [p.get("cls_token")] + ([p.get("dist_token")] if cfg.distilled else [])
-        x = x.reshape(-1, D, S - len(special)).transpose(1, 2)  # [n, N, D]
-        x = torch.cat([torch.cat(special, dim=1).expand(n, -1, -1), x], dim=1) + p.get("pos_embed")
+        x = x.reshape(-1, D, cfg.grid[0] * cfg.grid[1]).transpose(1, 2)  # [n, N, D]
+        special = [p.get(k) for k, on in (("cls_token", cfg.cls_token), ("dist_token", cfg.distilled),
+                                          ("reg_token", cfg.registers)) if on]
+        prefix = [torch.cat(special, dim=1).expand(n, -1, -1)] if special else []
+        if cfg.no_embed_class:
+            x = torch.cat(prefix + [x + p.get("pos_embed")], dim=1)
+        else:
+            x = torch.cat(prefix + [x], dim=1) + p.get("pos_embed")
         # The blocks hold the tokens as rows [n·S, D], so every product is a 2-D F.linear:
         # it exports as Gemm(transB=1), reading the [out, in] weight where it lies, where a
         # 3-D one exports as MatMul(x, Transpose(W)). The graph then holds nothing for
@@ -67,6 +72,8 @@ class PlainViT(nn.Module):
         # (runtime/explainer.js, FORWARD_SESSION). Shapes use -1 for the batch: constants,
         # not shape arithmetic, in the graph.
         x = x.reshape(-1, D)
+        if cfg.norm_pre:
+            x = F.layer_norm(x, (D,), p.get("norm_pre.weight"), p.get("norm_pre.bias"), cfg.ln_eps)
         for b in range(cfg.depth):
             pre = f"blocks.{b}."
             y = F.layer_norm(x, (D,), p.get(pre + "norm1.weight"), p.get(pre + "norm1.bias"), cfg.ln_eps)
@@ -76,15 +83,47 @@ class PlainViT(nn.Module):
             if head_mask is not None:
                 a = a * head_mask[b].reshape(1, h, 1, 1)
             o = torch.matmul(a, v).transpose(1, 2).reshape(-1, D)
-            x = x + F.linear(o, p.get(pre + "attn.proj.weight"), p.get(pre + "attn.proj.bias"))
+            x = x + _scaled(F.linear(o, p.get(pre + "attn.proj.weight"), p.get(pre + "attn.proj.bias")),
+                            p, pre + "ls1.gamma", cfg)
             y = F.layer_norm(x, (D,), p.get(pre + "norm2.weight"), p.get(pre + "norm2.bias"), cfg.ln_eps)
-            y = F.gelu(F.linear(y, p.get(pre + "mlp.fc1.weight"), p.get(pre + "mlp.fc1.bias")))
-            x = x + F.linear(y, p.get(pre + "mlp.fc2.weight"), p.get(pre + "mlp.fc2.bias"))
-        x = F.layer_norm(x.reshape(-1, S, D), (D,), p.get("norm.weight"), p.get("norm.bias"), cfg.ln_eps)
+            y = _act(F.linear(y, p.get(pre + "mlp.fc1.weight"), p.get(pre + "mlp.fc1.bias")), cfg)
+            x = x + _scaled(F.linear(y, p.get(pre + "mlp.fc2.weight"), p.get(pre + "mlp.fc2.bias")),
+                            p, pre + "ls2.gamma", cfg)
+        return _head(p, cfg, x.reshape(-1, S, D))
+
+
+def _scaled(branch, p, key, cfg: ViTConfig):
+    return branch * p.get(key) if cfg.layer_scale else branch
+
+
+def _act(u, cfg: ViTConfig):
+    if cfg.act == "gelu_tanh":
+        return F.gelu(u, approximate="tanh")
+    if cfg.act == "quickgelu":
+        return u * torch.sigmoid(QUICK_GELU * u)
+    return F.gelu(u)
+
+
+def _head(p, cfg: ViTConfig, x):
+    """Logits [n, C] from the last block's output [n, S, D] (timm's forward_head; HF
+    DINOv2's concat(cls, patch mean))."""
+    D = cfg.embed_dim
+    key = final_norm_key(cfg)
+    first, _ = pooled_rows(cfg)
+    if cfg.pool in ("cls", "cls+dist"):
+        x = F.layer_norm(x, (D,), p.get(key + ".weight"), p.get(key + ".bias"), cfg.ln_eps)
         logits = F.linear(x[:, 0], p.get("head.weight"), p.get("head.bias"))
-        if cfg.distilled:
+        if cfg.pool == "cls+dist":
             logits = (logits + F.linear(x[:, 1], p.get("head_dist.weight"), p.get("head_dist.bias"))) * 0.5
         return logits
+    if cfg.fc_norm:
+        feat = F.layer_norm(x[:, first:].mean(1), (D,), p.get(key + ".weight"), p.get(key + ".bias"), cfg.ln_eps)
+    else:
+        x = F.layer_norm(x, (D,), p.get(key + ".weight"), p.get(key + ".bias"), cfg.ln_eps)
+        feat = x[:, first:].mean(1)
+        if cfg.pool == "cls+avg":
+            feat = torch.cat([x[:, 0], feat], dim=-1)
+    return F.linear(feat, p.get("head.weight"), p.get("head.bias"))
 
 
 def build_explainer(cfg: ViTConfig, state_dict, final_ln_eps=None) -> ExplainerGraph:

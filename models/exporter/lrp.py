@@ -8,12 +8,13 @@ nothing). Block 0 needs just the proposed relevance at its attention; below it o
 classic stream continues to the pixels.
 """
 import torch
+import torch.nn.functional as F
 
 from .backward import pad_rows
 from .config import ViTConfig
-from .forward import conv_kernel_matrix
+from .forward import conv_kernel_matrix, pooled_rows
 from .lrp_rules import (clone_relprop, each, linear_relprop, patch_zbeta_relprop, product_relprop,
-                        residual_relprop, select_relprop)
+                        residual_relprop, safe_inverse, select_relprop)
 
 ONE_ROW = torch.ones(1, 1, 1)
 
@@ -34,11 +35,14 @@ def _merge_qkv(r_q, r_k, r_v, cfg: ViTConfig):
 
 
 def head_relprop(params, cfg: ViTConfig, fw, R):
-    """Relevance pair of [K, C] at the logits -> pair of [K, nh, D] at the final LayerNorm output."""
+    """Relevance pair of [K, C] at the logits -> pair of [K, rows, D] at the final LayerNorm
+    output (the final LayerNorm passes relevance unchanged)."""
     R = each(lambda r: r.unsqueeze(1), R)
-    x0 = fw.final_out[0:1]
     inv = getattr(fw, "lrp_inv", {})
-    if not cfg.distilled:
+    if cfg.pool not in ("cls", "cls+dist"):
+        return _pooled_relprop(params, cfg, fw, R, inv)
+    x0 = fw.final_out[0:1]
+    if cfg.pool == "cls":
         return select_relprop(linear_relprop(R, x0, params.get("head.weight"), inv_proposed=inv.get("head")), x0)
     # logits = (head + head_dist)/2: the mean is treated as an Add of the two halves
     # (variant's residual rule; the 1/2 scale passes relevance unchanged).
@@ -47,6 +51,24 @@ def head_relprop(params, cfg: ViTConfig, fw, R):
     r0 = select_relprop(linear_relprop(r0, x0, params.get("head.weight"), inv_proposed=inv.get("head")), x0)
     r1 = select_relprop(linear_relprop(r1, x1, params.get("head_dist.weight"), inv_proposed=inv.get("head_dist")), x1)
     return tuple(torch.cat([a, b], dim=1) for a, b in zip(r0, r1))
+
+
+def _pooled_relprop(params, cfg: ViTConfig, fw, R, inv):
+    """Average-pooling heads: the head Linear's rules down to its input, then the mean, an
+    Add of the pooled rows, by the z-rule: each row keeps its share x_i / Σ x of every
+    feature's relevance (both streams; no reference implementation has such a head).
+    fc_norm sits between the mean and the head and passes relevance unchanged."""
+    D, S = cfg.embed_dim, cfg.tokens
+    first, n = pooled_rows(cfg)
+    r = linear_relprop(R, fw.feat, params.get("head.weight"), inv_proposed=inv.get("head"))  # [K, 1, D']
+    r_cls, r_mean = (each(lambda t: t[..., :D], r), each(lambda t: t[..., D:], r)) \
+        if cfg.pool == "cls+avg" else ((None, None), r)
+    x = (fw.final_in if cfg.fc_norm else fw.final_out)[first:]  # the pooled rows [n, D]
+    inv_sum = safe_inverse(x.sum(0, keepdim=True))
+    rows = each(lambda t: F.pad(x * (t * inv_sum), (0, 0, first, 0)), r_mean)  # [K, S, D]
+    if r_cls[0] is not None:
+        rows = tuple(a + F.pad(c, (0, 0, 0, S - 1)) for a, c in zip(rows, r_cls))
+    return rows
 
 
 def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=None):
@@ -63,11 +85,12 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=N
         inv_proposed = inv.get(name.split(".")[-1])
         return linear_relprop(r, x, weight, classic_rows, inv_proposed, product, identity_rows)
 
-    r_x1, r_m = residual_relprop(R, c.x1, c.mlp_out, c.x_out)
+    # LayerScale (a per-feature scaling of the branch) passes relevance unchanged
+    r_x1, r_m = residual_relprop(R, c.x1, c.mlp_branch, c.x_out)
     r_g = linear(r_m, c.g, "mlp.fc2", c.fc2_product)
     r_n2 = linear(r_g, c.n2, "mlp.fc1", c.fc1_product)  # GELU: identity
     r_x1 = clone_relprop(r_x1, r_n2, c.x1)  # LN2: identity
-    r_x, r_p = residual_relprop(r_x1, c.x_rows, c.proj_out, c.x1)
+    r_x, r_p = residual_relprop(r_x1, c.x_rows, c.attn_branch, c.x1)
     r_o = linear(r_p, c.o_merged, "attn.proj", c.proj_product)
     r_a, r_v = product_relprop(each(lambda r: _split_heads(r, rows, cfg), r_o), c.attn_rows, c.v, c.o,
                                classic_rows)
@@ -84,9 +107,13 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=N
 
 
 def input_relprop(params, cfg: ViTConfig, fw, R):
-    """Classic relevance [K', S, D] at block 0's input -> [K', H, W] at the pixels."""
+    """Classic relevance [K', S, D] at block 0's input -> [K', H, W] at the pixels.
+    norm_pre, a LayerNorm, passes relevance unchanged; the prefix tokens' relevance is
+    left out (it does not reach the pixels)."""
+    if cfg.no_embed_class:  # only the patch rows had the position embedding added
+        R = R[:, cfg.special_tokens:, :]
     (_, r_tok), _ = residual_relprop((None, R), fw.tokens0, fw.pos, fw.x_embed)
-    r_patch = r_tok[:, cfg.special_tokens:, :]  # [K', N, D]
+    r_patch = r_tok if cfg.no_embed_class else r_tok[:, cfg.special_tokens:, :]  # [K', N, D]
     r_pix = patch_zbeta_relprop(r_patch, fw.patches, fw.emb_nobias, conv_kernel_matrix(params, cfg),
                                 fw.pixels.min(), fw.pixels.max())  # [K', N, 3pp]
     k = R.shape[0]

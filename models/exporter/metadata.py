@@ -1,7 +1,7 @@
 """The `<name>.json` metadata beside each explainer graph (format: docs/architecture.md)."""
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Union
+from typing import Dict, List, Optional, Union
 
 from .architectures import Preprocess
 from .config import ViTConfig
@@ -18,7 +18,7 @@ Dim = Union[int, str]
 class Labels:
     labels: List[str]  # short: the first synonym ("tench")
     label_names: List[str]  # the full synonym list ("tench, Tinca tinca")
-    wnids: List[str]
+    wnids: Optional[List[str]]  # ImageNet's synset ids, when the classes are ImageNet's
 
 
 def read_synset_words(path: Path) -> Labels:
@@ -62,8 +62,13 @@ def architecture_json(cfg: ViTConfig) -> dict:
         "patch_size": cfg.patch_size, "image_size": list(cfg.image_size), "grid": list(cfg.grid),
         "tokens": cfg.tokens, "special_tokens": cfg.special_tokens,
         "num_classes": cfg.num_classes, "distilled": cfg.distilled,
+        # the token layout (docs/architecture.md); the defaults are DeiT's
+        "pool": cfg.pool, "cls_token": cfg.cls_token, "dist_token": cfg.distilled,
+        "registers": cfg.registers,
         # Not in the docs example, but needed to rebuild the graph from the JSON alone.
         "mlp_ratio": cfg.mlp_ratio, "ln_eps": cfg.ln_eps, "qkv_bias": cfg.qkv_bias,
+        "act": cfg.act, "no_embed_class": cfg.no_embed_class, "layer_scale": cfg.layer_scale,
+        "norm_pre": cfg.norm_pre, "patch_bias": cfg.patch_bias, "fc_norm": cfg.fc_norm,
     }
 
 
@@ -81,7 +86,7 @@ def build_metadata(cfg: ViTConfig, preprocess: Preprocess, labels: Labels, onnx_
         "preprocess": preprocess.to_json(),
         "labels": labels.labels,
         "label_names": labels.label_names,
-        "wnids": labels.wnids,
+        **({"wnids": labels.wnids} if labels.wnids else {}),
         "inputs": input_shapes(cfg),
         "outputs": output_shapes(cfg),
         "source": {"checkpoint": checkpoint_file, "sha256": checkpoint_sha256},

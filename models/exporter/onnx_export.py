@@ -13,6 +13,10 @@ OPSET = 17
 # The explainer file may hold little more than the weights: derived tensors (clamped W⁺,
 # W⁻, transposes) must be computed in the graph, not stored as extra initializers.
 MAX_EXPLAINER_TO_PLAIN = 1.2
+# ...plus the explainer's extra nodes, which do not shrink with the weights: about 60 KB per
+# block measured (a 2-block width-48 model's explainer is 118 KB over its 286 KB forward).
+# Small exported models need it; a stored derived weight of any real ViT is far larger.
+GRAPH_BYTES_PER_BLOCK = 100_000
 
 
 def export_explainer(module: torch.nn.Module, cfg: ViTConfig, path: Path) -> None:
@@ -84,9 +88,11 @@ def verify_explainer(path: Path, cfg: ViTConfig) -> None:
         raise ExportCheckFailed(f"{path.name} breaks the graph contract: " + "; ".join(problems))
 
 
-def check_size_ratio(explainer: Path, plain: Path) -> float:
+def check_size_ratio(explainer: Path, plain: Path, blocks: int = 0) -> float:
+    """The size ratio; raises above MAX_EXPLAINER_TO_PLAIN x the plain graph plus
+    GRAPH_BYTES_PER_BLOCK per block (blocks = 0: the ratio alone)."""
     ratio = explainer.stat().st_size / plain.stat().st_size
-    if ratio > MAX_EXPLAINER_TO_PLAIN:
+    if explainer.stat().st_size > MAX_EXPLAINER_TO_PLAIN * plain.stat().st_size + GRAPH_BYTES_PER_BLOCK * blocks:
         raise ExportCheckFailed(
             f"{explainer.name} is {explainer.stat().st_size} bytes, {ratio:.2f}x the plain forward "
             f"graph ({plain.stat().st_size} bytes; limit {MAX_EXPLAINER_TO_PLAIN}x): tensors computed "

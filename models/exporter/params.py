@@ -9,18 +9,41 @@ from torch import nn
 from .config import ViTConfig
 
 
-def expected_keys(cfg: ViTConfig):
-    keys = ["patch_embed.proj.weight", "patch_embed.proj.bias", "cls_token", "pos_embed",
-            "norm.weight", "norm.bias", "head.weight", "head.bias"]
+def param_shapes(cfg: ViTConfig):
+    """timm key -> shape of every tensor the graphs read, for this layout."""
+    d, p, c, m = cfg.embed_dim, cfg.patch_size, cfg.num_classes, cfg.mlp_dim
+    shapes = {"patch_embed.proj.weight": (d, 3, p, p), "pos_embed": (1, cfg.pos_tokens, d)}
+    if cfg.patch_bias:
+        shapes["patch_embed.proj.bias"] = (d,)
+    if cfg.cls_token:
+        shapes["cls_token"] = (1, 1, d)
     if cfg.distilled:
-        keys += ["dist_token", "head_dist.weight", "head_dist.bias"]
+        shapes["dist_token"] = (1, 1, d)
+    if cfg.registers:
+        shapes["reg_token"] = (1, cfg.registers, d)
+    final_norm = "fc_norm" if cfg.fc_norm else "norm"
+    for norm in ["norm_pre"] * cfg.norm_pre + [final_norm]:
+        shapes.update({norm + ".weight": (d,), norm + ".bias": (d,)})
+    head_in = 2 * d if cfg.pool == "cls+avg" else d
+    shapes.update({"head.weight": (c, head_in), "head.bias": (c,)})
+    if cfg.pool == "cls+dist":
+        shapes.update({"head_dist.weight": (c, d), "head_dist.bias": (c,)})
     for b in range(cfg.depth):
-        for part in ("norm1", "norm2", "attn.proj", "mlp.fc1", "mlp.fc2"):
-            keys += [f"blocks.{b}.{part}.weight", f"blocks.{b}.{part}.bias"]
-        keys.append(f"blocks.{b}.attn.qkv.weight")
+        pre = f"blocks.{b}."
+        for part, shape in (("norm1", (d,)), ("norm2", (d,)), ("attn.proj", (d, d)),
+                            ("mlp.fc1", (m, d)), ("mlp.fc2", (d, m))):
+            shapes[f"{pre}{part}.weight"] = shape
+            shapes[f"{pre}{part}.bias"] = shape[:1]
+        shapes[pre + "attn.qkv.weight"] = (3 * d, d)
         if cfg.qkv_bias:
-            keys.append(f"blocks.{b}.attn.qkv.bias")
-    return keys
+            shapes[pre + "attn.qkv.bias"] = (3 * d,)
+        if cfg.layer_scale:
+            shapes.update({pre + "ls1.gamma": (d,), pre + "ls2.gamma": (d,)})
+    return shapes
+
+
+def expected_keys(cfg: ViTConfig):
+    return list(param_shapes(cfg))
 
 
 def _buffer_name(key: str) -> str:

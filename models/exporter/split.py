@@ -51,8 +51,9 @@ def add_proposed_inverses(params, cfg: ViTConfig, fw) -> None:
         }
         if b > 0:
             c.lrp_inv["qkv"] = inverse(c.n1, "attn.qkv", c.qkv_product)
-    fw.lrp_inv = {"head": proposed_inverse(fw.final_out[0:1], params.get("head.weight"))}
-    if cfg.distilled:
+    head_in = fw.feat if hasattr(fw, "feat") else fw.final_out[0:1]  # pooled heads: the pooled features
+    fw.lrp_inv = {"head": proposed_inverse(head_in, params.get("head.weight"))}
+    if cfg.pool == "cls+dist":
         fw.lrp_inv["head_dist"] = proposed_inverse(fw.final_out[1:2], params.get("head_dist.weight"))
 
 

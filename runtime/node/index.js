@@ -1,15 +1,13 @@
 // The public JavaScript API in Node (package entry "vit-relevance/node"; types in
 // index.d.ts): the same loadExplainer/explain/render as the browser entry, on files and
 // Buffers. The CLI's `explain` runs on it. Maps are { shape: [rows, cols], data }.
-import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
 import { resolveTarget } from '../targets.js';
 import { createSession } from '../explain-session.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
-import { openExplainerFile } from './open-explainer.js';
+import { explainerGraphFile, openExplainerFile } from './open-explainer.js';
 import { decodeImage, decodeImageBytes } from './image.js';
 
 const DEFAULT_MODELS = fileURLToPath(new URL('../../build/models/', import.meta.url));
@@ -19,24 +17,6 @@ const sharedCore = () => (corePromise ??= loadCore());
 
 function abortIf(signal) {
   if (signal?.aborted) throw signal.reason ?? new DOMException('the request was aborted', 'AbortError');
-}
-
-// A models folder (its index.json's first model), or an explainer graph .onnx (its
-// metadata .json beside it) → the graph's path.
-async function graphPath(model) {
-  const where = path.resolve(model);
-  if (!existsSync(where)) throw new Error(`model ${model} not found: give an explainer graph (.onnx) or a models folder (npm run build writes build/models)`);
-  if (!statSync(where).isDirectory()) return where;
-  const indexFile = path.join(where, 'index.json');
-  let index;
-  try {
-    index = JSON.parse(await readFile(indexFile, 'utf8'));
-  } catch (err) {
-    throw new Error(`model folder ${model} has no readable index.json (${err.code === 'ENOENT' ? 'no such file' : err.message})`);
-  }
-  const entry = index.models?.[0];
-  if (!entry) throw new Error(`${indexFile} lists no model`);
-  return path.join(where, entry.onnx);
 }
 
 // image: a file path, an encoded photo (Buffer / Uint8Array), or { pixels } already
@@ -54,7 +34,7 @@ async function openPhoto(session, image) {
 // engine ('web' as the page, 'node' or 'auto'), threads, onProgress(loaded, total), signal }.
 export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', threads, onProgress, signal } = {}) {
   abortIf(signal);
-  const file = await graphPath(model);
+  const file = await explainerGraphFile(model);
   const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine })]);
   const bytes = statSync(file).size;
   onProgress?.(bytes, bytes);

@@ -2,12 +2,30 @@
 // `<graph>.json` beside it, running it in onnxruntime-web by default (the engine the page
 // uses, so CLI and page give the same numbers) or in onnxruntime-node (engine 'node' or
 // 'auto', see ort-engine.js) for batch work.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../explainer.js';
 import { loadEngine } from './ort-engine.js';
+
+// A models folder (its index.json's first model), or an explainer graph .onnx (its
+// metadata .json beside it) → the graph's path.
+export async function explainerGraphFile(model) {
+  const where = path.resolve(model);
+  if (!existsSync(where)) throw new Error(`model ${model} not found: give an explainer graph (.onnx) or a models folder (npm run build writes build/models)`);
+  if (!statSync(where).isDirectory()) return where;
+  const indexFile = path.join(where, 'index.json');
+  let index;
+  try {
+    index = JSON.parse(await readFile(indexFile, 'utf8'));
+  } catch (err) {
+    throw new Error(`model folder ${model} has no readable index.json (${err.code === 'ENOENT' ? 'no such file' : err.message})`);
+  }
+  const entry = index.models?.[0];
+  if (!entry) throw new Error(`${indexFile} lists no model`);
+  return path.join(where, entry.onnx);
+}
 
 // The metadata file that belongs to a graph: same name, .json instead of .onnx.
 export function metadataPathFor(onnxPath) {

@@ -1,0 +1,117 @@
+// `vit-relevance export SOURCE --out DIR`: a timm, Hugging Face or torchvision ViT
+// checkpoint → a model folder every command, the Node API and the page take. The work is
+// the Python exporter's (models/export.py --source, PyTorch 1.13 with Debian's
+// /usr/bin/python3); this command checks what it cheaply can first and streams its output.
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseOptions, formatOptions, UsageError } from '../args.js';
+import { UserError } from '../../runtime/errors.js';
+
+const EXPORTER = fileURLToPath(new URL('../../models/export.py', import.meta.url));
+const PYTHON = process.env.VITREL_PYTHON ?? '/usr/bin/python3';
+
+const OPTIONS = {
+  out: { type: 'string', value: 'DIR', required: true, help: 'the model folder to write (graphs, weights, metadata, index.json)' },
+  name: { type: 'string', value: 'NAME', help: 'the model\'s name (default: the checkpoint\'s file or folder name)' },
+  labels: { type: 'string', value: 'FILE', help: 'class names, one per line in class order (default: the checkpoint\'s, else "class 0"…)' },
+  heads: { type: 'int', min: 1, help: 'attention heads, when no config says (default: 64-dim heads)' },
+  eps: { type: 'string', value: 'E', help: 'LayerNorm eps, where the library\'s default does not hold' },
+  act: { type: 'string', value: 'gelu|gelu_tanh|quickgelu', help: 'MLP activation, where the checkpoint cannot say' },
+  mean: { type: 'string', value: 'm,m,m', help: 'normalisation mean (default: the checkpoint\'s config, else ImageNet\'s)' },
+  std: { type: 'string', value: 's,s,s', help: 'normalisation std (default: the checkpoint\'s config, else ImageNet\'s)' },
+  'crop-pct': { type: 'string', value: 'P', help: 'centre crop fraction: the short side is resized to size / P (default: the config\'s, else 0.875)' },
+  interpolation: { type: 'string', value: 'bicubic|bilinear', help: 'resize filter (default: the config\'s, else bicubic)' },
+};
+const CHOICES = { act: ['gelu', 'gelu_tanh', 'quickgelu'], interpolation: ['bicubic', 'bilinear'] };
+
+export const summary = 'a timm, Hugging Face or torchvision ViT checkpoint → a model folder';
+
+export function usage() {
+  return `usage: vit-relevance export SOURCE --out DIR [--name NAME] [--labels FILE] [--heads N]
+                            [--eps E] [--act gelu|gelu_tanh|quickgelu] [--mean m,m,m --std s,s,s]
+                            [--crop-pct P] [--interpolation bicubic|bilinear]
+
+SOURCE is a Hugging Face folder (save_pretrained: config.json + model.safetensors or
+pytorch_model.bin), a timm hub folder or checkpoint (.pth, DeiT's {"model": …} too), or a
+torchvision VisionTransformer state dict. The exporter reads the architecture from the
+tensors and the config, prints the layout it found (tokens, pooling, LayerNorm eps,
+activation, preprocessing), writes the graphs and checks that their logits match a PyTorch
+forward of the checkpoint within 1e-4 before it writes DIR. Then:
+  vit-relevance explain photo.jpg --model DIR --out maps/
+
+options:
+${formatOptions(OPTIONS)}`;
+}
+
+function checkNumbers(name, text, count) {
+  if (text === undefined) return;
+  const values = text.split(',');
+  if (values.length !== count || values.some((v) => !Number.isFinite(Number(v)) || v.trim() === '')) {
+    throw new UsageError(`--${name} takes ${count === 1 ? 'a number' : `${count} numbers separated by commas`}, got "${text}"`);
+  }
+}
+
+// Every mistake found here costs nothing; the exporter's own checks need PyTorch (seconds).
+function checkArguments(source, opts) {
+  if (!existsSync(source)) throw new UserError(`checkpoint ${source} not found`);
+  if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UserError(`--out ${opts.out} is a file, not a folder`);
+  const parent = path.dirname(path.resolve(opts.out));
+  if (!existsSync(parent)) throw new UserError(`--out ${opts.out}: its parent folder ${parent} does not exist`);
+  if (opts.labels && !existsSync(opts.labels)) throw new UserError(`--labels ${opts.labels} not found`);
+  for (const [name, choices] of Object.entries(CHOICES)) {
+    if (opts[name] !== undefined && !choices.includes(opts[name])) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got "${opts[name]}"`);
+  }
+  checkNumbers('eps', opts.eps, 1);
+  checkNumbers('crop-pct', opts.cropPct, 1);
+  checkNumbers('mean', opts.mean, 3);
+  checkNumbers('std', opts.std, 3);
+  if ((opts.mean === undefined) !== (opts.std === undefined)) throw new UsageError('--mean and --std go together');
+}
+
+function exporterArgs(source, opts) {
+  const args = [EXPORTER, '--source', path.resolve(source), '--out', path.resolve(opts.out), '--plain', '--split', '--attribution', '--force'];
+  for (const name of ['name', 'labels', 'heads', 'eps', 'act', 'mean', 'std', 'crop-pct', 'interpolation']) {
+    const value = opts[name.replace(/-([a-z])/g, (_, c) => c.toUpperCase())];
+    if (value !== undefined) args.push(`--${name}`, name === 'labels' ? path.resolve(value) : String(value));
+  }
+  return args;
+}
+
+export async function run(argv) {
+  const positionals = [];
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('-') && a !== '-') {
+      rest.push(a);
+      const spec = OPTIONS[a.replace(/^--?/, '')];
+      if (spec && spec.type !== 'boolean' && !a.includes('=') && i + 1 < argv.length) rest.push(argv[++i]);
+    } else {
+      positionals.push(a);
+    }
+  }
+  const opts = parseOptions(rest, OPTIONS, 'export');
+  if (opts.help) {
+    console.log(usage());
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? `one SOURCE expected, got ${positionals.join(' ')}` : 'give the checkpoint to export (a file or a folder)');
+  checkArguments(positionals[0], opts);
+  const code = await new Promise((resolve, reject) => {
+    const child = spawn(PYTHON, exporterArgs(positionals[0], opts), { stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.on('error', (err) => reject(new UserError(`cannot run ${PYTHON} (${err.code}): the exporter needs Debian's python3 with python3-torch (scripts/setup.sh)`)));
+    child.on('close', (status) => {
+      // the exporter's own one-line errors; PyTorch's tracer warnings are left out
+      const error = stderr.split('\n').find((line) => line.startsWith('export.py: error: '));
+      if (status && error) reject(new UserError(error.slice('export.py: error: '.length)));
+      else if (status) reject(new Error(`models/export.py exited with ${status}:\n${stderr}`));
+      else resolve(0);
+    });
+  });
+  console.log(`explain with: vit-relevance explain PHOTO --model ${opts.out} --out DIR`);
+  return code;
+}

@@ -1,0 +1,103 @@
+"""timm `VisionTransformer` checkpoints: a bare state dict (DeiT's {"model": ...} too) or
+a hub folder (config.json with architecture, model_args, pretrained_cfg, label_names).
+
+timm's key names are the exporter's own, so reading is finding the layout: which
+optional tensors exist (cls/dist/register tokens, LayerScale, norm_pre, fc_norm), how
+many positions pos_embed covers, and what only the config or the options can say
+(heads, pooling, eps, activation, preprocessing)."""
+from typing import Mapping, Optional
+
+from ..config import ViTConfig
+from ..errors import CheckpointMismatch
+from .common import (Checkpoint, Options, block_count, check_tensors, class_names, contradiction,
+                     grid_of, head_count, preprocess)
+
+# timm's act_layer names -> ours
+_ACTS = {"gelu": "gelu", "gelu_tanh": "gelu_tanh", "quick_gelu": "quickgelu", "quickgelu": "quickgelu"}
+
+
+def is_timm(state_dict: Mapping) -> bool:
+    return "patch_embed.proj.weight" in state_dict
+
+
+def read(state_dict: Mapping, config: Optional[dict], options: Options, name: str) -> Checkpoint:
+    config = config or {}
+    args = dict(config.get("model_args") or {})
+    pretrained = config.get("pretrained_cfg") or {}
+    arch = str(config.get("architecture", ""))
+    sd = state_dict
+    if "head.weight" not in sd:
+        raise CheckpointMismatch("the timm checkpoint has no classifier (head.weight): "
+                                 "a backbone without a head has no classes to explain")
+    d, _, p, p2 = sd["patch_embed.proj.weight"].shape
+    if p != p2:
+        raise CheckpointMismatch(f"non-square patches {p}x{p2} are not supported")
+    has_cls, has_dist = "cls_token" in sd, "dist_token" in sd
+    registers = sd["reg_token"].shape[1] if "reg_token" in sd else 0
+    prefix = int(has_cls) + int(has_dist) + registers
+    positions = sd["pos_embed"].shape[1]
+    image_size = _image_size(args, pretrained)
+    no_embed_class = args.get("no_embed_class")
+    if no_embed_class is None:  # the positions say whether they cover the prefix tokens
+        no_embed_class = prefix > 0 and _fits(positions, image_size, p) and not _fits(positions - prefix, image_size, p)
+    grid = grid_of(positions - (0 if no_embed_class else prefix), image_size, p)
+    fc_norm = "fc_norm.weight" in sd
+    pool = _pool(args.get("global_pool", config.get("global_pool")), has_cls, has_dist,
+                 "head_dist.weight" in sd, fc_norm)
+    norm_pre = "norm_pre.weight" in sd
+    clip = norm_pre or "clip" in arch
+    act = options.act or _ACTS.get(str(args.get("act_layer", "")).lower()) or (
+        "quickgelu" if "quickgelu" in arch else "gelu")
+    configured_heads = args.get("num_heads")
+    heads = head_count(d, options, configured_heads)
+    classes = sd["head.weight"].shape[0]
+    if config.get("num_classes") not in (None, classes):
+        raise contradiction("config.json", "num_classes", config["num_classes"], classes, "head.weight")
+    if args.get("embed_dim") not in (None, d):
+        raise contradiction("config.json", "embed_dim", args["embed_dim"], d, "patch_embed.proj.weight")
+    depth = block_count(sd, r"blocks\.(\d+)\.")
+    if args.get("depth") not in (None, depth):
+        raise contradiction("config.json", "depth", args["depth"], depth, "blocks")
+    cfg = ViTConfig(
+        name=options.name or name, depth=depth, heads=heads, embed_dim=d, patch_size=p,
+        image_size=(grid[0] * p, grid[1] * p), num_classes=classes, distilled=has_dist,
+        mlp_ratio=sd["blocks.0.mlp.fc1.weight"].shape[0] / d if depth else 4.0,
+        # timm: 1e-6, the OpenAI/LAION CLIP towers (norm_pre) 1e-5
+        ln_eps=options.eps or (1e-5 if clip else 1e-6), qkv_bias="blocks.0.attn.qkv.bias" in sd,
+        pool=pool, cls_token=has_cls, registers=registers, no_embed_class=no_embed_class,
+        layer_scale="blocks.0.ls1.gamma" in sd, norm_pre=norm_pre,
+        patch_bias="patch_embed.proj.bias" in sd, fc_norm=fc_norm, act=act)
+    tensors = check_tensors(cfg, sd, "timm checkpoint")
+    pre = preprocess(cfg.image_size, options, pretrained.get("mean"), pretrained.get("std"),
+                     pretrained.get("crop_pct"), pretrained.get("interpolation"))
+    names = config.get("label_names")
+    labels = class_names(classes, options, dict(enumerate(names)) if names else None)
+    return Checkpoint("timm", cfg, tensors, pre, labels)
+
+
+def _image_size(args: dict, pretrained: dict):
+    size = args.get("img_size") or (pretrained.get("input_size") or [None])[1:] or None
+    if isinstance(size, int):
+        return (size, size)
+    return tuple(size) if size and all(size) else None
+
+
+def _fits(positions: int, image_size, patch: int) -> bool:
+    if positions <= 0:
+        return False
+    if image_size:
+        return (image_size[0] // patch) * (image_size[1] // patch) == positions
+    return round(positions ** 0.5) ** 2 == positions
+
+
+def _pool(global_pool, has_cls: bool, has_dist: bool, has_head_dist: bool, fc_norm: bool) -> str:
+    """timm's global_pool ("token", "avg"; default "token", or "avg" with fc_norm or no cls)."""
+    if global_pool in (None, ""):
+        global_pool = "avg" if fc_norm or not has_cls else "token"
+    if global_pool == "avg":
+        return "avg"
+    if global_pool != "token":
+        raise CheckpointMismatch(f"global_pool {global_pool!r} is not supported (token, avg)")
+    if not has_cls:
+        raise CheckpointMismatch("global_pool 'token' needs a class token, the checkpoint has none")
+    return "cls+dist" if has_dist and has_head_dist else "cls"

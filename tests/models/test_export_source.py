@@ -1,0 +1,122 @@
+"""`vit-relevance export SOURCE --out DIR` end to end: a checkpoint in a library's layout
+becomes a model folder that `explain --model DIR` runs; DeiT-tiny rewritten into the
+Hugging Face layout exports to a graph that computes what the built-in export computes;
+checkpoints the exporter does not understand get one line and no folder."""
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+
+from cli_runner import REPO, run_export
+from layout_writers import random_checkpoint, write_hf
+from models.exporter.config import ViTConfig
+from models.exporter.errors import ExportCheckFailed
+from models.exporter.explainer import OUTPUT_NAMES
+from models.exporter.parity import check_parity
+from ort_runner import export_small, run_in_ort, skip_without_ort
+from tolerance import rel_err
+
+DEIT = REPO.parent / "shared" / "models" / "deit_tiny_patch16_224.pth"
+BUILTIN = REPO / "build" / "models" / "deit_tiny_patch16_224.onnx"
+PHOTO = REPO.parent / "shared" / "images" / "catdog.png"
+CLASSES = ["cat", "dog", "fish", "bird", "cow", "ant", "bee"]
+
+
+def cli(*args, timeout=900):
+    return subprocess.run(["node", str(REPO / "cli" / "vit-relevance.js"), *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, cwd=REPO)
+
+
+def dinov2_with_registers(folder: Path) -> Path:
+    cfg = ViTConfig(name="d", depth=2, heads=3, embed_dim=48, patch_size=8, image_size=(32, 48),
+                    num_classes=7, pool="cls+avg", layer_scale=True)
+    sd = random_checkpoint(cfg, seed=4)
+    sd["reg_token"] = torch.randn(1, 4, 48, generator=torch.Generator().manual_seed(1)) * 0.3
+    return write_hf(folder, sd, "dinov2_with_registers", heads=3, image_size=[32, 48], eps=1e-6,
+                    architecture="Dinov2WithRegistersForImageClassification", num_register_tokens=4)
+
+
+def test_export_then_explain(tmp_path):
+    skip_without_ort()
+    source = dinov2_with_registers(tmp_path / "my-dino")
+    (tmp_path / "classes.txt").write_text("\n".join(CLASSES) + "\n")
+    out = tmp_path / "model"
+    done = cli("export", source, "--out", out, "--labels", tmp_path / "classes.txt")
+    assert done.returncode == 0, done.stderr
+    # the layout it read, printed
+    assert "Hugging Face Dinov2WithRegistersForImageClassification" in done.stdout
+    assert "tokens: cls + 4 registers + 4x6 patches of 8px (29); pooling: cls+avg; LayerNorm eps 1e-06" in done.stdout
+    assert "parity: the graph's logits are within" in done.stdout
+    index = json.loads((out / "index.json").read_text())
+    assert [m["name"] for m in index["models"]] == ["my-dino"]
+    meta = json.loads((out / "my-dino.json").read_text())
+    arch = meta["architecture"]
+    assert (arch["pool"], arch["registers"], arch["special_tokens"], arch["cls_token"], arch["grid"]) == \
+        ("cls+avg", 4, 5, True, [4, 6])
+    assert meta["labels"] == CLASSES
+    assert {"split", "attribution", "forward_onnx"} <= set(index["models"][0])
+
+    explained = cli("explain", PHOTO, "--model", out, "--target", "dog", "--out", tmp_path / "maps")
+    assert explained.returncode == 0, explained.stderr
+    maps = json.loads((tmp_path / "maps" / "maps.json").read_text())
+    assert maps["targets"][0]["id"] == 1
+    assert "transformer_attribution" in maps["targets"][0]["maps"]
+
+
+def test_deit_tiny_in_the_hf_layout_matches_the_builtin_export(tmp_path):
+    """The same tensors and layout, exported from the HF folder: the graph's outputs equal
+    the built-in export's (build/models) on a photo-sized random input."""
+    skip_without_ort()
+    if not (DEIT.is_file() and BUILTIN.is_file()):
+        pytest.skip("needs ../shared's DeiT-tiny and its built-in export (npm run build)")
+    sd = torch.load(str(DEIT), map_location="cpu")["model"]
+    # DeiT's own eps (the HF conversion of DeiT keeps the model's LayerNorms)
+    source = write_hf(tmp_path / "deit-hf", sd, "deit", heads=3, image_size=224, eps=1e-6,
+                      architecture="DeiTForImageClassification")
+    done = run_export("--source", source, "--out", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    g = torch.Generator().manual_seed(5)
+    pixels, target = torch.randn(1, 3, 224, 224, generator=g), torch.zeros(2, 1000)
+    target[1, 281] = 1.0  # tabby; row 0: the predicted class
+    ours = run_in_ort(tmp_path / "out" / "deit-hf.onnx", tmp_path / "a", pixels, target)
+    builtin = run_in_ort(BUILTIN, tmp_path / "b", pixels, target)
+    for name in OUTPUT_NAMES:
+        assert rel_err(ours[name], builtin[name]) < 1e-5, name
+
+
+def one_line_error(done) -> str:
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    return lines[0]
+
+
+def test_bad_checkpoints_get_one_line(tmp_path):
+    resnet = tmp_path / "resnet50.pth"
+    torch.save({"conv1.weight": torch.randn(64, 3, 7, 7), "fc.weight": torch.randn(10, 2048)}, resnet)
+    truncated = tmp_path / "cut.pth"
+    cfg = ViTConfig(name="v", depth=2, heads=3, embed_dim=48, patch_size=8, image_size=(32, 32), num_classes=7)
+    torch.save(random_checkpoint(cfg), tmp_path / "full.pth")
+    truncated.write_bytes((tmp_path / "full.pth").read_bytes()[:5000])
+    contradicted = dinov2_with_registers(tmp_path / "dino")
+    config = json.loads((contradicted / "config.json").read_text())
+    (contradicted / "config.json").write_text(json.dumps({**config, "hidden_size": 64}))
+    cases = [((resnet,), "is not a ViT checkpoint"), ((truncated,), "is truncated"),
+             ((contradicted,), "config.json says hidden_size 64, the tensors have 48"),
+             ((tmp_path / "full.pth", "--heads", "5"), "--heads 5 does not divide the width 48")]
+    for args, wanted in cases:
+        out = tmp_path / "never"
+        line = one_line_error(cli("export", *args, "--out", out, timeout=120))
+        assert wanted in line and line.startswith("vit-relevance export: error: "), line
+        assert not out.exists()
+
+
+def test_parity_refuses_a_graph_of_other_weights(tmp_path):
+    skip_without_ort()
+    cfg = ViTConfig(name="p", depth=2, heads=3, embed_dim=48, patch_size=8, image_size=(32, 32), num_classes=7)
+    _, graph = export_small(cfg, random_checkpoint(cfg, seed=1), tmp_path)
+    assert check_parity(cfg, random_checkpoint(cfg, seed=1), graph) < 1e-5
+    with pytest.raises(ExportCheckFailed, match="differ from the PyTorch forward"):
+        check_parity(cfg, random_checkpoint(cfg, seed=2), graph)
