@@ -202,6 +202,8 @@ export class VitRelevanceElement extends HTMLElement {
     } catch (err) {
       if (signal.aborted || generation !== this.#generation) return this.#result;
       if (this.#photo && !(await this.#photo.promise.then(() => true, () => false))) this.#photo = null;
+      // A model that failed to load is loaded again by the next run (a broken download resumes).
+      if (this.#explainer && !(await this.#explainer.promise.then(() => true, () => false))) this.#explainer = null;
       const message = err?.message ?? String(err);
       this.#status(message, true);
       this.#emit('error', { message });
