@@ -106,6 +106,7 @@ export const CASES = [
   explain('unknown engine', ['<tmp>/input.npy', '--model', tiny, '--engine', 'gpu', '--out', out], 1, 'vit-relevance explain: error: unknown engine "gpu"; known: auto, node, web'),
   // ---- explain: targets, checked before the model loads
   explain('a misspelt class name', ['<tmp>/input.npy', '--model', tiny, '--target', 'tabbby', '--out', out], 1, 'vit-relevance explain: error: target "tabbby" is not a class of this model. Close matches: 0 (tabby, tabby cat).'),
+  explain('a misspelt contrast class (issue 29: called a target)', ['<tmp>/input.npy', '--model', tiny, '--target', '0', '--contrast', 'tabbby', '--out', out], 1, 'vit-relevance explain: error: contrast "tabbby" is not a class of this model. Close matches: 0 (tabby, tabby cat).'),
   explain('an ambiguous class name', ['<tmp>/input.npy', '--model', tiny, '--target', 'crane', '--out', out], 1, 'vit-relevance explain: error: target "crane" is ambiguous: it names classes 2 (crane); 3 (crane, derrick). Give the class id instead.'),
   explain('a class id out of range', ['<tmp>/input.npy', '--model', tiny, '--target', '9', '--out', out], 1, 'vit-relevance explain: error: target 9 is out of range: this model has classes 0..3'),
   explain('a negative class id', ['<tmp>/input.npy', '--model', tiny, '--target', '-1', '--out', out], 1, 'vit-relevance explain: error: target -1 is out of range: this model has classes 0..3'),
