@@ -11,7 +11,7 @@
 // prepare({ explainer, attribution, core, modelFile, methods, startLayer, opts, items, data }) →
 // { settings, processItem, describe?(), release?() }, summaryLines(summary, methods) }.
 import { parseOptions, UsageError } from './args.js';
-import { evalMethods, evalOnUnreadable, evalShard, openEvalModel, OUT_FILES } from './eval-options.js';
+import { evalMethods, evalOnUnreadable, evalShard, openEvalModel, outFiles } from './eval-options.js';
 import { prepareOutDir } from '../runtime/node/out-dir.js';
 import { UserError } from '../runtime/errors.js';
 import { loadCore } from '../runtime/core.js';
@@ -43,7 +43,7 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   job.checkOptions?.(opts);
   const { shard, source } = evalShard(opts);
   const onUnreadable = evalOnUnreadable(opts);
-  await prepareOutDir(opts.out, OUT_FILES);
+  await prepareOutDir(opts.out, outFiles(job.kind.name));
   if (source) console.log(`shard ${formatShard(shard)} (${source})`);
   const core = await loadCore();
   const methods = job.usesMethods === false ? [] : evalMethods(opts, core);

@@ -7,7 +7,7 @@ import { parseMethods, UsageError } from './args.js';
 import { UserError } from '../runtime/errors.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { resolveShard } from '../runtime/node/eval/shard.js';
-import { ON_UNREADABLE } from '../runtime/node/eval/run.js';
+import { ON_UNREADABLE, SKIPPED_FILE } from '../runtime/node/eval/run.js';
 import { RECORDS_FILE, RUN_FILE } from '../runtime/node/eval/records.js';
 
 export const EVAL_OPTIONS = {
@@ -48,8 +48,10 @@ export function evalOnUnreadable(opts) {
   return opts.onUnreadable;
 }
 
-// The files of a run folder a run or merge writes first, checked before any work.
-export const OUT_FILES = [RUN_FILE, RECORDS_FILE];
+// The files of a run folder a run or merge of `kind` writes: the run and its records first,
+// then the summary, the reports every evaluation writes and the skipped photos; checked
+// before any work.
+export const outFiles = (kind) => [RUN_FILE, RECORDS_FILE, `${kind}.json`, `${kind}.md`, `${kind}.csv`, SKIPPED_FILE];
 
 // The explainer graph an evaluation runs; problems with the files are the user's to fix.
 export async function openEvalModel(opts, { requireForward = false } = {}) {

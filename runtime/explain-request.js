@@ -16,7 +16,7 @@ export function resolveTargets(metadata, specs) {
   return list.map((spec) => {
     if (spec === null || typeof spec !== 'object') return { a: spec === null ? null : resolveTarget(metadata, spec) };
     const a = spec.class === undefined || spec.class === null ? null : resolveTarget(metadata, spec.class);
-    const b = spec.contrast === undefined || spec.contrast === null ? undefined : resolveTarget(metadata, spec.contrast);
+    const b = spec.contrast === undefined || spec.contrast === null ? undefined : resolveTarget(metadata, spec.contrast, 'contrast');
     if (b !== undefined && a === b) throw new Error(`contrast ${spec.contrast} is the class itself: give another class`);
     return b === undefined ? { a } : { a, b };
   });

@@ -50,32 +50,32 @@ export function closeMatches(metadata, query, limit = 8) {
 
 // Class id for `spec` (number, numeric string, WordNet id, or class name). Throws a clear Error for
 // out-of-range ids, unknown names (listing close matches) and ambiguous names (listing
-// every class the name denotes).
-export function resolveTarget(metadata, spec) {
+// every class the name denotes), calling the class `role` (a target, or a contrast's class B).
+export function resolveTarget(metadata, spec, role = 'target') {
   const C = metadata.labels.length;
   const text = String(spec).trim();
   if (/^[+-]?\d+$/.test(text)) {
     const id = Number(text);
-    if (id < 0 || id >= C) throw new Error(`target ${text} is out of range: this model has classes 0..${C - 1}`);
+    if (id < 0 || id >= C) throw new Error(`${role} ${text} is out of range: this model has classes 0..${C - 1}`);
     return id;
   }
   // A WordNet id (n02108422), when the metadata lists them.
   if (/^n\d{8}$/i.test(text) && Array.isArray(metadata.wnids)) {
     const id = metadata.wnids.indexOf(text.toLowerCase());
     if (id >= 0) return id;
-    throw new Error(`target ${text} is not a WordNet id of this model's classes`);
+    throw new Error(`${role} ${text} is not a WordNet id of this model's classes`);
   }
   const q = normalise(text);
-  if (!q) throw new Error('target is empty: give a class id, a WordNet id or a class name');
+  if (!q) throw new Error(`${role} is empty: give a class id, a WordNet id or a class name`);
   const exact = [];
   metadata.labels.forEach((_, id) => { if (classNames(metadata, id).includes(q)) exact.push(id); });
   if (exact.length === 1) return exact[0];
   if (exact.length > 1) {
-    throw new Error(`target "${text}" is ambiguous: it names classes ${exact.map((id) => describe(metadata, id)).join('; ')}. Give the class id instead.`);
+    throw new Error(`${role} "${text}" is ambiguous: it names classes ${exact.map((id) => describe(metadata, id)).join('; ')}. Give the class id instead.`);
   }
   const near = closeMatches(metadata, text);
   const hint = near.length ? ` Close matches: ${near.map((id) => describe(metadata, id)).join('; ')}.` : '';
-  throw new Error(`target "${text}" is not a class of this model.${hint}`);
+  throw new Error(`${role} "${text}" is not a class of this model.${hint}`);
 }
 
 // Row-major [K, C] Float32Array from class ids (one-hot rows), Float32Array(C) weight

@@ -173,6 +173,25 @@ function rawResponse(status, reason, text, extraHeaders = '') {
     `Content-Length: ${Buffer.byteLength(body)}\r\n${extraHeaders}Connection: close\r\n\r\n${body}`;
 }
 
+const UNSATISFIABLE = Symbol('unsatisfiable');
+
+// The one byte range a Range header asks of a file of `size` bytes: { start, end }
+// (inclusive), UNSATISFIABLE, or null for the whole file: no header, one this server does
+// not take (another unit, malformed) or several ranges, which are answered with the whole
+// file as RFC 9110 allows (a resuming download asks for one).
+export function byteRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const suffix = Number(m[2]); // the last N bytes
+    return suffix === 0 || size === 0 ? UNSATISFIABLE : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const last = m[2] === '' ? Infinity : Number(m[2]);
+  if (last < start) return null;
+  return start >= size ? UNSATISFIABLE : { start, end: Math.min(last, size - 1) };
+}
+
 async function answer(root, opts, req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw REFUSALS.method;
   if (req.httpVersion === '1.1' && req.headers.host === undefined) throw REFUSALS.host;
@@ -195,14 +214,23 @@ async function answer(root, opts, req, res) {
       res.writeHead(304, headers);
       return res.end();
     }
-    res.writeHead(200, {
+    headers['Accept-Ranges'] = 'bytes';
+    headers['Content-Type'] = MIME[path.extname(sitePath).toLowerCase()] ?? 'application/octet-stream';
+    const range = req.headers['if-range'] === undefined || req.headers['if-range'] === headers['Last-Modified']
+      ? byteRange(req.headers.range, info.size) : null;
+    if (range === UNSATISFIABLE) {
+      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${info.size}`, 'Content-Length': 0 });
+      return res.end();
+    }
+    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    res.writeHead(range ? 206 : 200, {
       ...headers,
-      'Content-Type': MIME[path.extname(sitePath).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': info.size,
+      ...(range ? { 'Content-Range': `bytes ${start}-${end}/${info.size}` } : {}),
+      'Content-Length': end - start + 1,
     });
     if (req.method === 'HEAD' || info.size === 0) return res.end();
     // never more than the Content-Length announced, should the file grow meanwhile
-    stream = handle.createReadStream({ start: 0, end: info.size - 1 });
+    stream = handle.createReadStream({ start, end });
   } finally {
     if (!stream) await handle.close();
   }

@@ -180,7 +180,8 @@ async function openModel(model) {
     state.methodInfo.set(ATTATTR, core.method(ATTATTR));
   }
   attribution.reset();
-  const backend = ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly';
+  // The backend that runs, and why it is not the one chosen where WebGPU could not open.
+  const backend = `${ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly'}${ready.backendNote ? ` (${ready.backendNote})` : ''}`;
   state.splitGraphs = Boolean(ready.split);
   const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
   setStatus(`${model.name} · ${backend} · ${threads}${ready.fromCache ? ' · cached' : ''}`);

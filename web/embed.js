@@ -21,11 +21,33 @@ function photoBase() {
   }
   return document.baseURI;
 }
-if (params.has('src')) element.setAttribute('src', new URL(params.get('src'), photoBase()).href);
-if (params.has('model')) element.setAttribute('model', new URL(params.get('model'), document.baseURI).href);
-document.body.append(element);
+// A model from another origin runs only where this site lists that origin (the meta that
+// the build fills from VITREL_MODEL_ORIGINS): otherwise anyone could link to this page and
+// run a model and labels of their choosing under this site's name.
+function modelRefusal(url) {
+  if (url.origin === location.origin) return null;
+  const listed = document.querySelector('meta[name="vit-relevance-model-origins"]')?.content.split(/\s+/).filter(Boolean) ?? [];
+  if (listed.includes(url.origin)) return null;
+  return `model ${url.href} is not on this site (${location.origin}) and its origin is not one the site allows `
+    + `(${listed.length ? listed.join(', ') : 'none'}): the site adds it with VITREL_MODEL_ORIGINS when it builds (docs/hosting.md)`;
+}
 
 const post = (message) => { if (window.parent !== window) window.parent.postMessage({ source: 'vit-relevance', ...message }, '*'); };
+
+if (params.has('src')) element.setAttribute('src', new URL(params.get('src'), photoBase()).href);
+const model = params.has('model') ? new URL(params.get('model'), document.baseURI) : null;
+const refusal = model && modelRefusal(model);
+if (refusal) {
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.setAttribute('role', 'alert');
+  p.textContent = refusal;
+  document.body.append(p);
+  post({ type: 'error', message: refusal });
+} else {
+  if (model) element.setAttribute('model', model.href);
+  document.body.append(element);
+}
 let lastHeight = 0;
 new ResizeObserver(() => {
   const height = Math.ceil(document.documentElement.getBoundingClientRect().height);

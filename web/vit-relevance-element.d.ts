@@ -1,5 +1,5 @@
 // The <vit-relevance> custom element ("vit-relevance/element"): importing it defines the element.
-import type { ExplainResult } from './vit-relevance.js';
+import type { BrowserExplainResult as ExplainResult } from './vit-relevance.js';
 
 export interface VitRelevanceEventMap {
   /** The model is ready. */

@@ -4,6 +4,7 @@
 // Rendering attributes re-draw from the kept maps; target, contrast, method and start
 // layer re-explain the photo the Worker keeps (no new decode, cached tensors reused).
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
+import { withBackendNote } from './lib/backend-note.js';
 import { heatImage } from './lib/render.js';
 import { drawOverlay } from './lib/overlay.js';
 import { SCALE_CHOICES, scaleFor, scaleCaption } from './runtime/map-scale.js';
@@ -188,9 +189,9 @@ export class VitRelevanceElement extends HTMLElement {
       const target = this.getAttribute('target');
       const contrast = this.getAttribute('contrast');
       const spec = contrast ? { class: target, contrast } : target;
-      const result = await photo.explain({
+      const result = withBackendNote(await photo.explain({
         targets: [spec], methods: this.#methods(), startLayer: Number(this.#option('start-layer')) || 0, signal,
-      });
+      }), explainer.backendNote);
       if (generation !== this.#generation) return this.#result;
       this.#result = result;
       this.#shown = { photo, explainer };
@@ -201,6 +202,8 @@ export class VitRelevanceElement extends HTMLElement {
     } catch (err) {
       if (signal.aborted || generation !== this.#generation) return this.#result;
       if (this.#photo && !(await this.#photo.promise.then(() => true, () => false))) this.#photo = null;
+      // A model that failed to load is loaded again by the next run (a broken download resumes).
+      if (this.#explainer && !(await this.#explainer.promise.then(() => true, () => false))) this.#explainer = null;
       const message = err?.message ?? String(err);
       this.#status(message, true);
       this.#emit('error', { message });
@@ -230,6 +233,10 @@ export class VitRelevanceElement extends HTMLElement {
     const choice = SCALE_CHOICES.includes(this.#option('scale')) ? this.#option('scale') : 'auto';
     const photo = { bitmap: this.#shown.photo.bitmap, width: result.width, height: result.height };
     const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : target.label;
+    // Each class named with its standing: "tiger cat (3.10%, rank 3) rather than bull mastiff (…)".
+    const standing = target.contrast
+      ? `${target.label} (${standingText(target)}) rather than ${target.contrast.label} (${standingText(target.contrast)})`
+      : `${target.label} · ${standingText(target)}`;
     const tiles = [];
     if (sideBySide) tiles.push(this.#tile(photo, null, null, 'Photo', `Photo (${result.width}×${result.height})`, opacity));
     for (const m of methods) {
@@ -246,11 +253,12 @@ export class VitRelevanceElement extends HTMLElement {
       canvas.dataset.scale = scale;
       tiles.push(tile);
     }
-    this.#maps.style.setProperty('--columns', String(Math.min(tiles.length, 3)));
+    this.#maps.style.setProperty('--columns', String(Math.max(1, Math.min(tiles.length, 3))));
     this.#maps.replaceChildren(...tiles);
     const names = methods.map((m) => explainer.method(m).shortName).join(', ');
-    this.#status(`${what}${target.contrast ? '' : ` · ${standingText(target)}`} · ${names}`);
-    this.#internals.ariaLabel = tiles.at(-1).querySelector('canvas').getAttribute('aria-label');
+    // What the maps leave out (methods that cannot contrast) and the backend that ran.
+    this.#status([standing, names, ...(result.notes ?? [])].filter(Boolean).join(' · '));
+    this.#internals.ariaLabel = tiles.at(-1)?.querySelector('canvas').getAttribute('aria-label') ?? null;
     this.dataset.rendered = String(Number(this.dataset.rendered ?? 0) + 1);
   }
 

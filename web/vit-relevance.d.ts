@@ -5,6 +5,14 @@ export type * from '../runtime/explain-types.js';
 /** What explain() and open() take in the browser. A string is a URL (relative to the document). */
 export type BrowserImage = Blob | ImageBitmap | HTMLImageElement | ImageData | string | URL;
 
+/** A browser explanation: also the backend that ran and what the maps leave out. */
+export interface BrowserExplainResult extends ExplainResult {
+  /** The backend that ran: 'wasm' where 'webgpu' was asked for but cannot run. */
+  backend: 'wasm' | 'webgpu';
+  /** Sentences: methods a contrast left out (they cannot contrast), and the explainer's backendNote. */
+  notes: string[];
+}
+
 /** A photo decoded once, kept in the Worker for several explanations. */
 export interface Photo {
   readonly width: number;
@@ -13,14 +21,18 @@ export interface Photo {
   /** After the first explain(). */
   readonly top5: ClassProbability[] | null;
   readonly region: Region | null;
-  explain(options?: ExplainOptions): Promise<ExplainResult>;
+  explain(options?: ExplainOptions): Promise<BrowserExplainResult>;
   /** Frees its tensors in the Worker. */
   close(): void;
 }
 
 export interface Explainer extends ExplainerBase<BrowserImage> {
+  /** The backend that runs (see backendNote). */
   backend: 'wasm' | 'webgpu';
+  /** Why the backend that runs is not the one asked for (no WebGPU here, or the page's model already open on WebAssembly); null when it is. */
+  backendNote: string | null;
   threads: number;
+  explain(image: BrowserImage, options?: ExplainOptions): Promise<BrowserExplainResult>;
   open(image: BrowserImage, options?: { signal?: AbortSignal }): Promise<Photo>;
   close(): void;
 }

@@ -10,6 +10,8 @@ import { drawOverlay } from './lib/overlay.js';
 import { loadCore } from './runtime/core.js';
 import { resolveTarget } from './runtime/targets.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from './runtime/explain-request.js';
+import { contrastBlocker } from './lib/scale-view.js';
+import { withBackendNote } from './lib/backend-note.js';
 
 const now = () => performance.now();
 const abortError = () => new DOMException('the request was aborted', 'AbortError');
@@ -68,10 +70,23 @@ class Photo {
     return { prediction, maps: replies.find((m) => m.type === REPLY.MAPS) };
   }
 
+  // A contrast leaves out the methods that cannot contrast, and says so in `notes`; when
+  // none of them can, nothing runs and the error says why.
+  #contrastNotes(wanted, list) {
+    if (!wanted.some((t) => t.b !== undefined)) return [];
+    const blocked = list.map((m) => contrastBlocker(this.#model.method(m))).filter(Boolean);
+    if (blocked.length === list.length) {
+      const able = this.#model.methods.filter((m) => this.#model.method(m).contrast);
+      throw new Error(`${blocked.join('; ')}. Choose a method that can: ${able.join(', ')}`);
+    }
+    return blocked.map((why) => `${why}, so it is left out`);
+  }
+
   async explain({ targets, methods, startLayer = 0, signal } = {}) {
     const { metadata } = this.#model;
     const wanted = resolveTargets(metadata, targets);
     const list = checkMethods(methods, this.#model.methods);
+    const notes = this.#contrastNotes(wanted, list);
     const timings = {};
     const started = now();
     const results = new Map();
@@ -106,6 +121,8 @@ class Photo {
       width: this.width,
       height: this.height,
       timings,
+      backend: this.#model.backend, // the one that ran
+      notes, // what the maps leave out (an explainer's explain() adds its backendNote)
     };
   }
 
@@ -135,6 +152,17 @@ function openPhoto(engine, model, image, signal) {
   return shared;
 }
 
+const BACKEND_NAMES = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
+
+// Why the backend that runs is not the one asked for, or null when it is: the Worker's
+// reason when it could not open WebGPU, or the model already open on the other backend
+// (a page's elements share one session per model).
+function backendNote(asked, ready) {
+  if (asked === ready.backend) return null;
+  return ready.backendNote ?? `${BACKEND_NAMES[asked] ?? asked} was asked for, but this page already runs the model on `
+    + `${BACKEND_NAMES[ready.backend]}, which every explainer of the page shares`;
+}
+
 // options: { model (URL of a models folder or metadata JSON; default: the site's own),
 // backend ('wasm' | 'webgpu'), threads, onProgress(loaded, total), signal }.
 export async function loadExplainer({ model, backend = 'wasm', threads, onProgress, signal } = {}) {
@@ -148,15 +176,17 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
   const { metadata } = ready;
   // The core's method registry: { id, name, shortName, description, paper, ... }.
   const registry = new Map(ready.methods.map((m) => [m.id, m]));
-  const opened = { ...ready, methods: [...registry.keys()] };
+  const method = (id) => {
+    if (!registry.has(id)) throw new Error(`unknown method "${id}"; known: ${[...registry.keys()].join(', ')}`);
+    return registry.get(id);
+  };
+  const opened = { ...ready, methods: [...registry.keys()], method, backendNote: backendNote(backend, ready) };
   return {
     metadata,
     methods: opened.methods,
-    method: (id) => {
-      if (!registry.has(id)) throw new Error(`unknown method "${id}"; known: ${opened.methods.join(', ')}`);
-      return registry.get(id);
-    },
-    backend: ready.backend,
+    method,
+    backend: ready.backend, // the one that runs: 'wasm' where 'webgpu' cannot (backendNote says why)
+    backendNote: opened.backendNote,
     threads: ready.threads,
     // A class id from an id, WordNet id or name (throws naming close matches).
     classId: (spec) => resolveTarget(metadata, spec),
@@ -170,7 +200,7 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
     async explain(image, options = {}) {
       const photo = await this.open(image, options);
       try {
-        return await photo.explain(options);
+        return withBackendNote(await photo.explain(options), opened.backendNote);
       } finally {
         photo.close();
         photos.splice(photos.indexOf(photo), 1);

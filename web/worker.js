@@ -10,6 +10,7 @@ import { loadCore } from './runtime/core.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
 import { phaseTimer, PHASE } from './lib/load-phases.js';
+import { webGpuMissing } from './lib/webgpu-adapter.js';
 
 const now = () => performance.now();
 
@@ -124,13 +125,15 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     reply({ type: REPLY.PROGRESS, loaded: sum(), total: sum() });
     return downloads;
   };
+  const missing = backend === 'webgpu' ? await webGpuMissing() : null;
+  const used = missing ? 'wasm' : backend;
   const [meta, downloads, { ort, compileMs }] = await Promise.all([
     time(PHASE.FETCH, () => Promise.all([fetchMetadata(url(model.metadata), model.metadata, model.sha256?.[model.metadata]), readFiles()])),
-    time(PHASE.COMPILE, () => loadOrt(backend, threads)),
+    time(PHASE.COMPILE, () => loadOrt(used, threads)),
     core ? null : time(PHASE.CORE, async () => { core = await loadCoreOnce(); }),
   ]).then(([[m, d], o]) => [m, d, o]);
 
-  const sessionOptions = backend === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
+  const sessionOptions = used === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
   if (split) sessionOptions.externalData = [{ path: split.weights, data: downloads[0] }];
   const graphName = split ? split.graph : model.onnx;
   // The metadata is checked against every axis the graph fixes when its session opens,
@@ -170,7 +173,9 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     ready: {
       type: REPLY.READY,
       metadata: meta,
-      backend,
+      backend: used,
+      // WebGPU asked for where it cannot run: why WebAssembly runs instead
+      backendNote: missing && `WebGPU was asked for, but ${missing}: WebAssembly runs instead`,
       threads: ort.env.wasm.numThreads,
       isolated: self.crossOriginIsolated,
       fromCache,

@@ -5,7 +5,7 @@
 // over the photo), heads.png (the head-importance grid), attattr.png (the map) and, with
 // --save-tensors, attr-block<b>.npy [h,S,S].
 import path from 'node:path';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { parseOptions, formatOptions, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
@@ -16,6 +16,7 @@ import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/
 import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writeNpyFile } from '../../runtime/node/npy-file.js';
+import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { encodePng, writePng } from '../../runtime/node/png.js';
 import { tokenLayout, validateMetadata } from '../../runtime/metadata.js';
 import { resolveTarget } from '../../runtime/targets.js';
@@ -32,6 +33,10 @@ const OPTIONS = {
   colormap: { type: 'string', default: 'jet', help: 'colours of the map, the grid and the tree blocks' },
   out: { type: 'string', value: 'DIR', required: true, help: 'output folder' },
 };
+
+const JSON_FILE = 'attribution.json';
+const PNG_FILES = ['heads.png', 'tree.png', 'attattr.png'];
+const tensorFile = (block) => `attr-block${block}.npy`;
 
 export const summary = 'Self-Attention Attribution of a photo: head importance, attribution tree, attattr map';
 
@@ -108,6 +113,7 @@ export async function run(argv) {
     throw new UsageError(err.message);
   }
   if (opts.startLayer >= B) throw new UsageError(`--start-layer must be < ${B} (the model's blocks), got ${opts.startLayer}`);
+  await prepareOutDir(opts.out, [JSON_FILE, ...PNG_FILES, ...(opts.saveTensors ? blocks.map(tensorFile) : [])]);
   try {
     checkAttributionFiles(opts.model, B);
   } catch (err) {
@@ -155,7 +161,6 @@ async function writeResults(core, { opts, metadata, input, inputFile, target, to
     ? core.computeMaps({ attr }, { methods: ['attattr'], ...layout, startLayer: opts.startLayer }).attattr
     : null;
 
-  await mkdir(opts.out, { recursive: true });
   const written = [];
   const legend = core.legend(opts.colormap);
   const colour = (v01) => {
@@ -185,7 +190,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, target, to
   }
   if (opts.saveTensors) {
     for (const r of results) {
-      const file = path.join(opts.out, `attr-block${r.block}.npy`);
+      const file = path.join(opts.out, tensorFile(r.block));
       await writeNpyFile(file, { data: r.attr, shape: [h, S, S] });
       written.push(file);
     }
@@ -213,7 +218,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, target, to
     timings: { attributionMs: Math.round(elapsedMs) },
   };
   if (!all) doc.note = 'the tree and the attattr map need every block (--blocks all)';
-  const json = path.join(opts.out, 'attribution.json');
+  const json = path.join(opts.out, JSON_FILE);
   await writeFile(json, `${JSON.stringify(doc, null, 1)}\n`);
   console.log(`attributed class ${target} (${metadata.labels[target]}) over ${blocks.length} block(s), m = ${opts.steps}, in ${seconds(elapsedMs)}`);
   console.log(`wrote ${json} and ${written.length} more file(s) in ${opts.out}`);

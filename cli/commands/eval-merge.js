@@ -5,7 +5,7 @@ import { parseOptions, formatOptions, UsageError } from '../args.js';
 import { mergeRuns, readRuns } from '../../runtime/node/eval/merge.js';
 import { loadKind } from '../../runtime/node/eval/kinds.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
-import { OUT_FILES } from '../eval-options.js';
+import { outFiles } from '../eval-options.js';
 
 const OPTIONS = {
   out: { type: 'string', value: 'DIR', required: true, help: 'new folder for the merged run' },
@@ -54,9 +54,10 @@ export async function run(argv) {
     return 0;
   }
   if (!dirs.length) throw new UsageError('give the run folders to merge (see `vit-relevance eval merge --help`)');
-  await prepareOutDir(opts.out, OUT_FILES);
+  await prepareOutDir(opts.out); // the folder, before the runs are read; its files once the kind is known
   const [first] = await readRuns(dirs.slice(0, 1));
   const kind = await loadKind(first.info.kind);
+  await prepareOutDir(opts.out, outFiles(kind.name));
   const result = await mergeRuns({ dirs, outDir: opts.out, kind });
   console.log(`merged ${dirs.length} folder(s): ${result.records} record(s) → ${opts.out}`);
   if (result.missing.length) console.log(`note: shard(s) ${result.missing.join(', ')} not included`);

@@ -170,7 +170,7 @@ export async function run(argv) {
   // Without --target: null, the predicted class, which the graph resolves in the same run.
   const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
   if (!targetIds.length) targetIds.push(null);
-  const contrastId = opts.contrast === undefined ? undefined : await userStep(() => resolveTarget(metadata, opts.contrast));
+  const contrastId = opts.contrast === undefined ? undefined : await userStep(() => resolveTarget(metadata, opts.contrast, 'contrast'));
   if (contrastId !== undefined && targetIds.includes(contrastId)) {
     throw new UsageError(`--contrast ${opts.contrast} is also a --target: a class cannot be explained rather than itself`);
   }

@@ -96,6 +96,27 @@ async function copyOrt(packageDir, outDir) {
   for (const name of await readdir(outDir)) if (!keep.has(name)) await rm(path.join(outDir, name), { recursive: true, force: true });
 }
 
+// The build setting VITREL_MODEL_ORIGINS (origins, space- or comma-separated, e.g.
+// "https://models.example.org") → embed.html's allow-list of other origins whose models
+// ?model= may name; unset, the iframe runs this site's own models only.
+export function modelOrigins(setting = '') {
+  return setting.split(/[\s,]+/).filter(Boolean).map((text) => {
+    let url;
+    try { url = new URL(text); } catch { url = null; }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== text.replace(/\/$/, '')) {
+      throw new Error(`VITREL_MODEL_ORIGINS: "${text}" is not an origin (scheme://host[:port], e.g. https://models.example.org)`);
+    }
+    return url.origin;
+  });
+}
+
+async function writeModelOrigins(from, to, setting) {
+  const html = await readFile(from, 'utf8');
+  const meta = '<meta name="vit-relevance-model-origins" content="">';
+  if (!html.includes(meta)) throw new Error(`${from} lacks ${meta}`);
+  await writeFile(to, html.replace(meta, meta.replace('content=""', `content="${modelOrigins(setting).join(' ')}"`)));
+}
+
 export async function buildSite(paths) {
   const warnings = [];
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
@@ -118,6 +139,8 @@ export async function buildSite(paths) {
     await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
     await bundleScripts({ webDir, runtimeDir, outDir: out });
   }
+
+  await writeModelOrigins(path.join(webDir, 'embed.html'), path.join(out, 'embed.html'), process.env.VITREL_MODEL_ORIGINS);
 
   // Same relative layout as the repository so runtime/core.js finds ../build/wasm/.
   const coreFiles = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];

@@ -168,7 +168,7 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
   await page().$eval('#twin', (el) => { el.contrast = 'tiger cat'; });
   await waitResult('twin', 'r.targets[0].contrast?.id === 282');
   assert.equal((await resultOf('twin')).targets[0].contrast.rank, 3);
-  assert.match(await page().$eval('#twin', (el) => el.shadowRoot.querySelector('figcaption').textContent), /bull mastiff rather than tiger cat/);
+  assert.match(await page().$eval('#twin', (el) => el.shadowRoot.querySelector('figcaption').textContent), /^bull mastiff \([\d.]+%, rank 1\) rather than tiger cat \([\d.]+%, rank 3\) · /);
   await page().$eval('#twin', (el) => { el.contrast = null; el.target = 'bull mastif'; });
   await page().waitForFunction(() => window.__events.some((e) => e.id === 'twin' && e.type === 'error'), null, { timeout: TIMEOUT });
   const error = await page().evaluate(() => window.__events.find((e) => e.id === 'twin' && e.type === 'error').message);

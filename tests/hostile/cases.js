@@ -6,7 +6,7 @@
 import { SERVER_CASES, SERVER_START_CASES } from '../node/server-cases.js';
 
 // A case: { surface, name, ... , message }
-//   maps | explain | eval   args: the vit-relevance arguments; exit: its exit code;
+//   maps | explain |        args: the vit-relevance arguments; exit: its exit code;
 //                           message: the whole of stderr (a string, compared exactly, or
 //                           a RegExp) after <tmp> (./fixtures.js) and <repo> are put back
 //   page                    upload: { file, name, type } chosen in the page; message: the
@@ -17,6 +17,7 @@ import { SERVER_CASES, SERVER_START_CASES } from '../node/server-cases.js';
 //                           status and body (tests/node/server-cases.js, run by
 //                           tests/node/server-hostile.test.js with its own site); or
 //                           start: { port } of `node scripts/serve.js` (exit, message)
+//   attribute | eval
 // requires: { file, what }: the case runs only where that file exists.
 // Files are named <tmp>/… (./fixtures.js) or <repo>/…. No case may end in an internal
 // error (exit 70) or print a stack trace: the runner asserts that for every one.
@@ -25,6 +26,7 @@ const out = '<tmp>/out';
 const tiny = '<tmp>/models/tiny.onnx';
 const maps = (name, args, exit, message) => ({ surface: 'maps', name, args: ['maps', ...args], exit, message });
 const explain = (name, args, exit, message) => ({ surface: 'explain', name, args: ['explain', ...args], exit, message });
+const attribute = (name, args, exit, message) => ({ surface: 'attribute', name, args: ['attribute', ...args], exit, message });
 const evaluation = (name, args, exit, message) => ({ surface: 'eval', name, args: ['eval', ...args], exit, message });
 const page = (name, upload, message) => ({ surface: 'page', name, upload, message });
 const pageModel = (name, kind, message) => ({ surface: 'page', name, model: { kind }, message });
@@ -107,6 +109,7 @@ export const CASES = [
   explain('unknown engine', ['<tmp>/input.npy', '--model', tiny, '--engine', 'gpu', '--out', out], 1, 'vit-relevance explain: error: unknown engine "gpu"; known: auto, node, web'),
   // ---- explain: targets, checked before the model loads
   explain('a misspelt class name', ['<tmp>/input.npy', '--model', tiny, '--target', 'tabbby', '--out', out], 1, 'vit-relevance explain: error: target "tabbby" is not a class of this model. Close matches: 0 (tabby, tabby cat).'),
+  explain('a misspelt contrast class (issue 29: called a target)', ['<tmp>/input.npy', '--model', tiny, '--target', '0', '--contrast', 'tabbby', '--out', out], 1, 'vit-relevance explain: error: contrast "tabbby" is not a class of this model. Close matches: 0 (tabby, tabby cat).'),
   explain('an ambiguous class name', ['<tmp>/input.npy', '--model', tiny, '--target', 'crane', '--out', out], 1, 'vit-relevance explain: error: target "crane" is ambiguous: it names classes 2 (crane); 3 (crane, derrick). Give the class id instead.'),
   explain('a class id out of range', ['<tmp>/input.npy', '--model', tiny, '--target', '9', '--out', out], 1, 'vit-relevance explain: error: target 9 is out of range: this model has classes 0..3'),
   explain('a negative class id', ['<tmp>/input.npy', '--model', tiny, '--target', '-1', '--out', out], 1, 'vit-relevance explain: error: target -1 is out of range: this model has classes 0..3'),
@@ -161,6 +164,14 @@ export const CASES = [
     requires: { file: '<tmp>/models/split-photo.onnx', what: 'the DeiT-tiny export (npm run build)' },
   },
 
+  // ---- attribute: the output folder, checked before the graphs open (issue 29: after the whole run, exit 70)
+  attribute('--out is a file', ['<tmp>/input.npy', '--model', tiny, '--out', '<tmp>/a-file'], 1, 'vit-relevance attribute: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)'),
+  attribute('--out inside a file', ['<tmp>/input.npy', '--model', tiny, '--out', '<tmp>/a-file/sub'], 1, 'vit-relevance attribute: error: --out <tmp>/a-file/sub cannot be created: <tmp>/a-file is a file, not a folder'),
+  attribute('--out cannot be created', ['<tmp>/input.npy', '--model', tiny, '--out', '/sys/vitrel-out'], 1, 'vit-relevance attribute: error: --out /sys/vitrel-out cannot be created: permission denied'),
+  attribute('--out a folder that cannot be written', ['<tmp>/input.npy', '--model', tiny, '--out', '/sys'], 1, 'vit-relevance attribute: error: --out /sys is not writable: permission denied'),
+  attribute('--out where attribution.json is a folder', ['<tmp>/input.npy', '--model', tiny, '--out', '<tmp>/attribution-json-is-a-folder'], 1, 'vit-relevance attribute: error: --out <tmp>/attribution-json-is-a-folder: attribution.json exists and is a folder, so it cannot be written; remove it or choose another folder'),
+  attribute('--out where a tensor file is a folder', ['<tmp>/input.npy', '--model', tiny, '--save-tensors', '--out', '<tmp>/tensor-is-a-folder'], 1, 'vit-relevance attribute: error: --out <tmp>/tensor-is-a-folder: attr-block1.npy exists and is a folder, so it cannot be written; remove it or choose another folder'),
+
   // ---- eval (the evaluations' own checks; more arrive with the evaluation hardening)
   evaluation('unknown evaluation', ['frobnicate'], 2, 'vit-relevance eval: error: unknown evaluation "frobnicate"; available: perturbation, pointing-game, segmentation, prune-heads, merge (see `vit-relevance eval --help`)'),
   evaluation('perturbation without --images', ['perturbation', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out], 2, 'vit-relevance eval: error: --images is required (see `vit-relevance eval perturbation --help`)'),
@@ -171,6 +182,17 @@ export const CASES = [
   evaluation('--limit 0', evalArgs('pointing-game', '--limit', '0'), 2, 'vit-relevance eval: error: --limit must be >= 1, got 0'),
   evaluation('--out is a file', pointing('<tmp>/eval/images', '<tmp>/eval/labels.csv', '<tmp>/a-file'), 1, 'vit-relevance eval: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)'),
   evaluation('--out where run.json is a folder', pointing('<tmp>/eval/images', '<tmp>/eval/labels.csv', '<tmp>/run-json-is-a-folder'), 1, 'vit-relevance eval: error: --out <tmp>/run-json-is-a-folder: run.json exists and is a folder, so it cannot be written; remove it or choose another folder'),
+  // every evaluation checks the whole run folder first: the summary and reports too (issue 29)
+  ...Object.entries({ perturbation: [], 'pointing-game': [], segmentation: ['--masks', '<tmp>/eval/images'], 'prune-heads': ['--rank-images', '1'] })
+    .flatMap(([kind, own]) => {
+      const into = (to) => evalArgs(kind, ...own).map((a) => (a === out ? to : a));
+      return [
+        evaluation(`${kind}: --out is a file`, into('<tmp>/a-file'), 1, 'vit-relevance eval: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)'),
+        evaluation(`${kind}: --out cannot be created`, into('/sys/vitrel-out'), 1, 'vit-relevance eval: error: --out /sys/vitrel-out cannot be created: permission denied'),
+        evaluation(`${kind}: --out where ${kind}.json is a folder`, into('<tmp>/summary-is-a-folder'), 1, `vit-relevance eval: error: --out <tmp>/summary-is-a-folder: ${kind}.json exists and is a folder, so it cannot be written; remove it or choose another folder`),
+      ];
+    }),
+  evaluation('pointing-game: --out where its report is a folder', pointing('<tmp>/eval/images', '<tmp>/eval/labels.csv', '<tmp>/report-is-a-folder'), 1, 'vit-relevance eval: error: --out <tmp>/report-is-a-folder: pointing-game.md exists and is a folder, so it cannot be written; remove it or choose another folder'),
   evaluation('perturbation without the forward graph', evalArgs('perturbation'), 1, 'vit-relevance eval: error: <tmp>/models/tiny.forward.onnx not found: this command needs the plain forward graph beside the explainer (models/export.py --plain writes it; npm run build does)'),
   evaluation('a missing image folder', pointing('<tmp>/eval/nope', '<tmp>/eval/labels.csv'), 1, 'vit-relevance eval: error: image folder <tmp>/eval/nope does not exist'),
   evaluation('a file as the image folder', pointing('<tmp>/eval/labels.csv', '<tmp>/eval/labels.csv'), 1, 'vit-relevance eval: error: <tmp>/eval/labels.csv is a file; --images takes a folder of photos'),
@@ -204,6 +226,7 @@ export const CASES = [
   evaluation('resuming on other photos (issue 11: resumed silently)', ['perturbation', '--images', '<tmp>/eval/images', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', '<tmp>/eval/runs/other-photos'], 1, /^vit-relevance eval: error: <tmp>\/eval\/runs\/other-photos was computed on other data \(.*images: "\/data\/other-photos" vs "<tmp>\/eval\/images".*\); use another --out folder or the same photos and labels$/),
   evaluation('merge without folders', ['merge', '--out', out], 2, 'vit-relevance eval: error: give the run folders to merge (see `vit-relevance eval merge --help`)'),
   evaluation('merge into a file', ['merge', '<tmp>/eval/runs/shard-1', '--out', '<tmp>/a-file'], 1, 'vit-relevance eval: error: --out <tmp>/a-file is a file, not a folder; give a folder (it is created when missing)'),
+  evaluation('merge where the summary is a folder', ['merge', '<tmp>/eval/runs/of-pointing-game', '--out', '<tmp>/summary-is-a-folder'], 1, 'vit-relevance eval: error: --out <tmp>/summary-is-a-folder: pointing-game.json exists and is a folder, so it cannot be written; remove it or choose another folder'),
   evaluation('merge a folder without run.json', ['merge', '<tmp>/eval/runs/shard-1', '--out', out], 1, 'vit-relevance eval: error: <tmp>/eval/runs/shard-1 is not a run folder (no run.json)'),
   evaluation('merge a folder of records without run.json', ['merge', '<tmp>/eval/runs/not-a-run', '--out', out], 1, 'vit-relevance eval: error: <tmp>/eval/runs/not-a-run is not a run folder (no run.json)'),
 

@@ -120,6 +120,10 @@ export async function writeFixtures() {
   mkdirSync(at('overlay-is-a-folder', '0-raw_attention.png'), { recursive: true });
   mkdirSync(at('run-json-is-a-folder', 'run.json'), { recursive: true });
   write('tensors-is-a-file/tensors', 'not a folder');
+  mkdirSync(at('attribution-json-is-a-folder', 'attribution.json'), { recursive: true });
+  mkdirSync(at('tensor-is-a-folder', 'attr-block1.npy'), { recursive: true });
+  mkdirSync(at('report-is-a-folder', 'pointing-game.md'), { recursive: true });
+  for (const kind of ['perturbation', 'pointing-game', 'segmentation', 'prune-heads']) mkdirSync(at('summary-is-a-folder', `${kind}.json`), { recursive: true });
   symlinkSync(at('no-such-target'), at('dangling-link'));
 
   // eval: a labelled folder of photos for the tiny model

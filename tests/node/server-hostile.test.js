@@ -41,6 +41,27 @@ test('refusals carry the security headers and a plain-text type', async () => {
   assert.equal(post.headers.allow, 'GET, HEAD');
 });
 
+test('byte ranges: 206 with Content-Range, 416 naming the size, Accept-Ranges on every file', async () => {
+  const get = (range, extra = '') => rawRequest(server.port, `GET /index.html HTTP/1.1\r\nHost: x\r\n${range ? `Range: ${range}\r\n` : ''}${extra}\r\n`);
+  const whole = await get(null);
+  const size = whole.body.length;
+  assert.equal(whole.headers['accept-ranges'], 'bytes');
+  const part = await get('bytes=2-8');
+  assert.equal(part.headers['content-range'], `bytes 2-8/${size}`);
+  assert.equal(part.headers['content-length'], '7');
+  assert.equal((await get('bytes=-6')).headers['content-range'], `bytes ${size - 6}-${size - 1}/${size}`);
+  const refused = await get(`bytes=${size}-`);
+  assert.equal(refused.status, 416);
+  assert.equal(refused.headers['content-range'], `bytes */${size}`);
+  // If-Range with the file's own Last-Modified keeps the range; the weak ETag never does (RFC 9110).
+  const resumed = await get('bytes=2-8', `If-Range: ${whole.headers['last-modified']}\r\n`);
+  assert.equal(resumed.status, 206);
+  assert.equal((await get('bytes=2-8', `If-Range: ${whole.headers.etag}\r\n`)).status, 200);
+  const head = await rawRequest(server.port, 'HEAD /index.html HTTP/1.1\r\nHost: x\r\nRange: bytes=2-8\r\n\r\n');
+  assert.equal(head.status, 206);
+  assert.equal(head.headers['content-length'], '7');
+});
+
 test('a root reached through a symbolic link serves its files and refuses links out', async () => {
   const linkedRoot = path.join(site.base, 'site-link');
   symlinkSync(site.root, linkedRoot);

@@ -15,12 +15,25 @@ async function fetchPhoto(url, signal) {
   return response.blob();
 }
 
+// What a photo URL is called in messages: its file name, never a piece of a data: URL's
+// content (a data: URL's "last path segment" is whatever follows its last slash).
+function photoName(url) {
+  const { protocol, pathname } = new URL(url);
+  if (protocol === 'data:') return 'data: URL';
+  const file = pathname.split('/').pop();
+  try {
+    return decodeURIComponent(file) || url;
+  } catch {
+    return file;
+  }
+}
+
 export async function decodeImage(image, { signal } = {}) {
   const base = globalThis.document?.baseURI ?? globalThis.location?.href;
   if (typeof image === 'string' || image instanceof URL) {
     const url = new URL(String(image), base).href;
     const blob = await fetchPhoto(url, signal);
-    const photo = await readPhoto(blob, url.split('/').pop() || url);
+    const photo = await readPhoto(blob, photoName(url));
     return { ...photo, rgba: rgbaOf(photo.bitmap) };
   }
   if (globalThis.Blob && image instanceof Blob) {

@@ -1,5 +1,6 @@
 // Downloads a model file with byte-level progress and keeps it in Cache Storage so the
-// next visit starts without the download. Works in the page and in Workers.
+// next visit starts without the download; an interrupted download resumes where it broke
+// (a Range request). Works in the page and in Workers.
 
 const CACHE_NAME = 'vit-relevance-models-v1';
 
@@ -11,12 +12,15 @@ async function openCache() {
   }
 }
 
-// Reads a Response body chunk by chunk, reporting (loaded, total) as it goes.
-async function readWithProgress(response, total, onProgress) {
-  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+// Reads a Response body chunk by chunk into `chunks` (the caller keeps what arrived when
+// the connection breaks), reporting (loaded, total) as it goes, `loaded` counting from `start`.
+async function readWithProgress(response, chunks, start, total, onProgress) {
+  if (!response.body) {
+    chunks.push(new Uint8Array(await response.arrayBuffer()));
+    return;
+  }
   const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
+  let loaded = start;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -24,11 +28,14 @@ async function readWithProgress(response, total, onProgress) {
     loaded += value.byteLength;
     onProgress?.(loaded, total);
   }
-  const out = new Uint8Array(loaded);
+}
+
+const join = (chunks) => {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let at = 0;
   for (const c of chunks) { out.set(c, at); at += c.byteLength; }
   return out;
-}
+};
 
 // The URL a file is downloaded and cached under: with models/index.json's hash of its
 // content in the query, so a re-export gets a new key (an older visit's copy is never
@@ -56,6 +63,32 @@ async function dropOtherCopies(cache, url, keep) {
   }
 }
 
+// The part of a download that arrived before its connection broke, kept in Cache Storage
+// beside the whole file's key: the next attempt asks for the rest only (a Range request).
+// Kept only for a file with a hash: its key names that content, and the hash check after
+// the resumed download proves the parts belong together.
+const partialKey = (key) => { const u = new URL(key); u.searchParams.set('partial', '1'); return u.href; };
+
+// Downloads `key`, from where an earlier attempt's `head` stopped when the server answers
+// that range (206); → bytes. A broken connection keeps what arrived for the next attempt.
+async function download(key, url, { cache, head, expectedBytes, onProgress }) {
+  const response = await fetch(key, head ? { headers: { Range: `bytes=${head.byteLength}-` } } : {});
+  if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
+  const resumed = response.status === 206 && response.headers.get('Content-Range')?.startsWith(`bytes ${head?.byteLength}-`);
+  const chunks = resumed ? [head] : [];
+  const start = resumed ? head.byteLength : 0;
+  const total = start + (Number(response.headers.get('Content-Length')) || 0) || expectedBytes || 0;
+  try {
+    await readWithProgress(response, chunks, start, total, onProgress);
+  } catch (err) {
+    const part = join(chunks);
+    if (cache && part.byteLength) await cache.put(partialKey(key), new Response(part)).catch(() => {});
+    throw new Error(`could not download ${url}: the connection broke after ${part.byteLength} bytes (${err.message}); loading again resumes from there`);
+  }
+  if (head) await cache.delete(partialKey(key));
+  return join(chunks);
+}
+
 // Returns { bytes: Uint8Array, fromCache: boolean }. `sha256` (models/index.json's hash of
 // the file) keys the cached copy and checks a download; without one (an index written
 // before the hashes) the URL is the key and `expectedBytes` drops a cached copy of
@@ -72,14 +105,14 @@ export async function fetchModelBytes(url, { sha256, expectedBytes, onProgress }
     }
     await cache.delete(key);
   }
-  const response = await fetch(key);
-  if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
-  const total = Number(response.headers.get('Content-Length')) || expectedBytes || 0;
-  const bytes = await readWithProgress(response, total, onProgress);
+  // WebCrypto exists in secure contexts only, as Cache Storage does.
+  const checked = Boolean(cache && sha256 && globalThis.crypto?.subtle);
+  const kept = checked && await cache.match(partialKey(key));
+  const head = kept ? new Uint8Array(await kept.arrayBuffer()) : null;
+  const bytes = await download(key, url, { cache: checked && cache, head, expectedBytes, onProgress });
   if (expectedBytes && bytes.byteLength !== expectedBytes) {
     throw new Error(`${url} has ${bytes.byteLength} bytes, models/index.json says ${expectedBytes}`);
   }
-  // WebCrypto exists in secure contexts only, as Cache Storage does.
   if (sha256 && globalThis.crypto?.subtle) {
     const got = await sha256Hex(bytes);
     if (got !== sha256) {

@@ -27,3 +27,10 @@ export async function webGpuOffer(gpu = globalThis.navigator?.gpu) {
     label: `WebGPU (software${renderer ? `, ${renderer}` : ''}: slow)`,
   };
 }
+
+// Why WebGPU cannot run here, or null when an adapter exists: where it cannot, the Worker
+// opens the model on WebAssembly and says so (issue 29: it fell back without a word).
+export async function webGpuMissing(gpu = globalThis.navigator?.gpu) {
+  if (!gpu) return 'this browser offers no WebGPU';
+  return (await gpu.requestAdapter().catch(() => null)) ? null : 'this browser has no WebGPU adapter';
+}
