@@ -62,18 +62,21 @@ async function main() {
 
   const forward = explainer.hasForward;
   if (!forward) console.log(`(no ${path.basename(forwardModel)}: plain forward measured by the logits-only fetch only)`);
-  // The explainer session itself, logits only (bypasses predict(), which uses the forward graph).
-  const logitsFeeds = {
+  // The explainer session itself, logits only (bypasses predict(), which uses the forward
+  // graph), every switch it has at 0.
+  const off = new ort.Tensor('float32', new Float32Array([0]), []);
+  const logitsFeeds = (session) => ({
     pixels: new ort.Tensor('float32', pixels, [1, 3, H, W]),
     target: new ort.Tensor('float32', new Float32Array(C), [1, C]),
-    pixel_relevance: new ort.Tensor('float32', new Float32Array([0]), []),
-  };
+    ...Object.fromEntries(['pixel_relevance', 'attnlrp_relevance', 'cp_lrp_relevance']
+      .filter((n) => session.inputNames.includes(n)).map((n) => [n, off])),
+  });
   const layout = tokenLayout(metadata);
   const withoutLrpFull = core.explainerMethodIds.filter((m) => m !== 'lrp_full');
 
   const variants = {
     'plain forward (.forward.onnx)': forward && (() => explainer.predict(pixels)),
-    'explainer, logits-only fetch': () => explainer.session.run(logitsFeeds, ['logits']),
+    'explainer, logits-only fetch': () => explainer.session.run(logitsFeeds(explainer.session), ['logits']),
     'explainer K=1, all outputs': () => explainer.explain(pixels, [five[0]]),
     'full explanation (K=1 + all methods)': async () => {
       const out = await explainer.explain(pixels, [five[0]]);

@@ -53,10 +53,13 @@ export function matmulWorkFromProfile(profileText) {
 
 // Profiles one run of `model` in a child process (onnxruntime-web prints its profile on the
 // process's stdout, so it gets a process of its own). An explainer graph runs K = 1 target
-// with the given pixel_relevance; a plain forward graph ignores both.
-export function profiledMatmulWork(model, { imageSize: [H, W], classes, pixelRelevance = 1, threads = 0 }) {
+// with the given switches (attnlrp/cpLrp: attnlrp_relevance, cp_lrp_relevance); a plain
+// forward graph ignores them.
+export function profiledMatmulWork(model, {
+  imageSize: [H, W], classes, pixelRelevance = 1, attnlrp = 0, cpLrp = 0, threads = 0,
+}) {
   const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'profile-once.js');
-  const args = [child, model, H, W, classes, pixelRelevance, threads].map(String);
+  const args = [child, model, H, W, classes, pixelRelevance, threads, attnlrp, cpLrp].map(String);
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`profiling ${path.basename(model)} failed: ${r.stderr.trim().split('\n').pop()}`);
   return matmulWorkFromProfile(r.stdout);
@@ -70,4 +73,25 @@ export function profiledAttributionWork(model, weights, { imageSize: [H, W], tok
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`profiling ${path.basename(model)} failed: ${r.stderr.trim().split('\n').pop()}`);
   return matmulWorkFromProfile(r.stdout);
+}
+
+// The fewest MACs AttnLRP's or CP-LRP's modified backward pass needs for one target
+// (METHODS.md: one forward, then one backward forming input gradients only), from the
+// metadata's architecture: per block, the Linear layers' input gradients on the rows that
+// carry gradient (the last block: the head's rows), the attention's (AttnLRP: Aᵀg_O, g_O Vᵀ,
+// g_Z K, g_Zᵀ Q; CP-LRP: Aᵀg_O alone) and qkv's (CP-LRP: its v third); then the patch
+// embedding's. The seed (one row of the head) counts D·C, as the textbook forward's head.
+export function modifiedBackwardMacs(arch, method) {
+  const { embed_dim: D, tokens: S, heads: h, patch_size: p, blocks: B, num_classes: C, mlp_ratio } = arch;
+  const N = S - arch.special_tokens;
+  const d = D / h;
+  const M = mlp_ratio * D;
+  const headRows = arch.distilled ? 2 : 1;
+  let macs = D * C * headRows + N * D * 3 * p * p;
+  for (let b = 0; b < B; b++) {
+    const r = b === B - 1 ? headRows : S;
+    macs += 2 * r * D * M + r * D * D;
+    macs += method === 'attnlrp' ? 4 * h * r * S * d + S * 3 * D * D : h * r * S * d + S * D * D;
+  }
+  return macs;
 }

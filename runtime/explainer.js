@@ -84,13 +84,23 @@ async function openForward(ort, bytes, options, name, metadata) {
   return session;
 }
 
+// Each switch input and the output it computes (contract: 1 exactly when that output is
+// fetched, since each is a costly pass only its methods read). pixel_relevance is in every
+// graph; a graph exported before AttnLRP/CP-LRP lacks the other two and is not fed them.
+const SWITCHES = { pixel_relevance: 'input_rel_classic', attnlrp_relevance: 'input_rel_attnlrp', cp_lrp_relevance: 'input_rel_cp_lrp' };
+
+function switchFeeds(ort, inputNames, fetches) {
+  return Object.fromEntries(Object.entries(SWITCHES).filter(([input]) => inputNames.includes(input))
+    .map(([input, output]) => [input, new ort.Tensor('float32', new Float32Array([fetches.includes(output) ? 1 : 0]), [])]));
+}
+
 // The split graphs (models/exporter/split.py) must fit each other: every input of the
-// target graph but target and pixel_relevance is an output of the photo graph.
+// target graph but target and the switches is an output of the photo graph.
 function checkSplitContract(photo, target, name) {
   const problems = [];
   for (const o of ['logits', 'attn']) if (!photo.outputNames.includes(o)) problems.push(`its photo graph lacks output ${o}`);
   if (!photo.inputNames.includes('pixels')) problems.push('its photo graph lacks input pixels');
-  const cacheInputs = target.inputNames.filter((n) => n !== 'target' && n !== 'pixel_relevance');
+  const cacheInputs = target.inputNames.filter((n) => n !== 'target' && !(n in SWITCHES));
   const unfed = cacheInputs.filter((n) => !photo.outputNames.includes(n));
   if (unfed.length) problems.push(`target graph inputs no photo graph output feeds: ${unfed.slice(0, 5).join(', ')}`);
   for (const n of ['target', 'pixel_relevance']) if (!target.inputNames.includes(n)) problems.push(`its target graph lacks input ${n}`);
@@ -187,6 +197,8 @@ export async function openExplainer({
     attn_rel: [K, B, h, S, S],
     attn_rel_classic_last: [K, h, S, S],
     input_rel_classic: [K, H, W],
+    input_rel_attnlrp: [K, H, W],
+    input_rel_cp_lrp: [K, H, W],
   });
 
   function pixelsTensor(pixels) {
@@ -197,10 +209,6 @@ export async function openExplainer({
     }
     return new ort.Tensor('float32', data, [1, 3, H, W]);
   }
-
-  // The switch (contract): 1 only when input_rel_classic is fetched, since the classic
-  // pass down to the pixels is costly and only lrp_full reads it.
-  const pixelRelevance = (fetches) => new ort.Tensor('float32', new Float32Array([fetches.includes('input_rel_classic') ? 1 : 0]), []);
 
   function checkShapes(result, fetches, K, graphName) {
     const expected = shapes(K);
@@ -214,12 +222,9 @@ export async function openExplainer({
   }
 
   async function run(pixels, targetData, K, fetches) {
-    const feeds = {
-      pixels: pixelsTensor(pixels),
-      target: new ort.Tensor('float32', targetData, [K, C]),
-      pixel_relevance: pixelRelevance(fetches),
-    };
+    const inputs = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', targetData, [K, C]) };
     const explainer = await explainerSession(); // opening it is not the run's time
+    const feeds = { ...inputs, ...switchFeeds(ort, explainer.inputNames, fetches) };
     const started = now();
     const result = await explainer.run(feeds, fetches);
     const modelMs = now() - started;
@@ -372,7 +377,7 @@ export async function openExplainer({
       const feeds = {
         ...cache.feeds,
         target: new ort.Tensor('float32', targetMatrix(targets, C), [K, C]),
-        pixel_relevance: pixelRelevance(fetches),
+        ...switchFeeds(ort, target.inputNames, fetches),
       };
       const started = now();
       const result = graphFetches.length ? await target.run(feeds, graphFetches) : {};

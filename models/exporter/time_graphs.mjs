@@ -19,7 +19,10 @@ const target = (k) => {
   return new ort.Tensor('float32', t, [k, c]);
 };
 const flag = (v) => new ort.Tensor('float32', Float32Array.of(v), []);
-const explain = (k, v) => () => explainer.run({ pixels, target: target(k), pixel_relevance: flag(v) });
+// the AttnLRP/CP-LRP switches (absent from older graphs) off: the cases time the rest
+const others = Object.fromEntries(['attnlrp_relevance', 'cp_lrp_relevance']
+  .filter((n) => explainer.inputNames.includes(n)).map((n) => [n, flag(0)]));
+const explain = (k, v) => () => explainer.run({ pixels, target: target(k), pixel_relevance: flag(v), ...others });
 const cases = {
   plain: () => plain.run({ pixels }),
   k1_flag0: explain(1, 0),

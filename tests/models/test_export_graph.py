@@ -134,17 +134,18 @@ def test_size_check_rejects_an_explainer_much_larger_than_the_forward_graph(tmp_
 class FixedK(torch.nn.Module):
     """Right names and shapes, but exported without the dynamic axis."""
 
-    def forward(self, pixels, target, pixel_relevance):
+    def forward(self, pixels, target, pixel_relevance, attnlrp_relevance, cp_lrp_relevance):
         s = SMALL.tokens
         a = pixels.mean() * torch.ones(SMALL.depth, SMALL.heads, s, s)
         g = target.sum(1)[:, None, None, None, None] * a
+        pix = target.sum(1)[:, None, None] * pixels[0, 0]
         return (target[:1] * 2, a, g, g, g[:, -1],
-                pixel_relevance * target.sum(1)[:, None, None] * pixels[0, 0])
+                pixel_relevance * pix, attnlrp_relevance * pix, cp_lrp_relevance * pix)
 
 
 def test_verification_rejects_a_graph_with_a_fixed_k(tmp_path):
     path = tmp_path / "fixed.onnx"
-    torch.onnx.export(FixedK(), (torch.zeros(1, 3, 64, 64), torch.zeros(2, 10), torch.tensor(1.0)), str(path),
+    torch.onnx.export(FixedK(), (torch.zeros(1, 3, 64, 64), torch.zeros(2, 10), *[torch.tensor(1.0)] * 3), str(path),
                       opset_version=17,
                       input_names=list(INPUT_NAMES), output_names=list(OUTPUT_NAMES))
     with pytest.raises(ExportCheckFailed, match="target axis 0 is 2, expected the dynamic K"):
@@ -155,7 +156,7 @@ class NoSwitch(torch.nn.Module):
     """The graph of before the pixel_relevance input: pixels and target only."""
 
     def forward(self, pixels, target):
-        return FixedK()(pixels, target, torch.tensor(1.0))
+        return FixedK()(pixels, target, *[torch.tensor(1.0)] * 3)
 
 
 def test_verification_rejects_a_graph_without_the_pixel_relevance_input(tmp_path):

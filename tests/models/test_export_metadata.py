@@ -61,6 +61,6 @@ def test_output_shapes_follow_the_config():
     assert output_shapes(SMALL) == {
         "logits": [1, 10], "attn": [2, 2, 17, 17], "attn_grad": ["K", 2, 2, 17, 17],
         "attn_rel": ["K", 2, 2, 17, 17], "attn_rel_classic_last": ["K", 2, 17, 17],
-        "input_rel_classic": ["K", 64, 64]}
+        "input_rel_classic": ["K", 64, 64], "input_rel_attnlrp": ["K", 64, 64], "input_rel_cp_lrp": ["K", 64, 64]}
     distilled = KNOWN_MODELS["deit_tiny_distilled_patch16_224"].config
     assert output_shapes(distilled)["attn"] == [12, 3, 198, 198]

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from conftest import REPO_ROOT, random_inputs
-from models.exporter.explainer import OUTPUT_NAMES, build_explainer, build_plain
+from models.exporter.explainer import OFF, OUTPUT_NAMES, build_explainer, build_plain
 from models.exporter.onnx_export import export_plain
 from models.exporter.split import build_split
 from models.exporter.split_export import export_split
@@ -23,7 +23,7 @@ RUNNER = REPO_ROOT / "tests" / "models" / "run_split.mjs"
 def split_outputs(photo, target, pixels, tgt, flag):
     with torch.no_grad():
         logits, attn, *cache = photo(pixels)
-        return (logits, attn, *target(logits, attn, *cache, tgt, torch.tensor(flag)))
+        return (logits, attn, *target(logits, attn, *cache, tgt, torch.tensor(flag), OFF, OFF))
 
 
 @pytest.mark.parametrize("flag", [0.0, 1.0])
@@ -113,7 +113,8 @@ def test_split_onnx_matches_single_graph(split_files, k, flag, tmp_path):
     results = []
     for seed in (11, 12):  # the seeds of test_lrp_onnx.py (some seeds amplify float32 rounding more)
         pixels, tgt = random_inputs(cfg, k, seed)
-        feeds = {"pixels": pixels.numpy(), "target": tgt.numpy(), "pixel_relevance": np.asarray(flag, np.float32)}
+        switches = ("pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance")  # all on or all off
+        feeds = {"pixels": pixels.numpy(), "target": tgt.numpy(), **{n: np.asarray(flag, np.float32) for n in switches}}
         cmd = ["node", str(RUNNER), "--photo", str(out / files["photo"]), "--target", str(out / files["target"]),
                "--weights", str(out / files["weights"]), "--out", str(tmp_path / f"out{seed}")]
         for name, value in feeds.items():
@@ -123,7 +124,7 @@ def test_split_onnx_matches_single_graph(split_files, k, flag, tmp_path):
         assert done.returncode == 0, done.stderr
         got = {n: np.load(tmp_path / f"out{seed}" / f"{n}.npy") for n in OUTPUT_NAMES}
         with torch.no_grad():
-            want = dict(zip(OUTPUT_NAMES, (o.numpy() for o in single(pixels, tgt, torch.tensor(flag)))))
+            want = dict(zip(OUTPUT_NAMES, (o.numpy() for o in single(pixels, tgt, *[torch.tensor(flag)] * 3))))
         for name in OUTPUT_NAMES:
             assert got[name].shape == want[name].shape, name
             assert_close(f"ort_vs_torch.{name}", got[name], want[name], f"split seed {seed}")

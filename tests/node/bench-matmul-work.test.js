@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { matmulWorkFromProfile, productMacs, profiledMatmulWork } from '../../bench/matmul-work.js';
+import { matmulWorkFromProfile, modifiedBackwardMacs, productMacs, profiledMatmulWork } from '../../bench/matmul-work.js';
 import { deitForward, deitModel, skipDeit } from './explain-support.js';
 
 test('productMacs reads the inner dimension whether or not A is transposed', () => {
@@ -49,4 +49,17 @@ test('DeiT-tiny: the forward counts its textbook MACs, and lrp_full adds the cla
   // without the classic pass below the last block: 3 fewer products per Linear layer of 8
   assert.ok(partial < 0.7 * full, `pixel_relevance 0 should skip the classic products: ${partial} vs ${full}`);
   assert.ok(partial > 4 * textbook, `the explanation does at least 4 forwards' products: ${partial} vs ${textbook}`);
+});
+
+// issue 28: each switch off adds no product at all; on, its pass stays within 1.1× the
+// fewest products its modified backward needs (METHODS.md, "AttnLRP and CP-LRP").
+test('DeiT-tiny: AttnLRP and CP-LRP cost nothing when off and near their minimum when on', { skip: skipDeit }, () => {
+  const arch = JSON.parse(readFileSync(deitModel.replace(/\.onnx$/, '.json'), 'utf8')).architecture;
+  const shape = { imageSize: arch.image_size, classes: arch.num_classes, threads: 1, pixelRelevance: 0 };
+  const off = profiledMatmulWork(deitModel, shape).macs;
+  for (const [method, on] of [['attnlrp', { attnlrp: 1 }], ['cp_lrp', { cpLrp: 1 }]]) {
+    const added = profiledMatmulWork(deitModel, { ...shape, ...on }).macs - off;
+    const minimum = modifiedBackwardMacs(arch, method);
+    assert.ok(added >= minimum && added <= 1.1 * minimum, `${method}: ${added} MACs added, minimum ${minimum}`);
+  }
 });
