@@ -1,14 +1,16 @@
 """AttnLRP and CP-LRP (METHODS.md, "AttnLRP and CP-LRP") as one modified backward pass each,
 in Gradient×Input form, batched over the K target rows.
 
-Every linear operation (conv, Linear, residual, token selection, the head) keeps its
-ordinary input gradient; only three layer types change:
-  LayerNorm: σ held constant, the gradient through the mean kept;
-  GELU: identity rule, the gradient times GELU(u)/u = Φ(u) (the forward's `cdf`);
+Every linear operation (conv, Linear, residual, LayerScale, token selection, the mean of
+the pooled heads, the head) keeps its ordinary input gradient; only three layer types change:
+  LayerNorm (every one: norm_pre, norm1/2, the final norm or fc_norm): σ held constant, the
+  gradient through the mean kept;
+  the MLP activation: identity rule, the gradient times act(u)/u (identity_ratio);
   attention: AttnLRP divides the gradient into q and k by 4 and into V by 2 (LXT's
   placement), softmax unmodified;
   CP-LRP holds A constant: no gradient into q and k, V's unmodified.
-The map is Σ_RGB x ⊙ g_x over the normalised input. Written per layer type, on the forward
+The map is Σ_RGB x ⊙ g_x over the normalised input. The head, pooling and final norm are
+backward.final_gradient's, with this LayerNorm rule. Written per layer type, on the forward
 record (forward.py), without autograd (torch.onnx.export would freeze it).
 
 Each method runs as its own stream, cut to 0 rows when its switch input is 0 (as lrp.py's
@@ -21,7 +23,7 @@ ones column (the shapes recording, shapes.py, could not name those axes).
 """
 import torch
 
-from .backward import head_gradient, pad_rows
+from .backward import final_gradient, pad_rows
 from .config import ViTConfig
 from .forward import conv_kernel_matrix
 
@@ -40,6 +42,27 @@ def layer_norm_gradient(g, rstd, weight):
     gw = g * weight
     n = int(weight.shape[0])
     return rstd * (gw - row_sum(gw, n) * (1.0 / n))
+
+
+def layer_norm_rule(g, _xhat, rstd, weight):
+    """layer_norm_gradient in backward.layer_norm_backward's signature (final_gradient)."""
+    return layer_norm_gradient(g, rstd, weight)
+
+
+def identity_ratio(c, cfg: ViTConfig):
+    """act(u)/u, the identity rule's factor, from what forward.activation kept: Φ(u) for the
+    exact GELU, ½(1 + tanh(√(2/π)(u + 0.044715u³))) for tanh-GELU, σ(1.702u) for QuickGELU.
+    Exact ratios, without LXT's GELU(u)/(u + 1e-10) (a < 1e-5 relative change, METHODS.md)."""
+    if cfg.act == "gelu":
+        return c.cdf
+    if cfg.act == "gelu_tanh":
+        return 0.5 * (1.0 + c.tanh)
+    return c.sig
+
+
+def layer_scaled(params, cfg: ViTConfig, g, key: str):
+    """The gradient at a LayerScale's input: a linear scaling, so g ⊙ γ (identity without)."""
+    return g * params.get(key) if cfg.layer_scale else g
 
 
 def split_heads(t, rows: int, cfg: ViTConfig):
@@ -93,19 +116,22 @@ def block_gradient(params, cfg: ViTConfig, b: int, c, g, method: str, on):
     """g [K, rows, D] at block b's output -> [K, S, D] at its input."""
     pre = f"blocks.{b}."
     r = c.rows
-    # MLP branch: x_out = x1 + fc2(gelu(fc1(LN2(x1))))
-    g_u = torch.matmul(g, params.get(pre + "mlp.fc2.weight")) * c.cdf  # GELU: identity rule
+    # MLP branch: x_out = x1 + ls2(fc2(act(fc1(LN2(x1)))))
+    g_mlp = layer_scaled(params, cfg, g, pre + "ls2.gamma")
+    g_u = torch.matmul(g_mlp, params.get(pre + "mlp.fc2.weight")) * identity_ratio(c, cfg)
     g_n2 = torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
     g_x1 = g + layer_norm_gradient(g_n2, c.rstd2, params.get(pre + "norm2.weight"))
-    # attention branch: x1 = x + proj(A·V)
-    g_o = split_heads(torch.matmul(g_x1, params.get(pre + "attn.proj.weight")), r, cfg)
+    # attention branch: x1 = x + ls1(proj(A·V))
+    g_attn = layer_scaled(params, cfg, g_x1, pre + "ls1.gamma")
+    g_o = split_heads(torch.matmul(g_attn, params.get(pre + "attn.proj.weight")), r, cfg)
     g_n1 = QKV_GRADIENT[method](params, cfg, b, c, g_o, on)
     return pad_rows(g_x1, r, cfg.tokens) + layer_norm_gradient(g_n1, c.rstd1, params.get(pre + "norm1.weight"))
 
 
 def pixel_map(params, cfg: ViTConfig, fw, g):
-    """g [K, S, D] at the embedding -> R_pix [K, H, W] = Σ_RGB x ⊙ g_x. The class/dist tokens
-    and pos_embed are constants: only the patch rows reach the pixels."""
+    """g [K, S, D] at the embedding -> R_pix [K, H, W] = Σ_RGB x ⊙ g_x. The prefix tokens
+    (class, distillation, registers) and pos_embed are constants: only the patch rows, which
+    follow the prefix in every layout (forward.embed), reach the pixels."""
     g_patches = torch.matmul(g[:, cfg.special_tokens:, :], conv_kernel_matrix(params, cfg))  # [K, N, 3pp]
     k = g.shape[0]
     p = cfg.patch_size
@@ -118,9 +144,11 @@ def pixel_map(params, cfg: ViTConfig, fw, g):
 def modified_backward(params, cfg: ViTConfig, fw, target, method: str, on=ONE):
     """The method's pixel map [K, H, W] for target rows [K, C], seeded with the one-hot
     of the raw logits (target itself)."""
-    g = layer_norm_gradient(head_gradient(params, cfg, target), fw.final_rstd, params.get("norm.weight"))
+    g = final_gradient(params, cfg, fw, target, layer_norm_rule)
     for b in reversed(range(cfg.depth)):
         g = block_gradient(params, cfg, b, fw.blocks[b], g, method, on)
+    if cfg.norm_pre:
+        g = layer_norm_gradient(g, fw.pre_rstd, params.get("norm_pre.weight"))
     return pixel_map(params, cfg, fw, g)
 
 

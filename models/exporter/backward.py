@@ -44,23 +44,24 @@ def head_gradient(params, cfg: ViTConfig, target):
     return torch.stack([g0 * 0.5, g1 * 0.5], dim=1)
 
 
-def final_gradient(params, cfg: ViTConfig, fw, target):
+def final_gradient(params, cfg: ViTConfig, fw, target, norm_backward=layer_norm_backward):
     """d(target . logits)/d(the last block's output rows): through the head, the pooling and
-    the final LayerNorm (forward.head_forward), [K, rows, D]."""
+    the final LayerNorm (forward.head_forward), [K, rows, D]. norm_backward(g, xhat, rstd,
+    weight) is the LayerNorm's backward (AttnLRP passes its σ-constant rule)."""
     norm_weight = params.get(final_norm_key(cfg) + ".weight")
     g = head_gradient(params, cfg, target)
     if cfg.pool in ("cls", "cls+dist"):
-        return layer_norm_backward(g, fw.final_xhat, fw.final_rstd, norm_weight)
+        return norm_backward(g, fw.final_xhat, fw.final_rstd, norm_weight)
     D, S = cfg.embed_dim, cfg.tokens
     first, n = pooled_rows(cfg)
     g_cls, g_mean = (g[..., :D], g[..., D:]) if cfg.pool == "cls+avg" else (None, g)
     if cfg.fc_norm:  # the norm is after the pooling: back through it first
-        g_mean = layer_norm_backward(g_mean, fw.final_xhat, fw.final_rstd, norm_weight)
+        g_mean = norm_backward(g_mean, fw.final_xhat, fw.final_rstd, norm_weight)
     # the mean hands each pooled row 1/n of the gradient
     rows = F.pad(g_mean.expand(-1, n, -1) * (1.0 / n), (0, 0, first, 0))
     if g_cls is not None:
         rows = rows + F.pad(g_cls, (0, 0, 0, S - 1))
-    return rows if cfg.fc_norm else layer_norm_backward(rows, fw.final_xhat, fw.final_rstd, norm_weight)
+    return rows if cfg.fc_norm else norm_backward(rows, fw.final_xhat, fw.final_rstd, norm_weight)
 
 
 def activation_grad(c, cfg: ViTConfig):
