@@ -1,16 +1,19 @@
 """The explainer's AttnLRP and CP-LRP maps (models/exporter/attnlrp.py) against the
 independent autograd reference (attnlrp_reference.py) under METHODS.md's acceptance, on
-random ViTs of several layouts and on DeiT-tiny for catdog; and in onnxruntime-web."""
+random ViTs of every layout the exporter reads (models/exporter/layouts) and on DeiT-tiny
+for catdog; and in onnxruntime-web."""
 import numpy as np
 import pytest
 import torch
 
 from attnlrp_reference import patch_map, pearson, reference_maps
 from conftest import TINY, TINY_DISTILLED, lively_state_dict, random_inputs
+from layout_writers import random_checkpoint, write_hf
 from models.exporter.config import ViTConfig
 from models.exporter.explainer import OUTPUT_NAMES, build_explainer
+from models.exporter.layouts import Options, read_source
 from models.exporter.split import build_split
-from ort_runner import run_in_ort
+from ort_runner import export_small, run_in_ort, skip_without_ort
 from test_golden_tensors import CHECKPOINT, DEIT_TINY, GOLDEN
 from tolerance import assert_close
 
@@ -26,11 +29,26 @@ LAYOUTS = [
     ViTConfig(name="one_block_distilled_no_qkv_bias", depth=1, heads=1, embed_dim=16, patch_size=4,
               image_size=(16, 16), num_classes=5, distilled=True, qkv_bias=False),
 ]
+# byo-export's layouts in the exporter's (timm) terms, as test_layout_parity.CASES reads them
+SMALL = dict(depth=2, heads=2, embed_dim=24, patch_size=8, image_size=(16, 24), num_classes=6)
+BYO_LAYOUTS = [ViTConfig(name=name, **SMALL, **variant) for name, variant in (
+    ("registers_no_embed_class_layer_scale", dict(registers=4, no_embed_class=True, layer_scale=True)),
+    ("no_cls_avg", dict(cls_token=False, pool="avg")),
+    ("registers_avg_prefix", dict(registers=2, pool="avg+prefix")),
+    ("clip_norm_pre_no_patch_bias_quickgelu", dict(norm_pre=True, patch_bias=False, act="quickgelu", ln_eps=1e-5)),
+    ("fc_norm_avg_registers", dict(fc_norm=True, pool="avg", registers=2)),
+    ("gelu_tanh", dict(act="gelu_tanh")),
+    ("distilled_layer_scale", dict(distilled=True, layer_scale=True)),
+    ("dinov2_registers", dict(pool="cls+avg", layer_scale=True, registers=4, no_embed_class=True)),
+)]
+BYO = {cfg.name: cfg for cfg in BYO_LAYOUTS}
 ON = torch.tensor(1.0)
 OFF = torch.tensor(0.0)
 
 
 def state_dict(cfg):
+    if cfg.name in BYO:
+        return random_checkpoint(cfg, seed=9)  # every tensor of the layout (params.param_shapes)
     sd = lively_state_dict(cfg)
     if not cfg.qkv_bias:
         sd = {k: v for k, v in sd.items() if not k.endswith("attn.qkv.bias")}
@@ -64,7 +82,7 @@ def acceptance_failures(got, want, logits, classes, patch_size):
     return failures
 
 
-@pytest.mark.parametrize("cfg", LAYOUTS, ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", LAYOUTS + BYO_LAYOUTS, ids=lambda c: c.name)
 def test_float64_graph_equals_the_reference(cfg):
     sd = state_dict(cfg)
     pixels, _ = random_inputs(cfg, 1, seed=50)
@@ -75,7 +93,7 @@ def test_float64_graph_equals_the_reference(cfg):
         assert_close("f64_vs_f64.gxi_map", got[method], want, f"{cfg.name} {method}")
 
 
-@pytest.mark.parametrize("cfg", LAYOUTS, ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", LAYOUTS + BYO_LAYOUTS, ids=lambda c: c.name)
 @pytest.mark.parametrize("seed", [60, 61, 62])
 def test_float32_graph_passes_the_acceptance_and_conserves_as_the_reference(cfg, seed):
     sd = state_dict(cfg)
@@ -85,6 +103,25 @@ def test_float32_graph_passes_the_acceptance_and_conserves_as_the_reference(cfg,
     for method in METHODS:
         want, logits = reference_maps(sd, cfg, pixels, classes, method)
         assert not acceptance_failures(got[method], want, logits, classes, cfg.patch_size), method
+
+
+def test_hf_dinov2_with_registers_read_from_its_folder(tmp_path):
+    # HF's own token convention (position embedding over cls + patches, registers inserted
+    # after it), read by layouts/hf.py into timm terms: the maps of the checkpoint's model
+    cfg = ViTConfig(name="hf", **SMALL, pool="cls+avg", layer_scale=True)
+    sd = random_checkpoint(cfg, seed=10)
+    sd["reg_token"] = torch.randn(1, 4, cfg.embed_dim, generator=torch.Generator().manual_seed(11)) * 0.3
+    folder = write_hf(tmp_path / "hf", sd, "dinov2_with_registers", heads=cfg.heads, image_size=list(cfg.image_size),
+                      eps=cfg.ln_eps, architecture="Dinov2WithRegistersForImageClassification",
+                      num_register_tokens=4)
+    ckpt = read_source(folder, Options())
+    pixels, _ = random_inputs(cfg, 1, seed=80)
+    classes = [1, 4]
+    got = graph_maps(build_explainer(ckpt.cfg, ckpt.state_dict), pixels, one_hot(classes, cfg.num_classes),
+                     torch.float64)
+    for method in METHODS:
+        want, _ = reference_maps(sd, cfg, pixels, classes, method)
+        assert_close("f64_vs_f64.gxi_map", got[method], want, f"HF DINOv2 registers {method}")
 
 
 @pytest.fixture(scope="module")
@@ -158,5 +195,27 @@ def test_onnxruntime_web_matches_the_module(exported, k, tmp_path):
             assert got[name].shape == (k, *cfg.image_size), name
             if switch:
                 assert_close(f"ort_vs_torch.{name}", got[name], want[name].numpy(), f"switches {a} {c}")
+            else:
+                assert not got[name].any(), name
+
+
+def test_onnxruntime_web_runs_a_pooled_layout(tmp_path):
+    # the pooled head's backward (patch mean, concat with token 0), registers and LayerScale
+    # in the graph, and on empty rows for the switch that is off
+    skip_without_ort()
+    cfg = BYO["dinov2_registers"]
+    module, path = export_small(cfg, state_dict(cfg), tmp_path)
+    pixels, target = random_inputs(cfg, 2, seed=73)
+    target[1] = 0  # a predicted-class row
+    for a, c in ((1.0, 0.0), (0.0, 1.0)):
+        got = run_in_ort(path, tmp_path / f"{a}{c}", pixels, target, pixel_relevance=0.0,
+                         attnlrp_relevance=a, cp_lrp_relevance=c)
+        with torch.no_grad():
+            want = dict(zip(OUTPUT_NAMES, module(pixels, target, OFF, torch.tensor(a), torch.tensor(c))))
+        for m, switch in zip(METHODS, (a, c)):
+            name = f"input_rel_{m}"
+            assert got[name].shape == (2, *cfg.image_size), name
+            if switch:
+                assert_close(f"ort_vs_torch.{name}", got[name], want[name].numpy(), cfg.name)
             else:
                 assert not got[name].any(), name
