@@ -165,7 +165,9 @@ def test_switches_off_give_zeros_and_leave_every_other_output(cfg):
         assert not off[f"input_rel_{m}"].any() and on[f"input_rel_{m}"].abs().max() > 0
 
 
-@pytest.mark.parametrize("cfg", [TINY, TINY_DISTILLED], ids=lambda c: c.name)
+@pytest.mark.parametrize("cfg", [TINY, TINY_DISTILLED, BYO["dinov2_registers"],
+                                 BYO["clip_norm_pre_no_patch_bias_quickgelu"], BYO["fc_norm_avg_registers"]],
+                         ids=lambda c: c.name)
 def test_split_graphs_compute_the_single_graphs_maps(cfg):
     sd = state_dict(cfg)
     single = build_explainer(cfg, sd)
