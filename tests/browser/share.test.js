@@ -205,7 +205,7 @@ test('compare view: two photos side by side, each with its own map for the same 
   });
   assert.equal(maps[0].length, maps[1].length);
   assert.ok(maps[0].some((v, i) => Math.abs(v - maps[1][i]) > 1e-6), 'two different maps');
-  await page.waitForFunction(() => /photo2=dogcat2\.png/.test(location.search), null);
+  await page.waitForFunction(() => /photo2=dogcat2\.png/.test(location.search));
   // Changing the method redraws both.
   await page.selectOption('#method', 'attention_rollout');
   await page.waitForFunction(() => [...document.querySelectorAll('#compare canvas')]
@@ -214,7 +214,7 @@ test('compare view: two photos side by side, each with its own map for the same 
   assert.deepEqual(pngSize(sheet.buffer), { width: sheetLayout(2, 2).width, height: sheetLayout(2, 2).height });
   await screenshot(page, 'compare-two-photos');
   // The link reopens both photos.
-  await page.waitForFunction(() => /method=attention_rollout/.test(location.search), null);
+  await page.waitForFunction(() => /method=attention_rollout/.test(location.search));
   const again = await openPage(browser, page.url());
   await again.page.waitForFunction(() => document.querySelectorAll('#compare canvas[data-rendered="heat"]').length === 2);
   assert.deepEqual(await again.page.$$eval('#compare canvas', (cs) => cs.map((c) => `${c.dataset.caption} ${c.dataset.target} ${c.dataset.method}`)),
