@@ -62,7 +62,7 @@ function ioNames(bytes, name) {
 // exporter leaves nothing in it to fold (its products are Gemm over the weights as stored:
 // models/exporter/explainer.py, PlainViT), and the two passes took about a third of its
 // session's opening, which is on the page's way to "ready", while its forwards are as fast
-// without them (docs/architecture.md, Startup). WebGPU keeps onnxruntime's defaults (not
+// without them (docs/experiments.md, "Opening a model"). WebGPU keeps onnxruntime's defaults (not
 // measured there).
 const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
 
