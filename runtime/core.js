@@ -40,7 +40,10 @@
  *       the square grid S - specialTokens, when it is one), specialTokens (default 1),
  *       startLayer (default 0), queryToken (default 0) }.
  *       'all' leaves out methods whose inputs are missing; a method named explicitly whose
- *       inputs are missing throws. lrp_full's map is the H x W pixel map.
+ *       inputs are missing throws. lrp_full's, attnlrp's and cp_lrp's maps are the H x W
+ *       pixel map (signed).
+ *   core.patchSum(map, [rows, cols]) → { shape: [rows, cols], data }: a pixel map's patch
+ *       map, the sum of each patch (METHODS.md: the patch map of attnlrp and cp_lrp)
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
  *       queryToken's relevance over all tokens (token explorer).
  *   core.contrast(method, mapA, mapB) → { shape, data, correlation }: why A rather than B,
@@ -271,6 +274,13 @@ function createCore(M) {
     });
   }
 
+  // A pixel map's patch map (attnlrp, cp_lrp, lrp_full): each patch's sum, signed.
+  function patchSum(map, grid) {
+    if (!map?.data || !Array.isArray(map.shape) || map.shape.length !== 2) throw new TypeError('patchSum: the map must be { shape: [rows, cols], data }');
+    if (!Array.isArray(grid) || grid.length !== 2 || !grid.every(Number.isInteger)) throw new TypeError('patchSum: grid must be [rows, cols] integers');
+    return using([heapFloats(map.data, map.shape)], (f) => copyOut(M.patchSum(f, grid[0], grid[1])));
+  }
+
   return {
     methods: methodRegistry,
     methodIds,
@@ -287,6 +297,7 @@ function createCore(M) {
     computeMaps,
     relevanceRow,
     contrast,
+    patchSum,
     ...renderApi(M),
     ...evalApi(M),
   };
