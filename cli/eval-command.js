@@ -46,10 +46,10 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   await prepareOutDir(opts.out, OUT_FILES);
   if (source) console.log(`shard ${formatShard(shard)} (${source})`);
   const core = await loadCore();
-  const methods = job.usesMethods === false ? [] : evalMethods(opts, core);
+  const metadata = await userStep(() => readMetadata(metadataPathFor(opts.model), opts.model));
+  const methods = job.usesMethods === false ? [] : evalMethods(opts, core, metadata);
   const attrMethods = attributionMethodsOf(core, methods);
   if (attrMethods.length && !job.takesAttribution) throw new UsageError(`--methods: ${attrMethods.join(', ')} is not available in eval ${name}`);
-  const metadata = await userStep(() => readMetadata(metadataPathFor(opts.model), opts.model));
   if (attrMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   const { items, data, notes } = await userStep(async () => job.items({ opts, metadata }));
   for (const line of notes) console.log(line);

@@ -16,7 +16,7 @@ import { attributionMaps, attributionMethodsOf } from '../../runtime/attribution
 import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
-import { validateMetadata } from '../../runtime/metadata.js';
+import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
 import { nearEqualNote, standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
@@ -173,8 +173,9 @@ export async function run(argv) {
   if (!core.cropModeIds.includes(opts.crop)) throw new UsageError(`--crop must be ${core.cropModeIds.join(' or ')}, got "${opts.crop}"`);
   if (opts.crop !== 'center' && isNpyPath(inputFile)) throw new UsageError(`--crop ${opts.crop} applies to photos; ${inputFile} is already the model's input`);
   const parsed = parseMethods(opts.method, core.methodIds);
-  // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
-  const methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;
+  // 'all': what one run of this model's explainer graph feeds; attattr (the attribution
+  // graphs) only when named
+  const methods = parsed === 'all' ? graphMethodIds(core, metadata) : parsed;
   if (!core.colormapIds.includes(opts.colormap)) {
     throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
   }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
 import { resolveTarget } from '../targets.js';
+import { graphMethodIds } from '../metadata.js';
 import { createSession } from '../explain-session.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
 import { openExplainerFile } from './open-explainer.js';
@@ -66,7 +67,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
   const { metadata } = explainer;
   return {
     metadata,
-    methods: core.explainerMethodIds, // attattr runs the attribution graphs (vit-relevance attribute)
+    methods: graphMethodIds(core, metadata), // attattr runs the attribution graphs (vit-relevance attribute)
     method: (id) => core.method(id),
     engine: explainer.engine,
     classId: (spec) => resolveTarget(metadata, spec),
