@@ -114,9 +114,9 @@ Floats patch_sum_of(const Floats& pixels, int grid_rows, int grid_cols) {
   return call_or_throw_js([&] {
     const auto& d = pixels.dims();
     if (d.size() != 2) throw InputError("patch_sum: the pixel map must be [rows, cols]");
-    RelevanceMap out = patch_sum(
-        RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), pixels.values()}, grid_rows,
-        grid_cols);
+    RelevanceMap out =
+        patch_sum(RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), pixels.values()},
+                  grid_rows, grid_cols);
     return Floats(std::move(out.data), {out.rows, out.cols});
   });
 }

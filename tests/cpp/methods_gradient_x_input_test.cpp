@@ -97,14 +97,22 @@ TEST(PatchSum, SumsEachPatchSignedRowMajor) {
 
 TEST(PatchSum, Errors) {
   const OwnedTensor x = signed_pixels();
-  EXPECT_EQ(error_of([&] { patch_sum(RelevanceMap{4, 6, x.data}, 3, 3); }),
+  EXPECT_EQ(error_of([&] {
+              patch_sum(RelevanceMap{4, 6, x.data}, 3, 3);
+            }),
             "patch_sum: the grid 3x3 does not divide the pixel map 4x6");
-  EXPECT_EQ(error_of([&] { patch_sum(RelevanceMap{4, 6, x.data}, 0, 3); }),
+  EXPECT_EQ(error_of([&] {
+              patch_sum(RelevanceMap{4, 6, x.data}, 0, 3);
+            }),
             "patch_sum: the grid 0x3 does not divide the pixel map 4x6");
-  EXPECT_EQ(error_of([&] { patch_sum(RelevanceMap{4, 5, x.data}, 1, 1); }),
+  EXPECT_EQ(error_of([&] {
+              patch_sum(RelevanceMap{4, 5, x.data}, 1, 1);
+            }),
             "patch_sum: the pixel map 4x5 is empty or not rows x cols values");
   const float big = std::numeric_limits<float>::max();
-  EXPECT_EQ(error_of([&] { patch_sum(RelevanceMap{1, 2, {big, big}}, 1, 1); }),
+  EXPECT_EQ(error_of([&] {
+              patch_sum(RelevanceMap{1, 2, {big, big}}, 1, 1);
+            }),
             "patch_sum: patch 0 sums to beyond float32 range (is the pixel map finite?)");
 }
 
