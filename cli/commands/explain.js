@@ -182,6 +182,12 @@ export async function run(argv) {
   // attattr reads Attr from the attribution graphs, the other methods the explainer's run
   const attributionMethods = attributionMethodsOf(core, methods);
   const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
+  // A graph exported before a method's optional output (attnlrp, cp_lrp): said before loading it.
+  const lacking = explainerMethods.filter((m) => !graphMethodIds(core, metadata).includes(m));
+  if (lacking.length) {
+    throw new UserError(`${path.basename(opts.model)} cannot compute ${lacking.join(', ')}: an export older than `
+      + `${lacking.length > 1 ? 'these methods' : 'this method'} lacks ${core.outputsFor(lacking).join(', ')} (re-export it: npm run build)`);
+  }
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m, contrastId))));
   let t0 = performance.now();
