@@ -103,6 +103,12 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
   };
 }
 
+// A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
+// each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.
+export async function patchMap(map, grid) {
+  return (await sharedCore()).patchSum(map, grid);
+}
+
 // A map → RGBA pixels { data, width, height }: on its colour scale (`scale` 'positive':
 // min-max; 'signed': 0 white in the diverging rdbu colormap), coloured, `display`
 // smooth (bilinear) or grid; `threshold` makes removed pixels transparent. With `photo`

@@ -87,14 +87,14 @@ const MethodInfo kMethods[] = {
     {Method::AttnLrp, "attnlrp",
      "AttnLRP (Achtibat et al. 2024)", "AttnLRP",
      "signed LRP through every layer, softmax and both attention products: the pixel map, "
-     "drawn in every view (its patch map: core.patchSum)",
+     "drawn in every view (its patch map: patchMap)",
      "https://arxiv.org/abs/2402.05602",
      /*needs=*/{T::InputRelAttnLrp}, /*start_layer=*/false, /*min_blocks=*/0,
      MethodForm::Map, /*row=*/nullptr, /*map=*/attnlrp_map},
     {Method::CpLrp, "cp_lrp",
      "CP-LRP (Ali et al. 2022)", "CP-LRP",
      "signed LRP through the value path only, the attention held constant: the pixel map, "
-     "drawn in every view (its patch map: core.patchSum)",
+     "drawn in every view (its patch map: patchMap)",
      "https://arxiv.org/abs/2202.07304",
      /*needs=*/{T::InputRelCpLrp}, /*start_layer=*/false, /*min_blocks=*/0,
      MethodForm::Map, /*row=*/nullptr, /*map=*/cp_lrp_map},
