@@ -86,15 +86,26 @@ async function openForward(ort, bytes, options, name, metadata) {
   return session;
 }
 
+// Each switch input and the output it computes (contract: 1 exactly when that output is
+// fetched, since each is a costly pass only its methods read). pixel_relevance is in every
+// graph; a graph exported before AttnLRP/CP-LRP lacks the other two and is not fed them.
+const SWITCHES = {
+  pixel_relevance: 'input_rel_classic',
+  ...Object.fromEntries(Object.entries(OPTIONAL_OUTPUTS).map(([output, { input }]) => [input, output])),
+};
+
+function switchFeeds(ort, inputNames, fetches) {
+  return Object.fromEntries(Object.entries(SWITCHES).filter(([input]) => inputNames.includes(input))
+    .map(([input, output]) => [input, new ort.Tensor('float32', new Float32Array([fetches.includes(output) ? 1 : 0]), [])]));
+}
+
 // The split graphs (models/exporter/split.py) must fit each other: every input of the
-// target graph but target and the switches (pixel_relevance, the optional outputs') is an
-// output of the photo graph.
-const SWITCHES = ['pixel_relevance', ...Object.values(OPTIONAL_OUTPUTS).map((o) => o.input)];
+// target graph but target and the switches is an output of the photo graph.
 function checkSplitContract(photo, target, name, outputs) {
   const problems = [];
   for (const o of ['logits', 'attn']) if (!photo.outputNames.includes(o)) problems.push(`its photo graph lacks output ${o}`);
   if (!photo.inputNames.includes('pixels')) problems.push('its photo graph lacks input pixels');
-  const cacheInputs = target.inputNames.filter((n) => n !== 'target' && !SWITCHES.includes(n));
+  const cacheInputs = target.inputNames.filter((n) => n !== 'target' && !(n in SWITCHES));
   const unfed = cacheInputs.filter((n) => !photo.outputNames.includes(n));
   if (unfed.length) problems.push(`target graph inputs no photo graph output feeds: ${unfed.slice(0, 5).join(', ')}`);
   const inputs = ['target', 'pixel_relevance', ...outputs.filter((o) => o in OPTIONAL_OUTPUTS).map((o) => OPTIONAL_OUTPUTS[o].input)];
@@ -205,15 +216,7 @@ export async function openExplainer({
     return new ort.Tensor('float32', data, [1, 3, H, W]);
   }
 
-  // The switch (contract): 1 only when input_rel_classic is fetched, since the classic
-  // pass down to the pixels is costly and only lrp_full reads it.
-  const pixelRelevance = (fetches) => new ort.Tensor('float32', new Float32Array([fetches.includes('input_rel_classic') ? 1 : 0]), []);
-  // The optional outputs' switches likewise (contract): each costs one modified backward
-  // pass, so it runs only when its output is fetched. Only a graph that has them is fed them.
   const outputs = graphOutputs(metadata);
-  const switchFeeds = (fetches) => Object.fromEntries(Object.entries(OPTIONAL_OUTPUTS)
-    .filter(([o]) => outputs.includes(o))
-    .map(([o, { input }]) => [input, new ort.Tensor('float32', new Float32Array([fetches.includes(o) ? 1 : 0]), [])]));
 
   function checkShapes(result, fetches, K, graphName) {
     const expected = shapes(K);
@@ -227,13 +230,9 @@ export async function openExplainer({
   }
 
   async function run(pixels, targetData, K, fetches) {
-    const feeds = {
-      pixels: pixelsTensor(pixels),
-      target: new ort.Tensor('float32', targetData, [K, C]),
-      pixel_relevance: pixelRelevance(fetches),
-      ...switchFeeds(fetches),
-    };
+    const inputs = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', targetData, [K, C]) };
     const explainer = await explainerSession(); // opening it is not the run's time
+    const feeds = { ...inputs, ...switchFeeds(ort, explainer.inputNames, fetches) };
     const started = now();
     const result = await explainer.run(feeds, fetches);
     const modelMs = now() - started;
@@ -396,8 +395,7 @@ export async function openExplainer({
       const feeds = {
         ...cache.feeds,
         target: new ort.Tensor('float32', targetMatrix(targets, C), [K, C]),
-        pixel_relevance: pixelRelevance(fetches),
-        ...switchFeeds(fetches),
+        ...switchFeeds(ort, target.inputNames, fetches),
       };
       const started = now();
       const result = graphFetches.length ? await target.run(feeds, graphFetches) : {};

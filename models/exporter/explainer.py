@@ -4,6 +4,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .attnlrp import METHODS, switched_map
 from .backward import attention_gradients
 from .config import ViTConfig
 from .forward import vit_forward
@@ -11,17 +12,20 @@ from .lrp import relevance_pass
 from .params import ViTParams
 from .targets import predicted_class_rows
 
-INPUT_NAMES = ["pixels", "target", "pixel_relevance"]
-OUTPUT_NAMES = ["logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic"]
+INPUT_NAMES = ["pixels", "target", "pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance"]
+OUTPUT_NAMES = ["logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic",
+                "input_rel_attnlrp", "input_rel_cp_lrp"]
+OFF = torch.tensor(0.0)  # a switch PyTorch callers may leave out (the export feeds all)
 
 
 class ExplainerGraph(nn.Module):
-    """forward(pixels [1,3,H,W], target [K,C], pixel_relevance []) ->
-    (logits [1,C], attn [B,h,S,S], attn_grad [K,B,h,S,S], attn_rel [K,B,h,S,S],
-     attn_rel_classic_last [K,h,S,S], input_rel_classic [K,H,W]).
+    """forward(pixels [1,3,H,W], target [K,C], pixel_relevance [], attnlrp_relevance [],
+    cp_lrp_relevance []) -> (logits [1,C], attn [B,h,S,S], attn_grad [K,B,h,S,S],
+     attn_rel [K,B,h,S,S], attn_rel_classic_last [K,h,S,S], input_rel_classic [K,H,W],
+     input_rel_attnlrp [K,H,W], input_rel_cp_lrp [K,H,W]).
 
-    An all-zero target row stands for the predicted class; pixel_relevance = 0 skips
-    input_rel_classic (returned as zeros), any other value computes it."""
+    An all-zero target row stands for the predicted class; each switch = 0 skips its
+    input_rel_* output (returned as zeros), any other value computes it."""
 
     def __init__(self, cfg: ViTConfig, state_dict, final_ln_eps=None):
         super().__init__()
@@ -30,15 +34,17 @@ class ExplainerGraph(nn.Module):
         # the official LRP model builds its final LayerNorm with eps 1e-5; None = cfg.ln_eps
         self.final_ln_eps = final_ln_eps
 
-    def forward(self, pixels, target, pixel_relevance):
+    def forward(self, pixels, target, pixel_relevance, attnlrp_relevance=OFF, cp_lrp_relevance=OFF):
         cfg = self.cfg
         logits, fw = vit_forward(self.params, cfg, pixels, self.final_ln_eps)
         target = predicted_class_rows(target, logits)
         grads = attention_gradients(self.params, cfg, fw, target)
         rel, rel_classic_last, input_rel = relevance_pass(self.params, cfg, fw, target, pixel_relevance)
+        maps = [switched_map(self.params, cfg, fw, target, s, m)
+                for m, s in zip(METHODS, (attnlrp_relevance, cp_lrp_relevance))]
         attn = torch.stack([c.attn for c in fw.blocks], dim=0)
         return (logits, attn, torch.stack(grads, dim=1), torch.stack(rel, dim=1),
-                rel_classic_last, input_rel)
+                rel_classic_last, input_rel, *maps)
 
 
 class PlainViT(nn.Module):

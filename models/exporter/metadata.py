@@ -8,8 +8,9 @@ from .config import ViTConfig
 
 FORMAT = "vit-relevance-explainer"
 FORMAT_VERSION = 1
-INPUT_NAMES = ("pixels", "target", "pixel_relevance")
-OUTPUT_NAMES = ("logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic")
+INPUT_NAMES = ("pixels", "target", "pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance")
+OUTPUT_NAMES = ("logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic",
+                "input_rel_attnlrp", "input_rel_cp_lrp")
 K = "K"  # the symbolic number of target rows
 Dim = Union[int, str]
 
@@ -38,9 +39,10 @@ def read_synset_words(path: Path) -> Labels:
 
 def input_shapes(cfg: ViTConfig) -> Dict[str, List[Dim]]:
     h, w = cfg.image_size
-    # pixel_relevance: a scalar switch (0 = skip input_rel_classic), fed on every run
-    # because onnxruntime-web cannot override an initializer-backed default
-    return {"pixels": [1, 3, h, w], "target": [K, cfg.num_classes], "pixel_relevance": []}
+    # the switches: scalars, 0 = skip input_rel_classic / _attnlrp / _cp_lrp, fed on every
+    # run because onnxruntime-web cannot override an initializer-backed default
+    return {"pixels": [1, 3, h, w], "target": [K, cfg.num_classes], "pixel_relevance": [],
+            "attnlrp_relevance": [], "cp_lrp_relevance": []}
 
 
 def output_shapes(cfg: ViTConfig) -> Dict[str, List[Dim]]:
@@ -53,6 +55,8 @@ def output_shapes(cfg: ViTConfig) -> Dict[str, List[Dim]]:
         "attn_rel": [K, b, nh, s, s],
         "attn_rel_classic_last": [K, nh, s, s],
         "input_rel_classic": [K, h, w],
+        "input_rel_attnlrp": [K, h, w],
+        "input_rel_cp_lrp": [K, h, w],
     }
 
 

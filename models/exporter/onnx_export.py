@@ -22,14 +22,15 @@ def export_explainer(module: torch.nn.Module, cfg: ViTConfig, path: Path) -> Non
     target = torch.zeros(2, cfg.num_classes)
     target[0, 0] = 1.0
     target[1, cfg.num_classes - 1] = 1.0
-    # traced with the pixel relevance on; the switch is a run-time Slice/Where, not frozen
-    pixel_relevance = torch.tensor(1.0)
+    # traced with every switch on (pixel_relevance, attnlrp_relevance, cp_lrp_relevance):
+    # each is a run-time Slice, not frozen
+    switches = [torch.tensor(1.0)] * 3
     dynamic = {name: {0: K} for name, shape in output_shapes(cfg).items() if shape[0] == K}
     dynamic["target"] = {0: K}
     module.eval()
     with torch.no_grad():
         torch.onnx.export(
-            module, (pixels, target, pixel_relevance), str(path), opset_version=OPSET,
+            module, (pixels, target, *switches), str(path), opset_version=OPSET,
             input_names=list(INPUT_NAMES), output_names=list(OUTPUT_NAMES),
             dynamic_axes=dynamic,
             # Folding would store clamp(W), Wᵀ, … as new initializers and double the file.

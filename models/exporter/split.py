@@ -3,8 +3,9 @@
 PhotoGraph(pixels) -> (logits, attn, *cache): the forward pass and every target-independent
 quantity the backward and LRP passes read (the forward record and the proposed rule's
 Linear denominators, about half the explainer's matrix work).
-TargetGraph(logits, attn, *cache, target, pixel_relevance) -> (attn_grad, attn_rel,
-attn_rel_classic_last, input_rel_classic): the rest, for K targets.
+TargetGraph(logits, attn, *cache, target, pixel_relevance, attnlrp_relevance, cp_lrp_relevance)
+-> (attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic, input_rel_attnlrp,
+input_rel_cp_lrp): the rest, for K targets.
 
 Run in sequence they compute exactly what ExplainerGraph computes (same operations, same
 order); a class switch runs TargetGraph alone on the cached tensors. The cache tensors are
@@ -17,6 +18,7 @@ from typing import Dict, List, Tuple
 import torch
 from torch import nn
 
+from .attnlrp import METHODS, switched_map
 from .backward import attention_gradients
 from .config import ViTConfig
 from .forward import vit_forward
@@ -27,8 +29,9 @@ from .targets import predicted_class_rows
 
 PHOTO_INPUTS = ["pixels"]
 PHOTO_OUTPUTS = ["logits", "attn"]  # then the cache
-TARGET_INPUTS_AFTER_CACHE = ["target", "pixel_relevance"]
-TARGET_OUTPUTS = ["attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic"]
+TARGET_INPUTS_AFTER_CACHE = ["target", "pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance"]
+TARGET_OUTPUTS = ["attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic",
+                  "input_rel_attnlrp", "input_rel_cp_lrp"]
 CACHE_PREFIX = "cache."
 
 
@@ -139,7 +142,8 @@ class PhotoGraph(nn.Module):
 
 
 class TargetGraph(nn.Module):
-    """forward(logits, attn, *cache, target, pixel_relevance); `template` is a record of
+    """forward(logits, attn, *cache, target, pixel_relevance, attnlrp_relevance,
+    cp_lrp_relevance); `template` is a record of
     the same model (from any input) that tells which fields exist."""
 
     def __init__(self, cfg: ViTConfig, state_dict, template, cache_names: List[str], alias: Dict[str, str]):
@@ -151,14 +155,16 @@ class TargetGraph(nn.Module):
         self.alias = alias
 
     def forward(self, logits, attn, *rest):
-        *cache, target, pixel_relevance = rest
+        *cache, target, pixel_relevance, attnlrp_relevance, cp_lrp_relevance = rest
         cfg = self.cfg
         tensors = dict(zip(self.cache_names, cache), logits=logits)
         fw = rebuild_record(cfg, self.template, self.alias, tensors, attn)
         target = predicted_class_rows(target, logits)
         grads = attention_gradients(self.params, cfg, fw, target)
         rel, rel_classic_last, input_rel = relevance_pass(self.params, cfg, fw, target, pixel_relevance)
-        return torch.stack(grads, dim=1), torch.stack(rel, dim=1), rel_classic_last, input_rel
+        maps = [switched_map(self.params, cfg, fw, target, s, m)
+                for m, s in zip(METHODS, (attnlrp_relevance, cp_lrp_relevance))]
+        return (torch.stack(grads, dim=1), torch.stack(rel, dim=1), rel_classic_last, input_rel, *maps)
 
 
 def build_split(cfg: ViTConfig, state_dict, final_ln_eps=None):

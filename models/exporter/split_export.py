@@ -93,7 +93,7 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
     pixels = torch.randn(1, 3, h, w)
     tgt = torch.zeros(2, cfg.num_classes)  # K = 2 while tracing (no op specialised to K = 1)
     tgt[0, 0] = 1.0
-    pixel_relevance = torch.tensor(1.0)
+    switches = [torch.tensor(1.0)] * 3  # pixel_relevance, attnlrp_relevance, cp_lrp_relevance
     files = {"photo": f"{name}.photo.onnx", "target": f"{name}.target.onnx", "weights": f"{name}.weights.bin"}
     tmp_photo, tmp_target = out / (files["photo"] + ".tmp"), out / (files["target"] + ".tmp")
     with torch.no_grad():
@@ -103,7 +103,7 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
                           do_constant_folding=False)
         dynamic = {n: {0: K} for n in TARGET_OUTPUTS}
         dynamic["target"] = {0: K}
-        torch.onnx.export(target, (*outs, tgt, pixel_relevance), str(tmp_target), opset_version=OPSET,
+        torch.onnx.export(target, (*outs, tgt, *switches), str(tmp_target), opset_version=OPSET,
                           input_names=PHOTO_OUTPUTS + cache + TARGET_INPUTS_AFTER_CACHE,
                           output_names=TARGET_OUTPUTS, dynamic_axes=dynamic, do_constant_folding=False)
     photo_model, target_model = onnx.load(str(tmp_photo)), onnx.load(str(tmp_target))

@@ -27,10 +27,14 @@ def export_small(cfg, sd, folder: Path):
     return module, path
 
 
-def run_in_ort(model: Path, workdir: Path, pixels, target, pixel_relevance=1.0, fetch=None):
-    """Outputs {name: np.ndarray} of one run; pixel_relevance is fed as a 0-d float32."""
-    feeds = {"pixels": pixels.numpy(), "target": target.numpy(),
-             "pixel_relevance": np.asarray(pixel_relevance, dtype=np.float32)}
+def run_in_ort(model: Path, workdir: Path, pixels, target, pixel_relevance=1.0, fetch=None,
+               attnlrp_relevance=0.0, cp_lrp_relevance=0.0):
+    """Outputs {name: np.ndarray} of one run; the switches are fed as 0-d float32 (the
+    AttnLRP/CP-LRP ones off by default, as the module's defaults)."""
+    feeds = {"pixels": pixels.numpy(), "target": target.numpy()}
+    switches = {"pixel_relevance": pixel_relevance, "attnlrp_relevance": attnlrp_relevance,
+                "cp_lrp_relevance": cp_lrp_relevance}
+    feeds.update({name: np.asarray(v, dtype=np.float32) for name, v in switches.items()})
     return run_feeds(model, workdir, feeds, fetch or OUTPUT_NAMES, fetch=fetch)
 
 

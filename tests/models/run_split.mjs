@@ -1,10 +1,11 @@
 // Runs a split explainer (models/exporter/split_export.py) with onnxruntime-web: the photo
-// graph on pixels, then the target graph on its cache plus target and pixel_relevance,
+// graph on pixels, then the target graph on its cache plus target and the switches,
 // both mounting the shared weights file. Writes the target graph's outputs (and logits,
 // attn) as <out>/<name>.npy.
 //
 //   node tests/models/run_split.mjs --photo p.onnx --target t.onnx --weights w.bin --out dir \
-//        --input pixels=a.npy --input target=t.npy --input pixel_relevance=r.npy
+//        --input pixels=a.npy --input target=t.npy --input pixel_relevance=r.npy \
+//        [--input attnlrp_relevance=a.npy --input cp_lrp_relevance=c.npy]   (absent: 0)
 import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
@@ -48,10 +49,12 @@ const photo = await ort.InferenceSession.create(fs.readFileSync(args.photo), { e
 const target = await ort.InferenceSession.create(fs.readFileSync(args.target), { externalData });
 const feeds = Object.fromEntries(Object.entries(args.inputs).map(([k, f]) => [k, readNpy(f)]));
 const cache = await photo.run({ pixels: feeds.pixels });
+const off = new ort.Tensor('float32', new Float32Array([0]), []);
 const targetFeeds = { target: feeds.target, pixel_relevance: feeds.pixel_relevance };
+for (const name of ['attnlrp_relevance', 'cp_lrp_relevance']) targetFeeds[name] = feeds[name] ?? off;
 for (const name of target.inputNames) if (!(name in targetFeeds)) targetFeeds[name] = cache[name];
 const out = await target.run(targetFeeds);
 fs.mkdirSync(args.out, { recursive: true });
 for (const name of ['logits', 'attn']) writeNpy(path.join(args.out, `${name}.npy`), cache[name]);
 for (const name of target.outputNames) writeNpy(path.join(args.out, `${name}.npy`), out[name]);
-process.stdout.write(`${JSON.stringify({ cache: target.inputNames.length - 4 })}\n`);
+process.stdout.write(`${JSON.stringify({ cache: target.inputNames.length - 6 })}\n`);

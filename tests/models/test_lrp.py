@@ -21,7 +21,7 @@ def test_shapes_follow_the_contract(tiny_model):
     B, h, S, C = cfg.depth, cfg.heads, cfg.tokens, cfg.num_classes
     H, W = cfg.image_size
     assert [tuple(o.shape) for o in out] == [(1, C), (B, h, S, S), (3, B, h, S, S), (3, B, h, S, S),
-                                             (3, h, S, S), (3, H, W)]
+                                             (3, h, S, S), (3, H, W), (3, H, W), (3, H, W)]
     assert all(o.dtype == torch.float32 and torch.isfinite(o).all() for o in out)
 
 

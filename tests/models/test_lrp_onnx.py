@@ -15,9 +15,9 @@ def test_onnx_matches_pytorch_on_two_inputs(exported, k, tmp_path):
     results = []
     for seed in (11, 12):
         pixels, target = random_inputs(cfg, k, seed=seed)
-        got = run_in_ort(path, tmp_path / f"seed{seed}", pixels, target)
+        got = run_in_ort(path, tmp_path / f"seed{seed}", pixels, target, attnlrp_relevance=1.0, cp_lrp_relevance=1.0)
         with torch.no_grad():
-            want = dict(zip(OUTPUT_NAMES, (o.numpy() for o in module(pixels, target, torch.tensor(1.0)))))
+            want = dict(zip(OUTPUT_NAMES, (o.numpy() for o in module(pixels, target, *[torch.tensor(1.0)] * 3))))
         for name in OUTPUT_NAMES:
             assert got[name].shape == want[name].shape, name
             assert_close(f"ort_vs_torch.{name}", got[name], want[name], f"seed {seed}")

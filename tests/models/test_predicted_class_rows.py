@@ -23,7 +23,7 @@ def mixed_targets(cfg, logits):
 
 def run(module, pixels, target):
     with torch.no_grad():
-        return dict(zip(OUTPUT_NAMES, module(pixels, target, torch.tensor(1.0))))
+        return dict(zip(OUTPUT_NAMES, module(pixels, target, *[torch.tensor(1.0)] * 3)))  # every switch on
 
 
 def test_only_all_zero_rows_are_replaced():
@@ -53,8 +53,9 @@ def test_a_zero_row_explains_the_predicted_class_in_onnxruntime_web(exported, k,
     logits = run(module, pixels, torch.zeros(1, cfg.num_classes))["logits"]
     with_zero, explicit = mixed_targets(cfg, logits)
     rows = slice(1, 2) if k == 1 else slice(0, 3)
-    got = run_in_ort(path, tmp_path / "zero", pixels, with_zero[rows])
-    want = run_in_ort(path, tmp_path / "explicit", pixels, explicit[rows])
+    on = {"attnlrp_relevance": 1.0, "cp_lrp_relevance": 1.0}
+    got = run_in_ort(path, tmp_path / "zero", pixels, with_zero[rows], **on)
+    want = run_in_ort(path, tmp_path / "explicit", pixels, explicit[rows], **on)
     assert int(got["logits"].argmax()) == int(logits.argmax())
     for name in OUTPUT_NAMES:
         np.testing.assert_array_equal(got[name], want[name], err_msg=name)

@@ -43,15 +43,17 @@ def annotated(tmp_path_factory):
 def test_every_intermediate_value_gets_a_complete_shape(annotated):
     _, bare, path, unnamed = annotated
     model = onnx.load(str(path))
-    assert settings_for(model.graph) == SETTINGS
+    on = {"K": 1, "pixel_relevance": 1, "attnlrp_relevance": 1, "cp_lrp_relevance": 1}
+    assert settings_for(model.graph) == [on, {**on, "K": 2}, {**on, "pixel_relevance": 0},
+                                         {**on, "attnlrp_relevance": 0}, {**on, "cp_lrp_relevance": 0}]
     onnx.checker.check_model(model, full_check=True)  # no clash with ONNX's own inference
     ends = {i.name for i in model.graph.input} | {o.name for o in model.graph.output}
     computed = {o for n in model.graph.node if n.op_type != "Constant" for o in n.output} - ends
     shapes = {v.name: v.type.tensor_type.shape.dim for v in model.graph.value_info}
     assert set(shapes) == computed
     names = {d.dim_param for dims in shapes.values() for d in dims if d.dim_param}
-    assert {"K", "K*pixel_relevance", "pixel_relevance"} <= names
-    assert unnamed <= 2, unnamed
+    assert {"K", "K*pixel_relevance", "pixel_relevance", "K*attnlrp_relevance", "K*cp_lrp_relevance"} <= names
+    assert unnamed <= 4, unnamed  # each switched output's Concat: 2K rows when on, K+1 when off
     assert not onnx.load(str(bare)).graph.value_info  # what torch wrote: nothing
 
 

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from conftest import REPO_ROOT, random_inputs
-from models.exporter.explainer import OUTPUT_NAMES, build_explainer, build_plain
+from models.exporter.explainer import OFF, OUTPUT_NAMES, build_explainer, build_plain
 from models.exporter.onnx_export import export_plain
 from models.exporter.split import build_split
 from models.exporter.split_export import export_split
@@ -23,7 +23,7 @@ RUNNER = REPO_ROOT / "tests" / "models" / "run_split.mjs"
 def split_outputs(photo, target, pixels, tgt, flag):
     with torch.no_grad():
         logits, attn, *cache = photo(pixels)
-        return (logits, attn, *target(logits, attn, *cache, tgt, torch.tensor(flag)))
+        return (logits, attn, *target(logits, attn, *cache, tgt, torch.tensor(flag), OFF, OFF))
 
 
 @pytest.mark.parametrize("flag", [0.0, 1.0])

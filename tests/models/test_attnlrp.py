@@ -1,0 +1,162 @@
+"""The explainer's AttnLRP and CP-LRP maps (models/exporter/attnlrp.py) against the
+independent autograd reference (attnlrp_reference.py) under METHODS.md's acceptance, on
+random ViTs of several layouts and on DeiT-tiny for catdog; and in onnxruntime-web."""
+import numpy as np
+import pytest
+import torch
+
+from attnlrp_reference import patch_map, pearson, reference_maps
+from conftest import TINY, TINY_DISTILLED, lively_state_dict, random_inputs
+from models.exporter.config import ViTConfig
+from models.exporter.explainer import OUTPUT_NAMES, build_explainer
+from models.exporter.split import build_split
+from ort_runner import run_in_ort
+from test_golden_tensors import CHECKPOINT, DEIT_TINY, GOLDEN
+from tolerance import assert_close
+
+METHODS = ("attnlrp", "cp_lrp")
+# METHODS.md, "Float32 tolerance and acceptance": per photo, class and method
+MIN_PEARSON = 0.9999
+MAX_SUM_ERROR = 1e-3  # |ΣR − ΣR_ref| / |y_c|
+
+LAYOUTS = [
+    TINY, TINY_DISTILLED,
+    ViTConfig(name="deeper_four_heads", depth=5, heads=4, embed_dim=32, patch_size=8, image_size=(24, 40),
+              num_classes=7),
+    ViTConfig(name="one_block_distilled_no_qkv_bias", depth=1, heads=1, embed_dim=16, patch_size=4,
+              image_size=(16, 16), num_classes=5, distilled=True, qkv_bias=False),
+]
+ON = torch.tensor(1.0)
+OFF = torch.tensor(0.0)
+
+
+def state_dict(cfg):
+    sd = lively_state_dict(cfg)
+    if not cfg.qkv_bias:
+        sd = {k: v for k, v in sd.items() if not k.endswith("attn.qkv.bias")}
+    return sd
+
+
+def one_hot(classes, num_classes):
+    t = torch.zeros(len(classes), num_classes)
+    for row, c in enumerate(classes):
+        t[row, c] = 1.0
+    return t
+
+
+def graph_maps(module, pixels, target, dtype=torch.float32):
+    """{method: [K, H, W]} from the explainer module with both switches on."""
+    with torch.no_grad():
+        out = dict(zip(OUTPUT_NAMES, module.to(dtype)(pixels.to(dtype), target.to(dtype), OFF, ON, ON)))
+    return {m: out[f"input_rel_{m}"] for m in METHODS}
+
+
+def acceptance_failures(got, want, logits, classes, patch_size):
+    """METHODS.md's acceptance of maps got [K,H,W] against the float64 reference want."""
+    failures = []
+    for row, c in enumerate(classes):
+        g, w = got[row].double(), want[row]
+        pix = pearson(g, w)
+        patch = pearson(patch_map(g[None], patch_size), patch_map(w[None], patch_size))
+        sum_err = abs(float(g.sum() - w.sum())) / abs(float(logits[c]))
+        if pix < MIN_PEARSON or patch < MIN_PEARSON or sum_err > MAX_SUM_ERROR:
+            failures.append(f"class {c}: pearson pixel {pix:.6f}, patch {patch:.6f}, |ΔΣR|/|y_c| {sum_err:.2e}")
+    return failures
+
+
+@pytest.mark.parametrize("cfg", LAYOUTS, ids=lambda c: c.name)
+def test_float64_graph_equals_the_reference(cfg):
+    sd = state_dict(cfg)
+    pixels, _ = random_inputs(cfg, 1, seed=50)
+    classes = [0, cfg.num_classes - 1, 2]
+    got = graph_maps(build_explainer(cfg, sd), pixels, one_hot(classes, cfg.num_classes), torch.float64)
+    for method in METHODS:
+        want, _ = reference_maps(sd, cfg, pixels, classes, method)
+        assert_close("f64_vs_f64.gxi_map", got[method], want, f"{cfg.name} {method}")
+
+
+@pytest.mark.parametrize("cfg", LAYOUTS, ids=lambda c: c.name)
+@pytest.mark.parametrize("seed", [60, 61, 62])
+def test_float32_graph_passes_the_acceptance_and_conserves_as_the_reference(cfg, seed):
+    sd = state_dict(cfg)
+    pixels, _ = random_inputs(cfg, 1, seed=seed)
+    classes = [seed % cfg.num_classes, (seed + 3) % cfg.num_classes]
+    got = graph_maps(build_explainer(cfg, sd), pixels, one_hot(classes, cfg.num_classes))
+    for method in METHODS:
+        want, logits = reference_maps(sd, cfg, pixels, classes, method)
+        assert not acceptance_failures(got[method], want, logits, classes, cfg.patch_size), method
+
+
+@pytest.fixture(scope="module")
+def deit_catdog():
+    if not (GOLDEN / "catdog-input.npy").is_file() or not CHECKPOINT.is_file():
+        pytest.skip("shared data not found (set VITREL_SHARED_DIR)")
+    sd = torch.load(CHECKPOINT, map_location="cpu")["model"]
+    return sd, torch.from_numpy(np.load(GOLDEN / "catdog-input.npy"))
+
+
+CATDOG_CLASSES = [243, 282]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_deit_tiny_catdog_passes_the_acceptance(deit_catdog, method):
+    sd, pixels = deit_catdog
+    got = graph_maps(build_explainer(DEIT_TINY, sd), pixels, one_hot(CATDOG_CLASSES, 1000))[method]
+    want, logits = reference_maps(sd, DEIT_TINY, pixels, CATDOG_CLASSES, method)
+    assert not acceptance_failures(got, want, logits, CATDOG_CLASSES, DEIT_TINY.patch_size)
+
+
+def test_the_nearest_wrong_attnlrp_fails_the_acceptance(deit_catdog):
+    # q and k ÷2 instead of ÷4 (METHODS.md: pearson ≤ 0.951): the check must see it
+    sd, pixels = deit_catdog
+    right, logits = reference_maps(sd, DEIT_TINY, pixels, CATDOG_CLASSES, "attnlrp")
+    wrong, _ = reference_maps(sd, DEIT_TINY, pixels, CATDOG_CLASSES, "attnlrp", qk_divisor=2.0)
+    assert len(acceptance_failures(wrong, right, logits, CATDOG_CLASSES, DEIT_TINY.patch_size)) == 2
+
+
+@pytest.mark.parametrize("cfg", [TINY, TINY_DISTILLED], ids=lambda c: c.name)
+def test_switches_off_give_zeros_and_leave_every_other_output(cfg):
+    module = build_explainer(cfg, state_dict(cfg))
+    pixels, target = random_inputs(cfg, 3, seed=70)
+    with torch.no_grad():
+        on = dict(zip(OUTPUT_NAMES, module(pixels, target, ON, ON, ON)))
+        off = dict(zip(OUTPUT_NAMES, module(pixels, target, ON, OFF, OFF)))
+    for name in OUTPUT_NAMES[:6]:
+        assert torch.equal(on[name], off[name]), name
+    for m in METHODS:
+        assert off[f"input_rel_{m}"].shape == (3, *cfg.image_size)
+        assert not off[f"input_rel_{m}"].any() and on[f"input_rel_{m}"].abs().max() > 0
+
+
+@pytest.mark.parametrize("cfg", [TINY, TINY_DISTILLED], ids=lambda c: c.name)
+def test_split_graphs_compute_the_single_graphs_maps(cfg):
+    sd = state_dict(cfg)
+    single = build_explainer(cfg, sd)
+    photo, target_graph, _ = build_split(cfg, sd)
+    pixels, target = random_inputs(cfg, 3, seed=71)
+    target[1] = 0  # a predicted-class row
+    with torch.no_grad():
+        logits, attn, *cache = photo(pixels)
+        got = target_graph(logits, attn, *cache, target, OFF, ON, ON)[-2:]
+        want = single(pixels, target, OFF, ON, ON)[-2:]
+    for g, w in zip(got, want):
+        assert torch.equal(g, w)
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_onnxruntime_web_matches_the_module(exported, k, tmp_path):
+    cfg, module, path = exported
+    pixels, target = random_inputs(cfg, k, seed=72)
+    target[0] = 0  # a predicted-class row
+    for a, c in ((1.0, 1.0), (1.0, 0.0), (0.0, 1.0)):
+        got = run_in_ort(path, tmp_path / f"{a}{c}", pixels, target, pixel_relevance=0.0,
+                         attnlrp_relevance=a, cp_lrp_relevance=c)
+        with torch.no_grad():
+            want = dict(zip(OUTPUT_NAMES, module(pixels, target, OFF, torch.tensor(a), torch.tensor(c))))
+        for m, switch in zip(METHODS, (a, c)):
+            name = f"input_rel_{m}"
+            assert got[name].shape == (k, *cfg.image_size), name
+            if switch:
+                assert_close(f"ort_vs_torch.{name}", got[name], want[name].numpy(), f"switches {a} {c}")
+            else:
+                assert not got[name].any(), name
