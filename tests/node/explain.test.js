@@ -118,7 +118,7 @@ test('explain --method attnlrp,cp_lrp on catdog: signed, class-specific 224×224
   const doc = await readMaps(out);
   const core = await loadCore();
   for (const t of doc.targets) {
-    assert.deepEqual(Object.keys(t.maps), ['transformer_attribution', 'attnlrp', 'cp_lrp']);
+    assert.deepEqual(Object.keys(t.maps), ['attnlrp', 'cp_lrp', 'transformer_attribution'], 'in the order asked for');
     for (const m of ['attnlrp', 'cp_lrp']) {
       const map = t.maps[m];
       assert.deepEqual(map.shape, [224, 224], `${t.id} ${m}`);
