@@ -62,7 +62,8 @@ test('the plain forward graph is not an explainer graph', {
   await copyFile(deitForward, model);
   await copyFile(deitModel.replace(/\.onnx$/, '.json'), path.join(dir, 'deit_tiny_patch16_224.forward.json'));
   assertFails(explain([goldenInput, '--model', model]),
-    /deit_tiny_patch16_224\.forward\.onnx lacks inputs target, pixel_relevance and outputs attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic expected by the explainer contract/);
+    // (and the optional switches and outputs its metadata declares, in an export that has them)
+    /deit_tiny_patch16_224\.forward\.onnx lacks inputs target, pixel_relevance(, attnlrp_relevance, cp_lrp_relevance)? and outputs attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic(, input_rel_attnlrp, input_rel_cp_lrp)? expected by the explainer contract/);
 });
 
 test('a graph without its metadata JSON', { skip }, async () => {
