@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench -- browser`: the page in headless Chromium. Times, in one page:
-//   first heatmap  — from choosing a photo to its first heat map on screen
+//   first heatmap  — from choosing a photo to its first heat map on screen (also with
+//                    attnlrp and with cp_lrp chosen, beside transformer attribution)
 //   class switch   — from clicking another class to its heat map on screen
 //   forward        — the plain forward pass (logits only), timed in the same Worker
 //   startup        — page load → a photo chosen at "ready" → its first heat map: returning
@@ -110,6 +111,23 @@ try {
   const r2 = switchMs / forward;
   console.log(`ratio first heatmap / forward: ${r1.toFixed(2)}× (target ≤ 6×) ${r1 <= 6 ? 'OK' : 'MISSED'}`);
   console.log(`ratio class switch / forward: ${r2.toFixed(2)}× (target ≤ 5×) ${r2 <= 5 ? 'OK' : 'MISSED'}`);
+
+  // attnlrp and cp_lrp beside transformer attribution (issue 28): photo → first map with
+  // each method chosen, median of three photos, as a ratio of the same forward.
+  const listed = await page.evaluate(() => window.__vitrel.state.methods);
+  for (const [method, target] of [['transformer_attribution', null], ['attnlrp', 5], ['cp_lrp', 4]]) {
+    if (!listed.includes(method)) {
+      console.log(`first ${method} map: not in this model's graph (an older export: npm run build)`);
+      continue;
+    }
+    await page.selectOption('#method', method);
+    const times = [];
+    for (const name of ['dogbird.png', 'el3.png', 'el4.png']) times.push(await photoToHeat(sample(name)));
+    const ratio = median(times) / forward;
+    console.log(`first ${method} map after choosing a photo: ${f(median(times))} (${times.map(f).join(', ')}) = ${ratio.toFixed(2)}× forward`
+      + (target ? ` (target ≤ ${target}×) ${ratio <= target ? 'OK' : 'MISSED'}` : ''));
+  }
+  await page.selectOption('#method', 'transformer_attribution');
 
   // Startup, the path a visitor takes: page load → a photo chosen at "ready" → its first
   // heat map, on returning visits (the model in Cache Storage) and on a first visit over

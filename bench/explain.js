@@ -7,8 +7,11 @@
 //   K=5 targets in one run / five runs of K=1                                      (≤ 0.8)
 // Also: a logits-only fetch of the explainer graph (shows whether onnxruntime-web skips
 // nodes a fetch does not need), and the explanation without lrp_full (pixel_relevance = 0,
-// what the page runs until lrp_full is asked for). Last, the matrix-product work of each
-// graph, counted from onnxruntime's profile: what the time ratios can be measured against.
+// what the page runs until lrp_full is asked for). Beside transformer attribution alone,
+// attnlrp and cp_lrp alone (when the graph has them), each a ratio of the forward pass
+// (targets ≤ 5 and ≤ 4). Last, the matrix-product work of each graph, counted from
+// onnxruntime's profile: what the time ratios can be measured against, and attnlrp's and
+// cp_lrp's products against their rules' minimum (one forward + one modified backward).
 // Env: VITREL_BENCH_MODEL (explainer .onnx; default build/models/deit_tiny_patch16_224.onnx),
 // VITREL_BENCH_THREADS (default: available cores), VITREL_BENCH_ROUNDS (default 7).
 import { existsSync } from 'node:fs';
@@ -18,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { openExplainerFile, forwardPathFor, ort } from '../runtime/node/open-explainer.js';
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { loadCore } from '../runtime/core.js';
-import { tokenLayout } from '../runtime/metadata.js';
-import { profiledMatmulWork } from './matmul-work.js';
+import { modifiedBackwardMacs, profiledMatmulWork } from './matmul-work.js';
+import { graphMethodIds, OPTIONAL_OUTPUTS, tokenLayout } from '../runtime/metadata.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
@@ -64,24 +67,34 @@ async function main() {
   if (!forward) console.log(`(no ${path.basename(forwardModel)}: plain forward measured by the logits-only fetch only)`);
   // The explainer session itself, logits only (bypasses predict(), which uses the forward
   // graph), every switch it has at 0.
-  const off = new ort.Tensor('float32', new Float32Array([0]), []);
-  const logitsFeeds = (session) => ({
+  const logitsFeeds = {
     pixels: new ort.Tensor('float32', pixels, [1, 3, H, W]),
     target: new ort.Tensor('float32', new Float32Array(C), [1, C]),
-    ...Object.fromEntries(['pixel_relevance', 'attnlrp_relevance', 'cp_lrp_relevance']
-      .filter((n) => session.inputNames.includes(n)).map((n) => [n, off])),
-  });
+    pixel_relevance: new ort.Tensor('float32', new Float32Array([0]), []),
+  };
+  for (const { input } of Object.values(OPTIONAL_OUTPUTS)) {
+    if (explainer.session.inputNames.includes(input)) logitsFeeds[input] = new ort.Tensor('float32', new Float32Array([0]), []);
+  }
   const layout = tokenLayout(metadata);
-  const withoutLrpFull = core.explainerMethodIds.filter((m) => m !== 'lrp_full');
+  const withoutLrpFull = core.explainerMethodIds.filter((m) => m !== 'lrp_full' && !isOptional(m));
+  // One method's explanation: the graph run fetching what it reads, then its map.
+  const alone = (m) => async () => {
+    const out = await explainer.explain(pixels, [five[0]], { outputs: core.outputsFor([m]) });
+    core.computeMaps(out.tensors[0], { methods: [m], ...layout });
+  };
+  const lrp = LRP_TARGETS.filter(([m]) => graphMethodIds(core, metadata).includes(m));
+  if (lrp.length < LRP_TARGETS.length) console.log('(the graph predates attnlrp and cp_lrp: re-export it with npm run build to measure them)');
 
   const variants = {
     'plain forward (.forward.onnx)': forward && (() => explainer.predict(pixels)),
-    'explainer, logits-only fetch': () => explainer.session.run(logitsFeeds(explainer.session), ['logits']),
+    'explainer, logits-only fetch': () => explainer.session.run(logitsFeeds, ['logits']),
     'explainer K=1, all outputs': () => explainer.explain(pixels, [five[0]]),
     'full explanation (K=1 + all methods)': async () => {
       const out = await explainer.explain(pixels, [five[0]]);
       core.computeMaps(out.tensors[0], { methods: 'all', ...layout });
     },
+    'transformer_attribution alone': alone('transformer_attribution'),
+    ...Object.fromEntries(lrp.map(([m]) => [`${m} alone`, alone(m)])),
     'explanation without lrp_full (9 methods)': async () => {
       const out = await explainer.explain(pixels, [five[0]], { outputs: core.outputsFor(withoutLrpFull) });
       core.computeMaps(out.tensors[0], { methods: withoutLrpFull, ...layout });
@@ -110,14 +123,47 @@ async function main() {
   const ratio2 = med['explainer K=5, one run'] / med['explainer K=1, five runs'];
   console.log(`full explanation / ${plainName} = ${ratio1.toFixed(2)} (target ≤ 5)${ratio1 <= 5 ? '' : '  MISSED'}`);
   console.log(`explanation without lrp_full / ${plainName} = ${ratio1b.toFixed(2)}`);
+  console.log(`transformer_attribution alone / ${plainName} = ${(med['transformer_attribution alone'] / plain).toFixed(2)}`);
+  for (const [m, target] of lrp) {
+    const ratio = med[`${m} alone`] / plain;
+    console.log(`${m} alone / ${plainName} = ${ratio.toFixed(2)} (target ≤ ${target})${ratio <= target ? '' : '  MISSED'}`);
+  }
   console.log(`K=5 one run / five K=1 runs = ${ratio2.toFixed(2)} (target ≤ 0.8)${ratio2 <= 0.8 ? '' : '  MISSED'}`);
   if (forward) {
     const skip = med['explainer, logits-only fetch'] / plain;
     console.log(`logits-only fetch of the explainer / plain forward = ${skip.toFixed(2)} `
       + '(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)');
     printProductWork(med, { imageSize: [H, W], classes: C, threads });
+    printLrpWork(lrp.map(([m]) => m), arch, { imageSize: [H, W], classes: C, threads });
   }
   await explainer.release();
+}
+
+// attnlrp, cp_lrp: the methods read from an optional output, with their targets (issue 28:
+// photo → first map ≤ 5× / ≤ 4× the forward pass).
+const LRP_TARGETS = [['attnlrp', 5], ['cp_lrp', 4]];
+const optionalMethods = Object.values(OPTIONAL_OUTPUTS).map((o) => o.method);
+function isOptional(m) {
+  return optionalMethods.includes(m);
+}
+
+// AttnLRP's and CP-LRP's products: what each switch adds to the graph's run (the rest of
+// the explainer graph, the other methods' passes, is not theirs) against the fewest its
+// modified backward needs (bench/matmul-work.js, modifiedBackwardMacs: input gradients
+// only, on the rows that carry gradient); both sides count the same forward, so the ratio
+// is of the backward passes alone.
+function printLrpWork(methods, arch, shape) {
+  if (!methods.length) return;
+  const g = (macs) => `${(macs / 1e9).toFixed(2)} GMAC`;
+  const off = profiledMatmulWork(model, { ...shape, pixelRelevance: 0 }).macs;
+  for (const m of methods) {
+    const minimum = modifiedBackwardMacs(arch, m);
+    const input = Object.values(OPTIONAL_OUTPUTS).find((o) => o.method === m).input;
+    const added = profiledMatmulWork(model, { ...shape, pixelRelevance: 0, switches: [input] }).macs - off;
+    const ratio = added / minimum;
+    console.log(`  ${m}: its switch adds ${g(added)}, ${ratio.toFixed(4)}× the ${g(minimum)} its modified backward `
+      + `needs at least (target ≤ 1.1)${ratio <= 1.1 ? '' : '  MISSED'}`);
+  }
 }
 
 // The graphs' multiply-accumulates set beside their times: the explanation's products are

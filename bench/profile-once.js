@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Child of matmul-work.js: one profiled run of a graph in onnxruntime-web; the profile goes
 // to stdout. Usage: profile-once.js <graph.onnx> <H> <W> <classes> <pixel_relevance> [threads]
-//   [attnlrp_relevance cp_lrp_relevance]   (0 when absent; fed only to a graph that has them)
-// A graph with a `target` input runs K = 1 (one-hot, class 0); the pixels are all zero
-// (shapes, not values, decide the work).
+// [switches]. A graph with a `target` input runs K = 1 (one-hot, class 0); the pixels are all
+// zero (shapes, not values, decide the work). switches: the optional outputs' switch inputs
+// (attnlrp_relevance, …) set to 1, comma-separated; the others the graph has are fed 0.
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
+import { OPTIONAL_OUTPUTS } from '../runtime/metadata.js';
 
 const [model, ...rest] = process.argv.slice(2);
-const [H, W, C, pixelRelevance, threads, attnlrp = 0, cpLrp = 0] = rest.map(Number);
+const [H, W, C, pixelRelevance, threads] = rest.slice(0, 5).map(Number);
+const on = (rest[5] ?? '').split(',');
 if (threads) ort.env.wasm.numThreads = threads;
 const session = await ort.InferenceSession.create(readFileSync(model), { enableProfiling: true });
 const feeds = { pixels: new ort.Tensor('float32', new Float32Array(3 * H * W), [1, 3, H, W]) };
@@ -16,9 +18,9 @@ if (session.inputNames.includes('target')) {
   const target = new Float32Array(C);
   target[0] = 1;
   feeds.target = new ort.Tensor('float32', target, [1, C]);
-  const switches = { pixel_relevance: pixelRelevance, attnlrp_relevance: attnlrp, cp_lrp_relevance: cpLrp };
-  for (const [name, v] of Object.entries(switches)) {
-    if (session.inputNames.includes(name)) feeds[name] = new ort.Tensor('float32', new Float32Array([v]), []);
+  feeds.pixel_relevance = new ort.Tensor('float32', new Float32Array([pixelRelevance]), []);
+  for (const { input } of Object.values(OPTIONAL_OUTPUTS)) {
+    if (session.inputNames.includes(input)) feeds[input] = new ort.Tensor('float32', new Float32Array([on.includes(input) ? 1 : 0]), []);
   }
 }
 await session.run(feeds);

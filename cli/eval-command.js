@@ -46,11 +46,11 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   await prepareOutDir(opts.out, outFiles(job.kind.name));
   if (source) console.log(`shard ${formatShard(shard)} (${source})`);
   const core = await loadCore();
-  const methods = job.usesMethods === false ? [] : evalMethods(opts, core);
-  const attrMethods = attributionMethodsOf(core, methods);
-  if (attrMethods.length && !job.takesAttribution) throw new UsageError(`--methods: ${attrMethods.join(', ')} is not available in eval ${name}`);
   opts.model = await userStep(() => explainerGraphFile(opts.model)); // a model folder: its index's graph
   const metadata = await userStep(() => readMetadata(metadataPathFor(opts.model), opts.model));
+  const methods = job.usesMethods === false ? [] : evalMethods(opts, core, metadata);
+  const attrMethods = attributionMethodsOf(core, methods);
+  if (attrMethods.length && !job.takesAttribution) throw new UsageError(`--methods: ${attrMethods.join(', ')} is not available in eval ${name}`);
   if (attrMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   const { items, data, notes } = await userStep(async () => job.items({ opts, metadata }));
   for (const line of notes) console.log(line);

@@ -5,6 +5,7 @@
 //   export const run = (argv) => runEvalCommand(argv, { name: 'pointing-game', options: OPTIONS, usage, job });
 import { parseMethods, UsageError } from './args.js';
 import { UserError } from '../runtime/errors.js';
+import { graphMethodIds } from '../runtime/metadata.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { resolveShard } from '../runtime/node/eval/shard.js';
 import { ON_UNREADABLE, SKIPPED_FILE } from '../runtime/node/eval/run.js';
@@ -26,12 +27,12 @@ export const EVAL_OPTIONS = {
   quiet: { type: 'boolean', help: 'no progress line on stderr' },
 };
 
-// --methods → method ids: any of core.methodIds when named; "all" is what one explainer run
-// feeds (core.explainerMethodIds), so attattr (the attribution graphs, far slower) runs
-// only when named.
-export function evalMethods(opts, { methodIds, explainerMethodIds }) {
-  const parsed = parseMethods(opts.methods, methodIds);
-  return parsed === 'all' ? [...explainerMethodIds] : parsed;
+// --methods → method ids: any of core.methodIds when named; "all" is what one run of the
+// model's explainer graph feeds (graphMethodIds), so attattr (the attribution graphs, far
+// slower) runs only when named.
+export function evalMethods(opts, core, metadata) {
+  const parsed = parseMethods(opts.methods, core.methodIds);
+  return parsed === 'all' ? graphMethodIds(core, metadata) : parsed;
 }
 
 // --shard → { shard: { index, count } | null, source: the job runner it came from | null }.

@@ -43,7 +43,10 @@
  *       'cls'; docs/layouts.md), queryToken (default -1: the pool's readout; a token index
  *       explains that token's row instead) }.
  *       'all' leaves out methods whose inputs are missing; a method named explicitly whose
- *       inputs are missing throws. lrp_full's map is the H x W pixel map.
+ *       inputs are missing throws. lrp_full's, attnlrp's and cp_lrp's maps are the H x W
+ *       pixel map (signed).
+ *   core.patchSum(map, [rows, cols]) → { shape: [rows, cols], data }: a pixel map's patch
+ *       map, the sum of each patch (METHODS.md: the patch map of attnlrp and cp_lrp)
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
  *       queryToken's (or the pool's readout's) relevance over all tokens (token explorer).
  *   core.poolIds ['cls','cls+dist','avg','avg+prefix','cls+avg'] (src/methods/relevance.h)
@@ -275,6 +278,13 @@ function createCore(M) {
     });
   }
 
+  // A pixel map's patch map (attnlrp, cp_lrp, lrp_full): each patch's sum, signed.
+  function patchSum(map, grid) {
+    if (!map?.data || !Array.isArray(map.shape) || map.shape.length !== 2) throw new TypeError('patchSum: the map must be { shape: [rows, cols], data }');
+    if (!Array.isArray(grid) || grid.length !== 2 || !grid.every(Number.isInteger)) throw new TypeError('patchSum: grid must be [rows, cols] integers');
+    return using([heapFloats(map.data, map.shape)], (f) => copyOut(M.patchSum(f, grid[0], grid[1])));
+  }
+
   return {
     methods: methodRegistry,
     methodIds,
@@ -292,6 +302,7 @@ function createCore(M) {
     computeMaps,
     relevanceRow,
     contrast,
+    patchSum,
     ...renderApi(M),
     ...evalApi(M),
   };

@@ -13,6 +13,7 @@ export interface RelevanceMap {
 export type MethodId =
   | 'transformer_attribution' | 'attention_rollout' | 'raw_attention' | 'gradcam' | 'partial_lrp'
   | 'lrp_full' | 'generic_attention' | 'ablation_no_grad' | 'ablation_last_block' | 'ablation_second_block'
+  | 'attnlrp' | 'cp_lrp'
   | (string & {});
 
 /** A class: its id, its WordNet id ("n02108422") or one of its names ("bull mastiff"). */

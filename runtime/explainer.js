@@ -4,7 +4,9 @@
 // Environment-neutral: the caller passes the `ort` module (onnxruntime-web's Node build in
 // the CLI, its browser build in the page's Worker) and the model bytes, so this file
 // imports nothing platform-specific.
-import { validateMetadata, checkSessionContract, checkSessionShapes, contractDims, CONTRACT_OUTPUTS } from './metadata.js';
+import {
+  validateMetadata, checkSessionContract, checkSessionShapes, contractDims, graphOutputs, CONTRACT_OUTPUTS, OPTIONAL_OUTPUTS,
+} from './metadata.js';
 import { targetMatrix } from './targets.js';
 import { graphIoNames } from './onnx-io.js';
 
@@ -62,7 +64,7 @@ function ioNames(bytes, name) {
 // exporter leaves nothing in it to fold (its products are Gemm over the weights as stored:
 // models/exporter/explainer.py, PlainViT), and the two passes took about a third of its
 // session's opening, which is on the page's way to "ready", while its forwards are as fast
-// without them (docs/architecture.md, Startup). WebGPU keeps onnxruntime's defaults (not
+// without them (docs/experiments.md, "Opening a model"). WebGPU keeps onnxruntime's defaults (not
 // measured there).
 const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
 
@@ -87,7 +89,10 @@ async function openForward(ort, bytes, options, name, metadata) {
 // Each switch input and the output it computes (contract: 1 exactly when that output is
 // fetched, since each is a costly pass only its methods read). pixel_relevance is in every
 // graph; a graph exported before AttnLRP/CP-LRP lacks the other two and is not fed them.
-const SWITCHES = { pixel_relevance: 'input_rel_classic', attnlrp_relevance: 'input_rel_attnlrp', cp_lrp_relevance: 'input_rel_cp_lrp' };
+const SWITCHES = {
+  pixel_relevance: 'input_rel_classic',
+  ...Object.fromEntries(Object.entries(OPTIONAL_OUTPUTS).map(([output, { input }]) => [input, output])),
+};
 
 function switchFeeds(ort, inputNames, fetches) {
   return Object.fromEntries(Object.entries(SWITCHES).filter(([input]) => inputNames.includes(input))
@@ -96,15 +101,16 @@ function switchFeeds(ort, inputNames, fetches) {
 
 // The split graphs (models/exporter/split.py) must fit each other: every input of the
 // target graph but target and the switches is an output of the photo graph.
-function checkSplitContract(photo, target, name) {
+function checkSplitContract(photo, target, name, outputs) {
   const problems = [];
   for (const o of ['logits', 'attn']) if (!photo.outputNames.includes(o)) problems.push(`its photo graph lacks output ${o}`);
   if (!photo.inputNames.includes('pixels')) problems.push('its photo graph lacks input pixels');
   const cacheInputs = target.inputNames.filter((n) => n !== 'target' && !(n in SWITCHES));
   const unfed = cacheInputs.filter((n) => !photo.outputNames.includes(n));
   if (unfed.length) problems.push(`target graph inputs no photo graph output feeds: ${unfed.slice(0, 5).join(', ')}`);
-  for (const n of ['target', 'pixel_relevance']) if (!target.inputNames.includes(n)) problems.push(`its target graph lacks input ${n}`);
-  const missing = CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && o !== 'attn' && !target.outputNames.includes(o));
+  const inputs = ['target', 'pixel_relevance', ...outputs.filter((o) => o in OPTIONAL_OUTPUTS).map((o) => OPTIONAL_OUTPUTS[o].input)];
+  for (const n of inputs) if (!target.inputNames.includes(n)) problems.push(`its target graph lacks input ${n}`);
+  const missing = outputs.filter((o) => o !== 'logits' && o !== 'attn' && !target.outputNames.includes(o));
   if (missing.length) problems.push(`its target graph lacks outputs ${missing.join(', ')}`);
   if (problems.length) throw new Error(`${name}: the split graphs do not fit: ${problems.join('; ')}`);
   return cacheInputs;
@@ -163,9 +169,9 @@ export async function openExplainer({
   // explainer graph that opens later.
   let cacheInputs = [];
   if (split) {
-    checkSessionContract(ioNames(bytes, modelName), modelName);
+    checkSessionContract(ioNames(bytes, modelName), modelName, { outputs: metadata.outputs });
     try {
-      cacheInputs = checkSplitContract(ioNames(split.photo, 'its photo graph'), ioNames(split.target, 'its target graph'), modelName);
+      cacheInputs = checkSplitContract(ioNames(split.photo, 'its photo graph'), ioNames(split.target, 'its target graph'), modelName, graphOutputs(metadata));
     } catch (err) {
       throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
     }
@@ -210,6 +216,8 @@ export async function openExplainer({
     return new ort.Tensor('float32', data, [1, 3, H, W]);
   }
 
+  const outputs = graphOutputs(metadata);
+
   function checkShapes(result, fetches, K, graphName) {
     const expected = shapes(K);
     for (const name of fetches) {
@@ -232,11 +240,18 @@ export async function openExplainer({
     return { result, modelMs };
   }
 
-  // The graph outputs (besides logits) to fetch for `outputs`, in contract order.
-  function fetchList(outputs) {
-    const unknown = outputs.filter((o) => !CONTRACT_OUTPUTS.includes(o));
+  // The graph outputs (besides logits) to fetch for `wanted`, in contract order; an
+  // optional output this graph lacks is an error naming the method that reads it.
+  function fetchList(wanted) {
+    const known = [...CONTRACT_OUTPUTS, ...Object.keys(OPTIONAL_OUTPUTS)];
+    const unknown = wanted.filter((o) => !known.includes(o));
     if (unknown.length) throw new Error(`unknown explainer outputs: ${unknown.join(', ')}`);
-    return CONTRACT_OUTPUTS.filter((o) => o !== 'logits' && outputs.includes(o));
+    const lacking = wanted.filter((o) => !outputs.includes(o));
+    if (lacking.length) {
+      throw new Error(`${modelName} cannot compute ${lacking.map((o) => OPTIONAL_OUTPUTS[o].method).join(', ')}: `
+        + `it lacks output ${lacking.join(', ')} (an older export; re-export it: npm run build)`);
+    }
+    return outputs.filter((o) => o !== 'logits' && wanted.includes(o));
   }
 
   // Per-target views ({ data, shape } without the K axis) of the fetched outputs, under
@@ -283,6 +298,9 @@ export async function openExplainer({
     get session() { return session; },
     dims: d,
 
+    // The outputs this graph has (the contract's and the optional ones it declares).
+    outputs,
+
     // True when predict() runs the plain forward graph, not the whole explainer.
     get hasForward() { return forward !== null; },
 
@@ -317,8 +335,8 @@ export async function openExplainer({
     // takes them: data is a
     // subarray view into the fetched output (no copies), shape without the K axis;
     // `attn` is one object shared by all targets.
-    async explain(pixels, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
-      const fetches = fetchList(outputs);
+    async explain(pixels, targets, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
+      const fetches = fetchList(wanted);
       const K = targets.length;
       const { result, modelMs } = await run(pixels, targetMatrix(targets, C), K, ['logits', ...fetches]);
       const logits = result.logits.data;
@@ -368,10 +386,10 @@ export async function openExplainer({
     },
 
     // explain() on a cachePhoto() result: the same return value, at the target graph's cost.
-    async explainCached(cache, targets, { outputs = CONTRACT_OUTPUTS } = {}) {
+    async explainCached(cache, targets, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
       if (!split) throw new Error(`${modelName} was opened without its split graphs`);
+      const fetches = fetchList(wanted);
       const target = await targetSession();
-      const fetches = fetchList(outputs);
       const K = targets.length;
       const graphFetches = fetches.filter((o) => o !== 'attn');
       const feeds = {

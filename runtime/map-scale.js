@@ -8,9 +8,10 @@
 export const SCALE_CHOICES = Object.freeze(['auto', 'positive', 'signed']);
 
 // Maps whose sign is the message default to signed: full LRP (±1e9, most of it negative;
-// min-max turns it into a uniform wash) and every contrast (why A rather than B is
-// positive, why B rather than A negative: docs/contrast.md).
-const SIGNED_BY_DEFAULT = new Set(['lrp_full']);
+// min-max turns it into a uniform wash), AttnLRP and CP-LRP (evidence for the class and
+// against it; METHODS.md: divided by max|R|, 0 in the middle) and every contrast (why A
+// rather than B is positive, why B rather than A negative: docs/contrast.md).
+const SIGNED_BY_DEFAULT = new Set(['lrp_full', 'attnlrp', 'cp_lrp']);
 
 /** @param {string} choice @param {string} method @param {boolean} contrast */
 export function scaleFor(choice, method, contrast) {

@@ -11,6 +11,27 @@ export const CONTRACT_OUTPUTS = [
   'logits', 'attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic',
 ];
 
+// Outputs a graph may lack (an export older than them), each with the scalar input that
+// switches it on (1 = compute, 0 = skip at no cost) and the method that reads it
+// (docs/architecture.md, "The explainer graph contract").
+export const OPTIONAL_OUTPUTS = Object.freeze({
+  input_rel_attnlrp: { input: 'attnlrp_relevance', method: 'attnlrp' },
+  input_rel_cp_lrp: { input: 'cp_lrp_relevance', method: 'cp_lrp' },
+});
+
+// The outputs a graph with this (validated) metadata has: the contract's, then the
+// optional ones its metadata declares.
+export function graphOutputs(metadata) {
+  return [...CONTRACT_OUTPUTS, ...Object.keys(OPTIONAL_OUTPUTS).filter((o) => o in (metadata.outputs ?? {}))];
+}
+
+// The methods one run of this graph feeds ('all' for it): core.explainerMethodIds but those
+// reading an optional output the graph lacks.
+export function graphMethodIds(core, metadata) {
+  const outputs = graphOutputs(metadata);
+  return core.explainerMethodIds.filter((m) => core.outputsFor([m]).every((o) => outputs.includes(o)));
+}
+
 const ARCHITECTURE_FIELDS = [
   'blocks', 'heads', 'patch_size', 'image_size', 'grid', 'tokens', 'num_classes',
 ];
@@ -159,6 +180,8 @@ const CONTRACT_AXES = {
   attn_grad: [null, 'blocks', 'heads', 'tokens', 'tokens'],
   attn_rel: [null, 'blocks', 'heads', 'tokens', 'tokens'],
   attn_rel_classic_last: [null, 'heads', 'tokens', 'tokens'],
+  input_rel_attnlrp: [null, 'image_size[0]', 'image_size[1]'],
+  input_rel_cp_lrp: [null, 'image_size[0]', 'image_size[1]'],
 };
 
 function fieldValue(arch, field) {
@@ -192,8 +215,10 @@ function shapeMismatches(session, metadata) {
 // Compares an ONNX session's names with the contract and, given the metadata, the shapes
 // the graph declares with the architecture it claims; `modelName` is used in messages.
 export function checkSessionContract(session, modelName = 'model.onnx', metadata) {
-  const missingIn = CONTRACT_INPUTS.filter((n) => !session.inputNames.includes(n));
-  const missingOut = CONTRACT_OUTPUTS.filter((n) => !session.outputNames.includes(n));
+  // The optional outputs the metadata declares must be there, with their switches.
+  const declared = metadata ? Object.entries(OPTIONAL_OUTPUTS).filter(([o]) => o in (metadata.outputs ?? {})) : [];
+  const missingIn = [...CONTRACT_INPUTS, ...declared.map(([, d]) => d.input)].filter((n) => !session.inputNames.includes(n));
+  const missingOut = [...CONTRACT_OUTPUTS, ...declared.map(([o]) => o)].filter((n) => !session.outputNames.includes(n));
   const parts = [];
   if (missingIn.length) parts.push(`inputs ${missingIn.join(', ')}`);
   if (missingOut.length) parts.push(`outputs ${missingOut.join(', ')}`);

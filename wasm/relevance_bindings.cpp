@@ -11,6 +11,7 @@
 #include "ids.h"
 #include "js_errors.h"
 #include "methods/contrast.h"
+#include "methods/patch_sum.h"
 #include "methods/registry.h"
 #include "methods/relevance.h"
 #include "options.h"
@@ -109,6 +110,18 @@ double contrast_correlation_of(const std::string& id, const Floats& a, const Flo
   });
 }
 
+// A pixel map's patch map: the sum over each patch of the grid (methods/patch_sum.h).
+Floats patch_sum_of(const Floats& pixels, int grid_rows, int grid_cols) {
+  return call_or_throw_js([&] {
+    const auto& d = pixels.dims();
+    if (d.size() != 2) throw InputError("patch_sum: the pixel map must be [rows, cols]");
+    RelevanceMap out =
+        patch_sum(RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), pixels.values()},
+                  grid_rows, grid_cols);
+    return Floats(std::move(out.data), {out.rows, out.cols});
+  });
+}
+
 Floats floats_with_shape(const val& shape) {
   return call_or_throw_js([&] { return Floats::with_shape(shape); });
 }
@@ -132,4 +145,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_methods) {
   function("contrastMap", &vitrel::wasm::contrast_of);
   function("contrastCorrelation", &vitrel::wasm::contrast_correlation_of);
   vitrel::wasm::bind_ids<vitrel::Pool>("poolIds");
+  function("patchSum", &vitrel::wasm::patch_sum_of);
 }

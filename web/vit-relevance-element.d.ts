@@ -21,7 +21,7 @@ export class VitRelevanceElement extends HTMLElement {
   opacity: string;
   threshold: string;
   display: string;
-  /** Colour scale: "auto" (signed for lrp_full and contrasts), "positive" (min-max) or "signed" (0 white, blue < 0 < red). */
+  /** Colour scale: "auto" (signed for lrp_full, attnlrp, cp_lrp and contrasts), "positive" (min-max) or "signed" (0 white, blue < 0 < red). */
   scale: string;
   startLayer: string;
   view: string;

@@ -45,6 +45,9 @@ export interface BrowserLoadOptions extends LoadOptions {
 /** Loads (once per page) and opens a model in the page's shared inference Worker. */
 export function loadExplainer(options?: BrowserLoadOptions): Promise<Explainer>;
 
+/** A pixel map's patch map (attnlrp, cp_lrp, lrp_full): its sum over each patch of `grid` = [rows, cols] (metadata.architecture.grid), signed. */
+export function patchMap(map: RelevanceMap, grid: [number, number]): Promise<RelevanceMap>;
+
 /** The map as an image; with `photo` drawn over it at `opacity`. */
 export function render(map: RelevanceMap, options?: RenderOptions & {
   photo?: { bitmap?: CanvasImageSource; image?: CanvasImageSource; width: number; height: number } | ImageBitmap;

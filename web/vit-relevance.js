@@ -223,6 +223,12 @@ export async function runtimeStats() {
 let corePromise = null;
 export const loadRenderer = () => (corePromise ??= loadCore());
 
+// A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
+// each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.
+export async function patchMap(map, grid) {
+  return (await loadRenderer()).patchSum(map, grid);
+}
+
 // A map → ImageData: on its colour scale (`scale` 'positive': min-max, 'signed': 0 white
 // in the diverging rdbu colormap), thresholded, coloured; `display` smooth
 // (bilinear) or grid (one block per patch). With `photo` ({ bitmap|image, width, height }

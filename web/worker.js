@@ -7,6 +7,7 @@
 import { openExplainer } from './runtime/explainer.js';
 import { createSession } from './runtime/explain-session.js';
 import { loadCore } from './runtime/core.js';
+import { graphMethodIds } from './runtime/metadata.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
 import { phaseTimer, PHASE } from './lib/load-phases.js';
@@ -184,7 +185,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       phaseMs: ms, // how long init waited for each phase
       compileMs, // onnxruntime's load and compile, start to end
       // the registry: ids, names, help (src/methods/registry.h); attattr runs other graphs
-      methods: core.methods.filter((m) => core.explainerMethodIds.includes(m.id)),
+      methods: core.methods.filter((m) => graphMethodIds(core, meta).includes(m.id)),
     },
   };
 }
@@ -240,8 +241,9 @@ const notice = (body) => self.postMessage({ id: 0, ...body });
 // request follows at once). Also gives the region of the photo the model saw, where the
 // page draws the heat map.
 async function analyze(msg, reply) {
-  const { modelKey, imageId, rgba, width, height, methods = core.explainerMethodIds, startLayer = 0, photoGraph = false, crop } = msg;
+  const { modelKey, imageId, rgba, width, height, startLayer = 0, photoGraph = false, crop } = msg;
   const session = await sessionOf(modelKey);
+  const methods = msg.methods ?? graphMethodIds(core, session.explainer.metadata);
   const t0 = now();
   dropPhoto(imageId);
   const photo = session.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
@@ -268,8 +270,9 @@ async function analyze(msg, reply) {
 }
 
 async function explain(msg, reply) {
-  const { imageId, targets, methods = core.explainerMethodIds, startLayer = 0 } = msg;
+  const { imageId, targets, startLayer = 0 } = msg;
   const { session, photo } = photoOf(imageId);
+  const methods = msg.methods ?? graphMethodIds(core, session.explainer.metadata);
   checkFresh(msg);
   const { results, timings } = await session.explain(photo, targets, { methods, startLayer });
   checkFresh(msg);

@@ -16,7 +16,7 @@ import { attributionMaps, attributionMethodsOf } from '../../runtime/attribution
 import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
-import { validateMetadata } from '../../runtime/metadata.js';
+import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
 import { nearEqualNote, standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
@@ -27,13 +27,13 @@ import { prepareTensorsDir, saveModelTensors } from '../../runtime/node/save-ten
 const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
   target: { type: 'string', value: 'ID|NAME', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
-  method: { type: 'string', value: 'IDS', default: 'all', help: 'all, or method ids separated by commas' },
+  method: { type: 'string', value: 'IDS', default: 'all', help: 'all (every method the model\'s graph feeds), or method ids separated by commas; lrp_full, attnlrp and cp_lrp give the input-size pixel map (maps.json and PNG), the others the patch map' },
   'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
   threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
   engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
   contrast: { type: 'string', value: 'ID|NAME', help: 'explain why each target rather than this class (docs/contrast.md)' },
   colormap: { type: 'string', default: 'jet', help: 'overlay colormap (positive scale; signed draws with rdbu)' },
-  scale: { type: 'string', value: 'auto|positive|signed', default: 'auto', help: 'overlay colour scale: positive (min-max), signed (0 white, blue < 0 < red); auto: signed for lrp_full and contrasts' },
+  scale: { type: 'string', value: 'auto|positive|signed', default: 'auto', help: 'overlay colour scale: positive (min-max), signed (0 white, blue < 0 < red); auto: signed for lrp_full, attnlrp, cp_lrp and contrasts' },
   opacity: { type: 'string', value: 'X', default: '0.5', help: 'overlay opacity in [0,1]' },
   exif: { type: 'string', value: 'use|ignore', default: 'use', help: 'EXIF orientation: use (the photo as viewers show it) or ignore (the stored pixels, as PIL and the evaluations read them)' },
   crop: { type: 'string', value: 'center|none', default: 'center', help: 'center: the model\'s preprocessing (DeiT: short side 256, centre 224 crop); none: the whole photo resized to the input size (the official evaluation scripts\' choice)' },
@@ -179,14 +179,21 @@ export async function run(argv) {
   if (!core.cropModeIds.includes(opts.crop)) throw new UsageError(`--crop must be ${core.cropModeIds.join(' or ')}, got "${opts.crop}"`);
   if (opts.crop !== 'center' && isNpyPath(inputFile)) throw new UsageError(`--crop ${opts.crop} applies to photos; ${inputFile} is already the model's input`);
   const parsed = parseMethods(opts.method, core.methodIds);
-  // 'all': what one explainer run feeds; attattr (the attribution graphs) only when named
-  const methods = parsed === 'all' ? [...core.explainerMethodIds] : parsed;
+  // 'all': what one run of this model's explainer graph feeds; attattr (the attribution
+  // graphs) only when named
+  const methods = parsed === 'all' ? graphMethodIds(core, metadata) : parsed;
   if (!core.colormapIds.includes(opts.colormap)) {
     throw new UsageError(`unknown colormap "${opts.colormap}"; known: ${core.colormapIds.join(', ')}`);
   }
   // attattr reads Attr from the attribution graphs, the other methods the explainer's run
   const attributionMethods = attributionMethodsOf(core, methods);
   const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
+  // A graph exported before a method's optional output (attnlrp, cp_lrp): said before loading it.
+  const lacking = explainerMethods.filter((m) => !graphMethodIds(core, metadata).includes(m));
+  if (lacking.length) {
+    throw new UserError(`${path.basename(opts.model)} cannot compute ${lacking.join(', ')}: an export older than `
+      + `${lacking.length > 1 ? 'these methods' : 'this method'} lacks ${core.outputsFor(lacking).join(', ')} (re-export it: npm run build)`);
+  }
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m, contrastId))));
   let t0 = performance.now();

@@ -20,6 +20,8 @@ export const TENSOR_FLAGS = {
   'rel-classic-last': 'attn_rel_classic_last',
   'input-rel-classic': 'input_rel_classic',
   attr: 'attr',
+  'input-rel-attnlrp': 'input_rel_attnlrp',
+  'input-rel-cp-lrp': 'input_rel_cp_lrp',
 };
 const flagOf = Object.fromEntries(Object.entries(TENSOR_FLAGS).map(([flag, id]) => [id, flag]));
 
@@ -79,7 +81,7 @@ function checkRank(core, id, tensor, file) {
 function chooseGrid(opts, tensors) {
   if (opts.grid) return opts.grid;
   const first = TOKEN_TENSORS.map((id) => tensors[id]).find(Boolean);
-  if (!first) return undefined; // lrp_full only: no token grid involved
+  if (!first) return undefined; // pixel maps only (lrp_full, attnlrp, cp_lrp): no token grid involved
   const S = first.shape[first.shape.length - 1];
   const grid = inferSquareGrid(S, opts.specialTokens);
   if (!grid) {

@@ -19,6 +19,9 @@ export interface NodeLoadOptions extends Omit<LoadOptions, 'backend'> {
 
 export function loadExplainer(options?: NodeLoadOptions): Promise<NodeExplainer>;
 
+/** A pixel map's patch map (attnlrp, cp_lrp, lrp_full): its sum over each patch of `grid` = [rows, cols] (metadata.architecture.grid), signed. */
+export function patchMap(map: RelevanceMap, grid: [number, number]): Promise<RelevanceMap>;
+
 /** RGBA pixels of the map; with `photo`, drawn over it at the photo's size (threshold not applied). */
 export function render(map: RelevanceMap, options?: RenderOptions & {
   photo?: { rgba: Uint8Array | Uint8ClampedArray; width: number; height: number };

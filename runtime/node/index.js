@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
 import { resolveTarget } from '../targets.js';
+import { graphMethodIds } from '../metadata.js';
 import { createSession } from '../explain-session.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
 import { explainerGraphFile, openExplainerFile } from './open-explainer.js';
@@ -46,7 +47,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
   const { metadata } = explainer;
   return {
     metadata,
-    methods: core.explainerMethodIds, // attattr runs the attribution graphs (vit-relevance attribute)
+    methods: graphMethodIds(core, metadata), // attattr runs the attribution graphs (vit-relevance attribute)
     method: (id) => core.method(id),
     engine: explainer.engine,
     classId: (spec) => resolveTarget(metadata, spec),
@@ -80,6 +81,12 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     },
     close: () => session.close(),
   };
+}
+
+// A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
+// each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.
+export async function patchMap(map, grid) {
+  return (await sharedCore()).patchSum(map, grid);
 }
 
 // A map → RGBA pixels { data, width, height }: on its colour scale (`scale` 'positive':

@@ -70,6 +70,15 @@ void check_first_block_tensor(const TensorView& t, const char* name, const Token
     throw InputError(std::string(name) + ": shape " + t.shape_string() + " is too large");
 }
 
+// A [rows, cols] map at the pixels: any size up to kMaxDim a side, finite.
+PixelTensor check_pixel_tensor(const TensorView& t, const char* name) {
+  require_shape(t, {-1, -1}, name, nullptr);
+  if (t.shape[0] > kMaxDim || t.shape[1] > kMaxDim)
+    throw InputError(std::string(name) + ": shape " + t.shape_string() + " is too large");
+  require_finite(t, name);
+  return PixelTensor{t.data, to_int(t.shape[0]), to_int(t.shape[1])};
+}
+
 }  // namespace
 
 TensorView& RelevanceInputs::operator[](Tensor t) {
@@ -84,6 +93,8 @@ const TensorView& RelevanceInputs::operator[](Tensor t) const {
     case Tensor::AttnRelClassicLast: return attn_rel_classic_last;
     case Tensor::InputRelClassic: return input_rel_classic;
     case Tensor::Attr: return attr;
+    case Tensor::InputRelAttnLrp: return input_rel_attnlrp;
+    case Tensor::InputRelCpLrp: return input_rel_cp_lrp;
   }
   throw InputError("tensor: unknown value");  // unreachable for a Tensor of the table
 }
@@ -108,7 +119,8 @@ float largest_magnitude(const float* data, int64_t n) {
   return largest;
 }
 
-// The checked per-block tensor `t` (input_rel_classic, which no step can overflow, has none).
+// The checked per-block tensor `t` (the input_rel_* pixel tensors, which no step can
+// overflow, have none).
 const BlockStack* stack_of(const CheckedInputs& in, Tensor t) {
   switch (t) {
     case Tensor::Attn: return &in.attn;
@@ -117,6 +129,8 @@ const BlockStack* stack_of(const CheckedInputs& in, Tensor t) {
     case Tensor::AttnRelClassicLast: return &in.attn_rel_classic_last;
     case Tensor::InputRelClassic: return nullptr;
     case Tensor::Attr: return &in.attr;
+    case Tensor::InputRelAttnLrp: return nullptr;
+    case Tensor::InputRelCpLrp: return nullptr;
   }
   return nullptr;
 }
@@ -224,16 +238,14 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
     }
   }
 
-  if (needs.contains(Tensor::InputRelClassic)) {
-    const TensorView& t = in.input_rel_classic;
-    require_shape(t, {-1, -1}, "input_rel_classic", nullptr);
-    if (t.shape[0] > kMaxDim || t.shape[1] > kMaxDim)
-      throw InputError("input_rel_classic: shape " + t.shape_string() + " is too large");
-    require_finite(t, "input_rel_classic");
-    out.input_rel_classic = t.data;
-    out.input_rows = to_int(t.shape[0]);
-    out.input_cols = to_int(t.shape[1]);
-  }
+  struct Pixels {
+    Tensor tensor;
+    PixelTensor& out;
+  };
+  for (Pixels p : {Pixels{Tensor::InputRelClassic, out.input_rel_classic},
+                   Pixels{Tensor::InputRelAttnLrp, out.input_rel_attnlrp},
+                   Pixels{Tensor::InputRelCpLrp, out.input_rel_cp_lrp}})
+    if (needs.contains(p.tensor)) p.out = check_pixel_tensor(in[p.tensor], to_id(p.tensor));
 
   for (Method m : methods) {
     const MethodInfo& info = method_info(m);

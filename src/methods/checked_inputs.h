@@ -14,15 +14,22 @@
 
 namespace vitrel {
 
+// A checked [rows, cols] map at the pixels (input_rel_*).
+struct PixelTensor {
+  const float* data = nullptr;
+  int rows = 0;
+  int cols = 0;
+};
+
 struct CheckedInputs {
-  BlockStack attn;                           // [B,h,S,S]
-  BlockStack attn_grad;                      // [B,h,S,S]
-  BlockStack attn_rel;                       // [B,h,S,S]
-  BlockStack attr;                           // [B,h,S,S]
-  BlockStack attn_rel_classic_last;          // [h,S,S] as a stack of one block
-  const float* input_rel_classic = nullptr;  // [rows, cols]
-  int input_rows = 0;
-  int input_cols = 0;
+  BlockStack attn;                   // [B,h,S,S]
+  BlockStack attn_grad;              // [B,h,S,S]
+  BlockStack attn_rel;               // [B,h,S,S]
+  BlockStack attr;                   // [B,h,S,S]
+  BlockStack attn_rel_classic_last;  // [h,S,S] as a stack of one block
+  PixelTensor input_rel_classic;
+  PixelTensor input_rel_attnlrp;
+  PixelTensor input_rel_cp_lrp;
 
   int blocks = 0;                     // 0 when no per-block tensor was needed
   std::vector<BlockStack> unscanned;  // the per-block tensors walk_blocks must scan
@@ -38,8 +45,8 @@ void check_layout(const TokenLayout& layout);
 std::string layout_string(const TokenLayout& layout);
 
 // Throws InputError with a specific message on the first problem found: a missing tensor,
-// a bad layout, shape or option, or a non-finite value in attn_rel_classic_last or
-// input_rel_classic. Per-block tensors are left for walk_blocks to scan.
+// a bad layout, shape or option, or a non-finite value in attn_rel_classic_last or an
+// input_rel_* pixel tensor. Per-block tensors are left for walk_blocks to scan.
 CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceInputs& in,
                            const TokenLayout& layout, const MethodOptions& options);
 

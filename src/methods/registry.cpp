@@ -1,8 +1,10 @@
 // The registry table (registry.h). Definitions: METHODS.md; the implementations are in
-// row_rollout.cpp (MethodForm::Rollout) and single_block.cpp (Row and Map).
+// row_rollout.cpp (MethodForm::Rollout), single_block.cpp (Row and Map) and
+// gradient_x_input.cpp (the pixel maps of AttnLRP and CP-LRP).
 
 #include "methods/registry.h"
 
+#include "methods/gradient_x_input.h"
 #include "methods/single_block.h"
 
 namespace vitrel {
@@ -82,6 +84,20 @@ const MethodInfo kMethods[] = {
      "https://arxiv.org/abs/2004.11207",
      /*needs=*/{T::Attr}, /*start_layer=*/true, /*min_blocks=*/1,
      MethodForm::Rollout, /*row=*/nullptr, /*map=*/nullptr},
+    {Method::AttnLrp, "attnlrp",
+     "AttnLRP (Achtibat et al. 2024)", "AttnLRP",
+     "signed LRP through every layer, softmax and both attention products: the pixel map, "
+     "drawn in every view (its patch map: patchMap)",
+     "https://arxiv.org/abs/2402.05602",
+     /*needs=*/{T::InputRelAttnLrp}, /*start_layer=*/false, /*min_blocks=*/0,
+     MethodForm::Map, /*row=*/nullptr, /*map=*/attnlrp_map},
+    {Method::CpLrp, "cp_lrp",
+     "CP-LRP (Ali et al. 2022)", "CP-LRP",
+     "signed LRP through the value path only, the attention held constant: the pixel map, "
+     "drawn in every view (its patch map: patchMap)",
+     "https://arxiv.org/abs/2202.07304",
+     /*needs=*/{T::InputRelCpLrp}, /*start_layer=*/false, /*min_blocks=*/0,
+     MethodForm::Map, /*row=*/nullptr, /*map=*/cp_lrp_map},
 };
 // clang-format on
 

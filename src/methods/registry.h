@@ -14,7 +14,16 @@ namespace vitrel {
 
 // The tensors a model exports, named as the explainer graph's outputs everywhere
 // (C++, bindings, JS keys, files; docs/architecture.md, "The explainer graph contract").
-enum class Tensor { Attn, AttnGrad, AttnRel, AttnRelClassicLast, InputRelClassic, Attr };
+enum class Tensor {
+  Attn,
+  AttnGrad,
+  AttnRel,
+  AttnRelClassicLast,
+  InputRelClassic,
+  Attr,
+  InputRelAttnLrp,
+  InputRelCpLrp,
+};
 
 struct TensorInfo {
   Tensor value;
@@ -34,6 +43,10 @@ inline constexpr TensorInfo kTensors[] = {
     {Tensor::Attr, "attr",
      "Attr [B,h,S,S]: Self-Attention Attribution (the attribution graphs, not the explainer)",
      true},
+    {Tensor::InputRelAttnLrp, "input_rel_attnlrp",
+     "[H,W]: AttnLRP relevance at the pixels (x . modified gradient), summed over RGB", true},
+    {Tensor::InputRelCpLrp, "input_rel_cp_lrp",
+     "[H,W]: CP-LRP relevance at the pixels (x . modified gradient), summed over RGB", true},
 };
 constexpr IdTable<TensorInfo> id_table(Tensor) { return {"tensor", kTensors}; }
 
@@ -69,6 +82,8 @@ enum class Method {
   AblationLastBlock,
   AblationSecondBlock,
   AttAttr,
+  AttnLrp,
+  CpLrp,
 };
 
 struct CheckedInputs;

@@ -29,6 +29,8 @@ struct RelevanceInputs {
   TensorView attn_rel_classic_last;  // Rc [h,S,S]   at the last block's A, classic rules
   TensorView input_rel_classic;      // X  [H,W]     classic LRP at the pixels, RGB summed
   TensorView attr;                   // Attr [B,h,S,S] Self-Attention Attribution
+  TensorView input_rel_attnlrp;      // [H,W] AttnLRP at the pixels, RGB summed
+  TensorView input_rel_cp_lrp;       // [H,W] CP-LRP at the pixels, RGB summed
 
   TensorView& operator[](Tensor t);
   const TensorView& operator[](Tensor t) const;
@@ -67,7 +69,7 @@ struct MethodOptions {
 std::vector<float> readout_weights(const TokenLayout& layout, const MethodOptions& options);
 
 // A relevance map, row-major. Patch-grid methods give grid_rows x grid_cols;
-// lrp_full gives the H x W pixel map.
+// lrp_full, attnlrp and cp_lrp give the H x W pixel map (patch_sum.h: its patch map).
 struct RelevanceMap {
   int rows = 0;
   int cols = 0;

@@ -94,9 +94,9 @@ RelevanceMap gradcam_map(const CheckedInputs& in) {
 }
 
 RelevanceMap lrp_full_map(const CheckedInputs& in) {
-  const size_t n = static_cast<size_t>(in.input_rows) * static_cast<size_t>(in.input_cols);
-  return RelevanceMap{in.input_rows, in.input_cols,
-                      std::vector<float>(in.input_rel_classic, in.input_rel_classic + n)};
+  const PixelTensor& x = in.input_rel_classic;
+  const size_t n = static_cast<size_t>(x.rows) * static_cast<size_t>(x.cols);
+  return RelevanceMap{x.rows, x.cols, std::vector<float>(x.data, x.data + n)};
 }
 
 }  // namespace vitrel

@@ -20,6 +20,10 @@ import { headersFile } from '../../scripts/site-headers.js';
 const skip = skipReason() ?? false;
 const BULL_MASTIFF = 243;
 const reports = [];          // posted to the report-uri
+let reportPosted = () => {}; // wakes untilReports on each new report
+const untilReports = async (holds) => {
+  while (!holds()) await new Promise((resolve) => { reportPosted = resolve; });
+};
 const workerErrors = [];     // console errors of workers
 let site;
 let browser;
@@ -29,7 +33,7 @@ const describe = (e) => `${e.violatedDirective ?? e['violated-directive']} block
 
 before(async () => {
   if (skip) return;
-  site = await startSite({ cspReports: reports });
+  site = await startSite({ cspReports: { push: (r) => { reports.push(r); reportPosted(); } } });
   browser = await launch();
   session = await openPage(browser, site.url, undefined, {
     beforeLoad: async (context, page) => {
@@ -75,7 +79,7 @@ test('the page sends its policy, and the worker scripts theirs', { skip }, async
 });
 
 test('under the policy: model, threads, a heat map of a sample photo and an overlay download, no violation', { skip }, async () => {
-  await page().waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  await page().waitForSelector('body[data-model-ready="true"]');
   assert.equal(await page().evaluate(() => self.crossOriginIsolated), true);
   assert.match(await page().textContent('#engine-status'), /WebAssembly · \d+ threads?/);
   await choosePhoto(page(), sample('catdog.png'));
@@ -102,9 +106,7 @@ test('a violation in the page or in the Worker would have been seen', { skip }, 
   });
   await pageWorker().evaluate(() => fetch('https://example.invalid/probe').catch(() => {}));
   const seen = () => reports.map(describe).join('\n');
-  for (let i = 0; i < 100 && !(/img-src/.test(seen()) && /connect-src/.test(seen())); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await untilReports(() => /img-src/.test(seen()) && /connect-src/.test(seen()));
   assert.match(seen(), /img-src.*example\.invalid/, 'the page reported its probe');
   assert.match(seen(), /connect-src.*example\.invalid/, 'the Worker reported its probe');
   assert.ok((await pageViolations()).some((v) => v.violatedDirective === 'img-src'), 'page listener');
@@ -128,12 +130,9 @@ test('another origin may frame embed.html but not index.html', { skip }, async (
   const context = await browser.newContext();
   try {
     const p = await context.newPage();
-    await p.goto(parentUrl);
+    await p.goto(parentUrl); // the parent's load waits for both frames' (the refused one's error page)
     const frame = async (id) => (await p.$(`#${id}`)).contentFrame();
     const text = async (id) => (await frame(id)).evaluate(() => document.getElementById('p')?.textContent ?? null).catch(() => null);
-    for (let i = 0; i < 100 && ((await text('embed')) !== 'embed' || !/^chrome-error:/.test((await frame('index')).url())); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
     assert.equal(await text('embed'), 'embed', 'embed.html renders in a cross-origin frame');
     assert.match((await frame('index')).url(), /^chrome-error:/, 'index.html is refused in a cross-origin frame');
     assert.equal(await text('index'), null);

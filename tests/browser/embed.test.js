@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readMaps, runCli, tempDir } from '../node/maps-support.js';
-import { skipReason, startSite, launch, openPage, sample, firstModel, paths, screenshot } from './harness.js';
+import { skipReason, startSite, launch, openPage, sample, firstModel, paths, screenshot, WAIT_MS } from './harness.js';
 
 const skip = skipReason() ?? false;
 const PHOTOS = { a: 'catdog.png', b: 'dogbird.png', c: 'el1.png' };
-const TIMEOUT = 240_000;
+const TIMEOUT = WAIT_MS;
 
 // Records each element's events from the start, before the test attaches anything.
 const RECORDER = `<script>
@@ -177,7 +177,13 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
 });
 
 test('loading="lazy": nothing runs until the element is scrolled into view; removal frees the photo', { skip, timeout: TIMEOUT }, async () => {
-  await page().waitForTimeout(1500);
+  // The eager elements are done and the browser has placed the lazy one out of view (an
+  // observer made after the element's reports after it): a lazy start would have begun.
+  for (const id of ['a', 'b', 'c']) await waitResult(id);
+  assert.equal(await page().evaluate(() => new Promise((resolve) => {
+    const seen = new IntersectionObserver(([e]) => { seen.disconnect(); resolve(e.isIntersecting); }, { rootMargin: '200px' });
+    seen.observe(document.getElementById('lazy'));
+  })), false);
   assert.equal(await page().$eval('#lazy', (el) => el.result), null);
   assert.ok(!(await page().evaluate(() => window.__events.some((e) => e.id === 'lazy'))), 'the lazy element started early');
   const photos = (await stats()).photos;

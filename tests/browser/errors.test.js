@@ -16,9 +16,9 @@ before(async () => { if (!skip) browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const photoRendered = (page, name) => page.waitForFunction((n) => window.__vitrel.state.photo?.name === n
-  && document.querySelector('#main-canvas').dataset.rendered === 'heat', name, { timeout: 180_000 });
+  && document.querySelector('#main-canvas').dataset.rendered === 'heat', name);
 const errorText = async (page) => {
-  await page.waitForSelector('#error:not([hidden])', { timeout: 120_000 });
+  await page.waitForSelector('#error:not([hidden])');
   return page.textContent('#error-text');
 };
 
@@ -27,7 +27,7 @@ test('broken, tiny and huge photos', { skip }, async (t) => {
   const site = await startSite();
   const { page } = await openPage(browser, site.url);
   t.after(() => site.close());
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  await page.waitForSelector('body[data-model-ready="true"]');
 
   await t.test('a corrupt image shows an error', async () => {
     const png = readFileSync(sample('catdog.png'));
@@ -95,7 +95,7 @@ test('a model that fails to load, or does not match its metadata, is reported', 
         await screenshot(page, `error-model-${entry.name}`);
         // The page keeps working: pick the real model and explain a photo.
         await page.selectOption('#model-select', '1');
-        await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+        await page.waitForSelector('body[data-model-ready="true"]');
         await choosePhoto(page, sample('catdog.png'));
         await photoRendered(page, 'catdog.png');
       } finally {

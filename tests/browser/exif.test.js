@@ -14,13 +14,13 @@ after(async () => { await browser?.close(); });
 const rendered = (page, width, height) => page.waitForFunction(([w, h]) => {
   const photo = window.__vitrel.state.photo;
   return photo?.width === w && photo?.height === h && document.querySelector('#main-canvas').dataset.rendered === 'heat';
-}, [width, height], { timeout: 180_000 });
+}, [width, height]);
 
 test('orientation 6: shown rotated by default, as stored with "Ignore EXIF orientation"', { skip }, async (t) => {
   const site = await startSite();
   t.after(() => site.close());
   const { page, errors } = await openPage(browser, site.url);
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  await page.waitForSelector('body[data-model-ready="true"]');
   const jpeg = await sharp(sample('catdog.png')).resize(300, 200, { fit: 'fill' }).jpeg()
     .withMetadata({ orientation: 6 }).toBuffer();
   await page.setInputFiles('#file-input', { name: 'portrait.jpg', mimeType: 'image/jpeg', buffer: jpeg });

@@ -15,6 +15,10 @@ export const CHROMIUM = process.env.VITREL_CHROMIUM ?? '/usr/bin/chromium';
 // VITREL_CHROMIUM_FLAGS adds flags for experiments, e.g. "--js-flags=--no-wasm-dynamic-tiering"
 // (V8 compiles all WebAssembly optimised up front: runs without background tier-up).
 const EXTRA_FLAGS = process.env.VITREL_CHROMIUM_FLAGS?.split(' ').filter(Boolean) ?? [];
+// How long a test waits for a state the page exposes (a data-* attribute, an event) before
+// it fails: generous, since the first heat map on a busy shared machine takes minutes, and
+// every wait ends as soon as its state holds. VITREL_WAIT_MS overrides it.
+export const WAIT_MS = Number(process.env.VITREL_WAIT_MS ?? 600_000);
 const FLAGS = [...EXTRA_FLAGS, '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -43,8 +47,8 @@ const CSP_REPORT_PATH = '/__csp-report';
 
 // Serves dist/site; `overrides` maps URL paths to { body, type } answered instead;
 // `prefix` serves the site under a sub-path (e.g. '/project/docs/').
-// `cspReports`: an array collecting the Content-Security-Policy violation reports the
-// browser posts (every policy then names this server as its report-uri).
+// `cspReports`: an array (anything with a push) collecting the Content-Security-Policy
+// violation reports the browser posts (every policy then names this server as its report-uri).
 // `root`: serve this folder (a part of the built site) instead of dist/site.
 export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/', root = null } = {}) {
   await buildSite(paths);
@@ -92,6 +96,7 @@ export async function launch({ webgpu = false } = {}) {
 // `device` adds context options (e.g. { hasTouch: true, isMobile: true } for a phone).
 export async function openPage(browser, url, viewport = { width: 1400, height: 1000 }, { beforeLoad, device = {} } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true, ...device });
+  context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
   await beforeLoad?.(context, page);
   const offOrigin = [];
@@ -116,7 +121,7 @@ export async function openReadyPage() {
   const site = await startSite();
   const browser = await launch();
   const session = await openPage(browser, site.url);
-  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  await session.page.waitForSelector('body[data-model-ready="true"]');
   return { ...session, close: async () => { await browser.close(); await site.close(); } };
 }
 
@@ -132,7 +137,7 @@ export async function waitForHeat(page, target, view = 'single') {
   await page.waitForFunction(([t, v]) => {
     const c = document.querySelector(`#view-${v} canvas[data-rendered="heat"][data-target="${t}"]`);
     return Boolean(c);
-  }, [target, view], { timeout: 120_000 });
+  }, [target, view]);
 }
 
 export async function choosePhoto(page, file) {

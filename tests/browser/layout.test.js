@@ -14,7 +14,7 @@ before(async () => {
   site = await startSite({ isolate: false });
   browser = await launch();
   ({ page } = await openPage(browser, site.url, { width: 375, height: 800 }));
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  await page.waitForSelector('body[data-model-ready="true"]');
 });
 after(async () => {
   await browser?.close();
@@ -28,7 +28,7 @@ test('without cross-origin isolation the page runs on one thread', { skip }, asy
 
 test('at 375 px the page explains a photo without horizontal scrolling', { skip }, async () => {
   await choosePhoto(page, sample('dogcat2.png'));
-  await page.waitForFunction(() => window.__vitrel.state.top5.length === 5, null, { timeout: 120_000 });
+  await page.waitForFunction(() => window.__vitrel.state.top5.length === 5);
   const top = await page.$eval('#top5 button', (b) => b.dataset.classId);
   await waitForHeat(page, `c${top}`);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375);

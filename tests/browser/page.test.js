@@ -82,7 +82,7 @@ const ICC_PHOTO = path.join(paths.shared, 'imagenet', 'samples', 'n04147183_scho
 test('a JPEG with an ICC profile: the same top-5 as the Node pipeline', { skip: skip || (!existsSync(ICC_PHOTO) && 'no ImageNet samples') }, async () => {
   await choosePhoto(page(), ICC_PHOTO);
   await page().waitForFunction(() => window.__vitrel.state.photo?.name === 'n04147183_schooner.JPEG'
-    && window.__vitrel.state.top5.length === 5, null, { timeout: 120_000 });
+    && window.__vitrel.state.top5.length === 5);
   const shown = await page().evaluate(() => window.__vitrel.state.top5);
   const ref = await referenceTop5(ICC_PHOTO);
   assert.deepEqual(shown.map((t) => t.id), ref.map((t) => t.id));
@@ -102,7 +102,7 @@ test('every method renders a non-empty map in the comparison grid', { skip }, as
   // (tests/browser/attribution.test.js); every other method is drawn from the explainer.
   const explained = all.filter((m) => m !== 'attattr');
   await page().waitForFunction((n) => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length === n,
-    explained.length, { timeout: 120_000 });
+    explained.length);
   const methods = await page().$$eval('#grid canvas', (cs) => cs.map((c) => c.dataset.method));
   assert.deepEqual(methods.sort(), [...all].sort());
   for (const m of explained) {
@@ -113,8 +113,7 @@ test('every method renders a non-empty map in the comparison grid', { skip }, as
 
 test('two-class view and contrastive mode render', { skip }, async () => {
   await page().click('#tab-pair');
-  await page().waitForFunction(() => document.querySelectorAll('#pair canvas[data-rendered="heat"]').length === 2,
-    null, { timeout: 120_000 });
+  await page().waitForFunction(() => document.querySelectorAll('#pair canvas[data-rendered="heat"]').length === 2);
   await screenshot(page(), 'pair-two-classes');
   await page().click('#tab-single');
   await page().fill('#class-b', '282');
@@ -133,7 +132,7 @@ test('controls: colormap, threshold, patch grid, start layer, hover readout', { 
   await page().check('input[name="display"][value="patches"]');
   await page().fill('#start-layer', '1');
   await page().dispatchEvent('#start-layer', 'change');
-  await page().waitForFunction(() => window.__vitrel.state.maps.has('c243|1'), null, { timeout: 120_000 });
+  await page().waitForFunction(() => window.__vitrel.state.maps.has('c243|1'));
   // hover() scrolls the canvas into view first (the page is taller than the viewport).
   const canvas = page().locator('#main-canvas');
   const box = await canvas.boundingBox();
@@ -153,7 +152,7 @@ test('a non-image file shows an error and the next photo still works', { skip },
   await choosePhoto(page(), sample('dogbird.png'));
   await page().waitForSelector('#error', { state: 'hidden' });
   await page().waitForFunction(() => window.__vitrel.state.photo?.name === 'dogbird.png'
-    && document.querySelector('#main-canvas').dataset.rendered === 'heat', null, { timeout: 120_000 });
+    && document.querySelector('#main-canvas').dataset.rendered === 'heat');
 });
 
 test('no request left the page origin and the page logged no errors', { skip }, async () => {

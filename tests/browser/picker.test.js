@@ -17,7 +17,7 @@ before(async () => {
   site = await startSite();
   browser = await launch();
   desk = await openPage(browser, `${site.url}?photo=catdog.png`);
-  await desk.page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  await desk.page.waitForSelector('body[data-model-ready="true"]');
   await waitForHeat(desk.page, 'c243');
 });
 after(async () => {
@@ -86,7 +86,7 @@ test('a search that matches nothing says so', { skip }, async () => {
 test('on a phone (390×844) the class picker sits directly above the map, and a tap reads a patch', { skip }, async () => {
   const { page, errors, context } = await openPage(browser, `${site.url}?photo=catdog.png`, { width: 390, height: 844 },
     { device: { hasTouch: true, isMobile: true } });
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+  await page.waitForSelector('body[data-model-ready="true"]');
   await waitForHeat(page, 'c243');
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'no horizontal scrolling');
   const box = (sel) => page.$eval(sel, (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });

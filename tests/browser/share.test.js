@@ -22,7 +22,7 @@ after(async () => {
   await site?.close();
 });
 
-const ready = (page) => page.waitForSelector('body[data-model-ready="true"]', { timeout: 120_000 });
+const ready = (page) => page.waitForSelector('body[data-model-ready="true"]');
 const mapOf = (page, key, method) => page.evaluate(([k, m]) => {
   const map = window.__vitrel.state.maps.get(k)?.[m];
   return map && Array.from(map.data);
@@ -60,7 +60,7 @@ test('the URL carries the view: set it, reload the URL, same view and same map',
   await page.fill('#start-layer', '2');
   await page.dispatchEvent('#start-layer', 'change');
   await waitForHeat(page, `c${TIGER_CAT}`);
-  await page.waitForFunction(() => window.__vitrel.state.maps.get('c282|2')?.attention_rollout, null, { timeout: 120_000 });
+  await page.waitForFunction(() => window.__vitrel.state.maps.get('c282|2')?.attention_rollout);
   await page.waitForFunction(() => document.querySelector('#main-canvas').dataset.method === 'attention_rollout');
   await page.waitForFunction(() => /method=attention_rollout/.test(location.search) && /layer=2/.test(location.search));
   const url = page.url();
@@ -76,14 +76,14 @@ test('the URL carries the view: set it, reload the URL, same view and same map',
   const again = await openPage(browser, url);
   await ready(again.page);
   await again.page.waitForFunction(() => window.__vitrel.state.maps.get('c282|2')?.attention_rollout
-    && document.querySelector('#main-canvas').dataset.rendered === 'heat', null, { timeout: 120_000 });
+    && document.querySelector('#main-canvas').dataset.rendered === 'heat');
   assert.deepEqual(await viewOf(again.page), before);
   assert.deepEqual(await mapOf(again.page, `c${TIGER_CAT}|2`, 'attention_rollout'), map, 'the same map');
   const repainted = await again.page.$eval('#main-canvas', (c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data));
   assert.equal(repainted.length, pixels.length);
   assert.ok(repainted.every((v, i) => Math.abs(v - pixels[i]) <= 2), 'the same picture');
   assert.equal(await again.page.isHidden('#link-notice'), true, 'a valid link gives no notice');
-  await again.page.waitForFunction((u) => location.href === u, url, { timeout: 5000 }); // the reopened page writes the same link
+  await again.page.waitForFunction((u) => location.href === u, url); // the reopened page writes the same link
   await screenshot(again.page, 'link-reopened');
   assert.deepEqual(again.errors, []);
   await again.context.close();
@@ -93,7 +93,7 @@ test('a link with unknown keys and bad values: ignored with a notice, the rest a
   const q = 'photo=catdog.png&class=5000&method=nonsense&cmap=inferno&opacity=7&layer=99&view=grid&colour=red&contrast=maybe';
   const { page, context, errors } = await openPage(browser, `${site.url}?${q}`);
   await ready(page);
-  await page.waitForFunction(() => window.__vitrel.state.top5.length === 5, null, { timeout: 120_000 });
+  await page.waitForFunction(() => window.__vitrel.state.top5.length === 5);
   await page.waitForSelector('#link-notice:not([hidden])');
   const notice = await page.textContent('#link-notice-text');
   for (const bad of ['class=5000', 'method=nonsense', 'opacity=7', 'layer=99', 'colour=red', 'contrast=maybe']) {
@@ -106,7 +106,7 @@ test('a link with unknown keys and bad values: ignored with a notice, the rest a
   assert.equal(s.classA, 243, 'a bad class leaves the top-1');
   assert.equal(s.method, 'transformer_attribution');
   assert.equal(s.opacity, 0.55);
-  await page.waitForFunction(() => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length > 0, null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length > 0);
   assert.doesNotMatch(page.url(), /opacity=7|colour|nonsense/, 'the rewritten link drops what was ignored');
   assert.deepEqual(errors, []);
   await context.close();
@@ -154,7 +154,7 @@ test('Download all: one PNG holding every tile of the grid and of the pair view'
   // Every tile but attattr's, which waits for the Attribution panel's run (never started by the grid).
   const drawn = await page.evaluate(() => window.__vitrel.state.methods.filter((m) => m !== 'attattr').length);
   await page.waitForFunction((n) => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length === n,
-    drawn, { timeout: 120_000 });
+    drawn);
   assert.match(await page.textContent('#dl-scope'), /save the first tile \(.+\).*“Download all” saves every tile/);
   const grid = await downloadAll(page);
   assert.match(grid.name, /^catdog-grid-all\.png$/);
@@ -165,7 +165,7 @@ test('Download all: one PNG holding every tile of the grid and of the pair view'
   assert.match(await page.textContent('#action-status'), new RegExp(`saved all ${methods} tiles in one PNG`));
 
   await page.click('#tab-pair');
-  await page.waitForFunction(() => document.querySelectorAll('#pair canvas[data-rendered="heat"]').length === 2, null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelectorAll('#pair canvas[data-rendered="heat"]').length === 2);
   // A click on the second tile makes it the one the single downloads save, and they say so.
   const second = await page.$eval('#pair .tile:nth-child(2) canvas', (c) => c.dataset.caption);
   await page.click('#pair .tile:nth-child(2) canvas');
@@ -186,11 +186,10 @@ test('compare view: two photos side by side, each with its own map for the same 
   const { page, context, errors } = await openPage(browser, `${site.url}?photo=catdog.png&view=compare&class=${TIGER_CAT}`);
   await ready(page);
   await page.waitForSelector('#view-compare:not([hidden])');
-  await page.waitForFunction(() => window.__vitrel.state.classA === 282, null, { timeout: 120_000 });
+  await page.waitForFunction(() => window.__vitrel.state.classA === 282);
   await page.waitForFunction(() => document.querySelectorAll('#compare-sample option').length > 1);
   await page.selectOption('#compare-sample', 'dogcat2.png');
-  await page.waitForFunction(() => document.querySelectorAll('#compare canvas[data-rendered="heat"]').length === 2,
-    null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelectorAll('#compare canvas[data-rendered="heat"]').length === 2);
   const tiles = await page.$$eval('#compare canvas', (cs) => cs.map((c) => ({
     caption: c.dataset.caption, sub: c.dataset.sub, target: c.dataset.target, method: c.dataset.method, width: c.width, height: c.height,
   })));
@@ -206,19 +205,18 @@ test('compare view: two photos side by side, each with its own map for the same 
   });
   assert.equal(maps[0].length, maps[1].length);
   assert.ok(maps[0].some((v, i) => Math.abs(v - maps[1][i]) > 1e-6), 'two different maps');
-  await page.waitForFunction(() => /photo2=dogcat2\.png/.test(location.search), null, { timeout: 5000 });
+  await page.waitForFunction(() => /photo2=dogcat2\.png/.test(location.search));
   // Changing the method redraws both.
   await page.selectOption('#method', 'attention_rollout');
   await page.waitForFunction(() => [...document.querySelectorAll('#compare canvas')]
-    .filter((c) => c.dataset.rendered === 'heat' && c.dataset.method === 'attention_rollout').length === 2, null, { timeout: 120_000 });
+    .filter((c) => c.dataset.rendered === 'heat' && c.dataset.method === 'attention_rollout').length === 2);
   const sheet = await downloadAll(page);
   assert.deepEqual(pngSize(sheet.buffer), { width: sheetLayout(2, 2).width, height: sheetLayout(2, 2).height });
   await screenshot(page, 'compare-two-photos');
   // The link reopens both photos.
-  await page.waitForFunction(() => /method=attention_rollout/.test(location.search), null, { timeout: 5000 });
+  await page.waitForFunction(() => /method=attention_rollout/.test(location.search));
   const again = await openPage(browser, page.url());
-  await again.page.waitForFunction(() => document.querySelectorAll('#compare canvas[data-rendered="heat"]').length === 2,
-    null, { timeout: 180_000 });
+  await again.page.waitForFunction(() => document.querySelectorAll('#compare canvas[data-rendered="heat"]').length === 2);
   assert.deepEqual(await again.page.$$eval('#compare canvas', (cs) => cs.map((c) => `${c.dataset.caption} ${c.dataset.target} ${c.dataset.method}`)),
     ['catdog.png c282 attention_rollout', 'dogcat2.png c282 attention_rollout']);
   await again.context.close();

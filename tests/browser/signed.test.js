@@ -151,7 +151,7 @@ test('the <vit-relevance> element draws a contrast signed by default; scale="pos
     const c = el.shadowRoot.querySelector('canvas[data-scale]');
     return c && { scale: c.dataset.scale, description: c.getAttribute('aria-description') };
   });
-  await page().waitForFunction(() => document.getElementById('signed-el')?.shadowRoot?.querySelector('canvas[data-scale]'), null, { timeout: 240_000 });
+  await page().waitForFunction(() => document.getElementById('signed-el')?.shadowRoot?.querySelector('canvas[data-scale]'));
   const signed = await canvasScale();
   assert.equal(signed.scale, 'signed');
   assert.match(signed.description, /^signed scale .* min -[\d.e+-]+ · max [\d.e+-]+ · \d+% negative$/);

@@ -28,7 +28,7 @@ before(async () => {
   site = await startSite();
   browser = await launch();
   session = await openPage(browser, site.url, undefined, { beforeLoad: (context) => context.addInitScript(RECORD_STATUS) });
-  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await session.page.waitForSelector('body[data-model-ready="true"]');
 });
 after(async () => {
   await browser?.close();
@@ -54,7 +54,7 @@ test('the inference Worker index.html starts before the page script is the one t
 
 test('a returning visit reads the model from Cache Storage and shows no download bar', { skip }, async () => {
   await session.page.reload();
-  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await session.page.waitForSelector('body[data-model-ready="true"]');
   assert.equal(await session.page.evaluate(() => window.__vitrel.timeline.modelReady.fromCache), true);
   assert.equal(await session.page.isHidden('#load-progress'), true);
 });
@@ -79,7 +79,7 @@ test('a re-export is never read from an older visit\'s cached copy: the new file
   }, { name: file, sha256: model.sha256[file] });
   assert.equal((await keys(file)).length, 2);
   await page.reload();
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await page.waitForSelector('body[data-model-ready="true"]');
   assert.equal(await page.isHidden('#error'), true);
   assert.equal(await page.evaluate(() => window.__vitrel.timeline.modelReady.fromCache), false);
   assert.deepEqual(await keys(file), [`?sha256=${model.sha256[file]}`]);
@@ -99,7 +99,7 @@ test('only the graphs the page opens are fetched: no attribution graph, no secon
 async function firstMapOf(page, file) {
   await page.setInputFiles('#file-input', file);
   await page.waitForFunction((name) => window.__vitrel.state.photo?.name === name && window.__vitrel.timeline.firstHeatmap,
-    path.basename(file), { timeout: 180_000 });
+    path.basename(file));
   return page.evaluate(() => ({ top5: window.__vitrel.state.top5, by: window.__vitrel.state.timings.predictedBy }));
 }
 
@@ -110,7 +110,7 @@ async function firstMapOf(page, file) {
 test('a photo chosen at ready gets its map from the explainer graph\'s session, opened at once, not after an idle second', { skip: skip || (!firstModel()?.split?.forward && 'no split forward graph') }, async () => {
   const { page } = session;
   await page.reload();
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await page.waitForSelector('body[data-model-ready="true"]');
   const first = await firstMapOf(page, sample('catdog.png'));
   assert.equal(first.by, 'explainer');
   const { explainerReady, firstHeatmap } = await page.evaluate(() => window.__vitrel.timeline);

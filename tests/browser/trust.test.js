@@ -41,7 +41,7 @@ function cli(file, extra = []) {
 async function showPhoto(file, name = path.basename(file)) {
   await choosePhoto(page(), file);
   await page().waitForFunction((n) => window.__vitrel.state.photo?.name === n && window.__vitrel.state.top5.length === 5
-    && document.querySelector('#main-canvas').dataset.rendered === 'heat', name, { timeout: 120_000 });
+    && document.querySelector('#main-canvas').dataset.rendered === 'heat', name);
   return page().evaluate(() => ({ top5: window.__vitrel.state.top5, region: window.__vitrel.state.region }));
 }
 
@@ -77,7 +77,7 @@ test('method help: a description and a paper link in the selector and on every g
   await page().click('#tab-grid');
   // Every tile but attattr's, which waits for the Attribution panel's run.
   await page().waitForFunction((n) => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length === n,
-    info.filter((m) => m.id !== 'attattr').length, { timeout: 120_000 });
+    info.filter((m) => m.id !== 'attattr').length);
   for (const { id, description, paper } of info) {
     const tile = page().locator('#grid figure', { has: page().locator(`canvas[data-method="${id}"]`) });
     assert.match(await tile.locator('.method-note').textContent(), new RegExp(description.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -113,7 +113,7 @@ test('a constant map says so in the single, grid and pair views', { skip }, asyn
   assert.match(await page().locator('#grid figure', { has: page().locator('canvas[data-method="gradcam"]') }).textContent(), note);
   assert.doesNotMatch(await page().locator('#grid figure', { has: page().locator('canvas[data-method="transformer_attribution"]') }).textContent(), note);
   await page().click('#tab-pair');
-  await page().waitForFunction(() => document.querySelectorAll('#pair canvas[data-rendered="heat"]').length === 2, null, { timeout: 120_000 });
+  await page().waitForFunction(() => document.querySelectorAll('#pair canvas[data-rendered="heat"]').length === 2);
   assert.match(await page().locator('#pair figure').first().textContent(), note);
   assert.equal(await page().isHidden('#map-notice'), false);
   await screenshot(page(), 'trust-constant-pair');
@@ -166,7 +166,7 @@ test('"no crop" preprocessing: the whole photo, another top-5, the same as `expl
   sameTop5(centre, cli(file).top5, 'centre crop');
   await page().check('input[name="crop"][value="none"]');
   await page().waitForFunction(() => window.__vitrel.state.region?.x === 0 && window.__vitrel.state.top5.length === 5
-    && document.querySelector('#main-canvas').dataset.rendered === 'heat', null, { timeout: 120_000 });
+    && document.querySelector('#main-canvas').dataset.rendered === 'heat');
   const { top5, region } = await page().evaluate(() => window.__vitrel.state);
   assert.deepEqual(region, { x: 0, y: 0, width: 660, height: 371 }, 'the map covers the whole photo');
   const whole = cli(file, ['--crop', 'none']);
@@ -177,7 +177,7 @@ test('"no crop" preprocessing: the whole photo, another top-5, the same as `expl
   assert.match(await text('#framing-note'), /No crop: the model saw the whole photo, resized to 224×224 \(its 660×371 proportions squeezed\)/);
   await screenshot(page(), 'trust-no-crop');
   await page().check('input[name="crop"][value="center"]');
-  await page().waitForFunction(() => window.__vitrel.state.region?.x > 0 && window.__vitrel.state.top5.length === 5, null, { timeout: 120_000 });
+  await page().waitForFunction(() => window.__vitrel.state.region?.x > 0 && window.__vitrel.state.top5.length === 5);
 });
 
 test('a PNG with transparency: decoded as PIL decodes it, the same top-5 as the CLI', { skip }, async () => {

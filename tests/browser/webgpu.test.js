@@ -21,7 +21,7 @@ before(async () => {
   browser = await launch({ webgpu: true });
   // localhost: WebGPU needs a secure origin
   session = await openPage(browser, site.url.replace('127.0.0.1', 'localhost'));
-  await session.page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await session.page.waitForSelector('body[data-model-ready="true"]');
   adapter = await session.page.evaluate(async () => {
     const a = await navigator.gpu?.requestAdapter();
     return a ? { architecture: a.info?.architecture ?? '', fallback: Boolean(a.info?.isFallbackAdapter ?? a.isFallbackAdapter) } : null;

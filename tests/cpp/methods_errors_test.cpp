@@ -286,10 +286,11 @@ TEST(MethodRegistry, TensorIdsAreTheGraphOutputNames) {  // and attr (the attrib
   std::vector<std::string> ids;
   for (Tensor t : all_values<Tensor>()) ids.push_back(to_id(t));
   EXPECT_EQ(ids, (std::vector<std::string>{"attn", "attn_grad", "attn_rel", "attn_rel_classic_last",
-                                           "input_rel_classic", "attr"}));
+                                           "input_rel_classic", "attr", "input_rel_attnlrp",
+                                           "input_rel_cp_lrp"}));
   EXPECT_EQ(error_of([] { from_id<Tensor>("attention"); }),
             "tensor: unknown id \"attention\" (valid: attn, attn_grad, attn_rel, "
-            "attn_rel_classic_last, input_rel_classic, attr)");
+            "attn_rel_classic_last, input_rel_classic, attr, input_rel_attnlrp, input_rel_cp_lrp)");
 }
 
 TEST(TensorView, NumelAndShapeString) {

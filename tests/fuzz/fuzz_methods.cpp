@@ -116,8 +116,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                      r = fuzz_tensor(in, {B, h, S, S}), rc = fuzz_tensor(in, {h, S, S}),
                      x = fuzz_tensor(
                          in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)}),
-                     attr = fuzz_tensor(in, {B, h, S, S});
-  const RelevanceInputs inputs{a.view(), g.view(), r.view(), rc.view(), x.view(), attr.view()};
+                     attr = fuzz_tensor(in, {B, h, S, S}),
+                     x_attnlrp = fuzz_tensor(
+                         in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)}),
+                     x_cp_lrp = fuzz_tensor(
+                         in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)});
+  const RelevanceInputs inputs{a.view(), g.view(),    r.view(),         rc.view(),
+                               x.view(), attr.view(), x_attnlrp.view(), x_cp_lrp.view()};
 
   try {
     const std::vector<RelevanceMap> maps = compute_relevance_maps(methods, inputs, layout, options);
@@ -128,6 +133,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(fuzz::all_finite(map.data));
       if (methods[k] == Method::LrpFull) {
         FUZZ_CHECK(map.data == x.data);
+      } else if (methods[k] == Method::AttnLrp) {
+        FUZZ_CHECK(map.data == x_attnlrp.data);
+      } else if (methods[k] == Method::CpLrp) {
+        FUZZ_CHECK(map.data == x_cp_lrp.data);
       } else {
         FUZZ_CHECK(map.rows == layout.grid_rows && map.cols == layout.grid_cols);
       }

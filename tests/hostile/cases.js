@@ -44,7 +44,7 @@ export const CASES = [
   { surface: 'maps', name: 'unknown command', args: ['frobnicate'], exit: 2, message: /^vit-relevance: unknown command "frobnicate"\n/ },
 
   // ---- maps: usage
-  maps('no input tensor', ['--out', out], 2, 'vit-relevance maps: error: give at least one input tensor (--attn, --grad, --rel, --rel-classic-last, --input-rel-classic, --attr)'),
+  maps('no input tensor', ['--out', out], 2, 'vit-relevance maps: error: give at least one input tensor (--attn, --grad, --rel, --rel-classic-last, --input-rel-classic, --attr, --input-rel-attnlrp, --input-rel-cp-lrp)'),
   maps('no --out', ['--attn', '<tmp>/attn.npy'], 2, 'vit-relevance maps: error: --out is required (see `vit-relevance maps --help`)'),
   maps('unknown option', [...tensors, '--frobnicate', '1', '--out', out], 2, "vit-relevance maps: error: Unknown option '--frobnicate' (see `vit-relevance maps --help`)"),
   maps('--start-layer not an integer', [...tensors, '--start-layer', 'two', '--out', out], 2, 'vit-relevance maps: error: --start-layer must be an integer, got "two"'),

@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readMaps, runCli, tempDir, root } from './maps-support.js';
 import { argmax, deitModel, images, skipDeit } from './explain-support.js';
-import { loadExplainer, render } from '../../runtime/node/index.js';
+import { loadExplainer, patchMap, render } from '../../runtime/node/index.js';
 
 const catdog = path.join(images, 'catdog.png');
 const METHODS = ['transformer_attribution', 'attention_rollout', 'gradcam'];
@@ -87,4 +87,13 @@ test('the shipped .d.ts files type-check a consumer, and reject a wrong one', ()
   } finally {
     for (const f of ['.wrong-consumer.ts', '.wrong.json']) rmSync(path.join(root, 'tests/types', f), { force: true });
   }
+});
+
+test('patchMap: a pixel map summed over each patch, signed', async () => {
+  const data = Float32Array.from({ length: 16 }, (_, i) => (i % 2 ? -i : i));
+  // 2x2 patches of a 4x4 map: rows 0-1 x cols 0-1 hold 0, -1, 4, -5.
+  const map = await patchMap({ shape: [4, 4], data }, [2, 2]);
+  assert.deepEqual(map.shape, [2, 2]);
+  assert.deepEqual([...map.data], [-2, -2, -2, -2]);
+  await assert.rejects(patchMap({ shape: [4, 4], data }, [3, 2]), /the grid 3x2 does not divide the pixel map 4x4/);
 });

@@ -57,7 +57,7 @@ test('DeiT-tiny: AttnLRP and CP-LRP cost nothing when off and near their minimum
   const arch = JSON.parse(readFileSync(deitModel.replace(/\.onnx$/, '.json'), 'utf8')).architecture;
   const shape = { imageSize: arch.image_size, classes: arch.num_classes, threads: 1, pixelRelevance: 0 };
   const off = profiledMatmulWork(deitModel, shape).macs;
-  for (const [method, on] of [['attnlrp', { attnlrp: 1 }], ['cp_lrp', { cpLrp: 1 }]]) {
+  for (const [method, on] of [['attnlrp', { switches: ['attnlrp_relevance'] }], ['cp_lrp', { switches: ['cp_lrp_relevance'] }]]) {
     const added = profiledMatmulWork(deitModel, { ...shape, ...on }).macs - off;
     const minimum = modifiedBackwardMacs(arch, method);
     assert.ok(added >= minimum && added <= 1.1 * minimum, `${method}: ${added} MACs added, minimum ${minimum}`);

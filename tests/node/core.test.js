@@ -28,6 +28,8 @@ const tensors = {
   attn_rel_classic_last: tensor([H, S, S], (i) => Math.sin(i * 1.3)),
   input_rel_classic: tensor([8, 8], (i) => i - 20),
   attr: tensor([B, H, S, S], (i) => Math.sin(i * 0.3)),
+  input_rel_attnlrp: tensor([8, 8], (i) => Math.sin(i) * 3),
+  input_rel_cp_lrp: tensor([8, 8], (i) => Math.cos(i) - 0.2),
 };
 
 // The published ids (files and URLs name them): a new method is appended after them.
@@ -36,8 +38,10 @@ const PUBLISHED = ['transformer_attribution', 'attention_rollout', 'raw_attentio
 
 test('the registry: the published ids in order, each entry complete', () => {
   assert.deepEqual(core.methodIds.slice(0, PUBLISHED.length), PUBLISHED);
-  assert.deepEqual([...core.tensorIds], ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic', 'attr']);
-  assert.deepEqual([...core.explainerMethodIds], PUBLISHED, 'attattr reads attr, no explainer output');
+  assert.deepEqual([...core.tensorIds], ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic', 'attr',
+    'input_rel_attnlrp', 'input_rel_cp_lrp']);
+  assert.deepEqual(core.methodIds.slice(PUBLISHED.length), ['attattr', 'attnlrp', 'cp_lrp']);
+  assert.deepEqual([...core.explainerMethodIds], [...PUBLISHED, 'attnlrp', 'cp_lrp'], 'attattr reads attr, no explainer output');
   assert.deepEqual(core.outputsFor(['attattr', 'raw_attention']), ['attn']);
   for (const m of core.methods) {
     for (const key of ['name', 'shortName', 'description']) assert.ok(m[key].length > 0, `${m.id}.${key}`);
@@ -46,14 +50,16 @@ test('the registry: the published ids in order, each entry complete', () => {
   }
   assert.deepEqual(core.methods.filter((m) => m.startLayer).map((m) => m.id),
     ['transformer_attribution', 'attention_rollout', 'ablation_no_grad', 'attattr']);
-  assert.deepEqual(core.methods.filter((m) => !m.tokenRow).map((m) => m.id), ['gradcam', 'lrp_full']);
+  assert.deepEqual(core.methods.filter((m) => !m.tokenRow).map((m) => m.id), ['gradcam', 'lrp_full', 'attnlrp', 'cp_lrp']);
+  assert.deepEqual(core.methods.filter((m) => m.contrast && !m.tokenRow).map((m) => m.id), ['gradcam', 'lrp_full', 'attnlrp', 'cp_lrp']);
   assert.ok(Object.isFrozen(core.methods[0]) && Object.isFrozen(core.methods[0].tensors));
 });
 
 test('outputsFor lists only the tensors the methods read, in registry (= contract) order', () => {
   assert.deepEqual(core.outputsFor(['attention_rollout']), ['attn']);
   assert.deepEqual(core.outputsFor(['transformer_attribution', 'raw_attention']), ['attn', 'attn_grad', 'attn_rel']);
-  assert.equal(core.outputsFor(core.methodIds).length, 5);
+  assert.equal(core.outputsFor(core.methodIds).length, 7);
+  assert.deepEqual(core.outputsFor(['cp_lrp', 'attnlrp', 'lrp_full']), ['input_rel_classic', 'input_rel_attnlrp', 'input_rel_cp_lrp']);
   assert.throws(() => core.outputsFor(['nope']), /unknown method "nope"/);
 });
 
@@ -62,7 +68,7 @@ test('computeMaps with all inputs gives every method, shaped [rows, cols]', () =
   assert.deepEqual(Object.keys(maps), core.methodIds);
   for (const [id, m] of Object.entries(maps)) {
     assert.ok(m.data instanceof Float32Array, id);
-    const expected = id === 'lrp_full' ? [8, 8] : [2, 2];
+    const expected = ['lrp_full', 'attnlrp', 'cp_lrp'].includes(id) ? [8, 8] : [2, 2];
     assert.deepEqual(m.shape, expected, id);
     assert.equal(m.data.length, expected[0] * expected[1]);
     assert.ok(m.data.every(Number.isFinite), id);
@@ -187,4 +193,25 @@ test('pool: the map of a pool is its readout\'s weighted sum of token rows; cls 
     { message: 'options: pool cls+dist reads tokens 0 and 1 (cls and dist), but the layout has 1 special token' });
   assert.throws(() => core.computeMaps({ attn: tensors.attn }, { grid: [1, 5], specialTokens: 0, methods: ['raw_attention'] }),
     { message: 'options: pool cls reads token 0 (cls), but the layout has 0 special tokens' });
+});
+
+test('attnlrp and cp_lrp give their pixel maps signed and unchanged; patchSum their patch maps', () => {
+  const maps = core.computeMaps(tensors, { methods: ['attnlrp', 'cp_lrp'] });
+  assert.deepEqual(maps.attnlrp.data, tensors.input_rel_attnlrp.data);
+  assert.deepEqual(maps.cp_lrp.data, tensors.input_rel_cp_lrp.data);
+  assert.ok(maps.attnlrp.data.some((v) => v < 0) && maps.attnlrp.data.some((v) => v > 0), 'signed');
+  // 2x2 patches of 4x4 pixels: each the sum of its block, in double then rounded.
+  const patches = core.patchSum(maps.attnlrp, [2, 2]);
+  assert.deepEqual(patches.shape, [2, 2]);
+  const x = tensors.input_rel_attnlrp.data;
+  for (let r = 0; r < 2; r++) {
+    for (let q = 0; q < 2; q++) {
+      let sum = 0;
+      for (let y = 4 * r; y < 4 * r + 4; y++) for (let c = 4 * q; c < 4 * q + 4; c++) sum += x[y * 8 + c];
+      assert.equal(patches.data[r * 2 + q], Math.fround(sum));
+    }
+  }
+  assert.throws(() => core.patchSum(maps.attnlrp, [3, 3]), /patch_sum: the grid 3x3 does not divide the pixel map 8x8/);
+  assert.throws(() => core.patchSum({ shape: [8], data: x }, [2, 2]), /patchSum: the map must be/);
+  assert.throws(() => core.computeMaps({ attn: tensors.attn }, { methods: ['attnlrp'] }), /attnlrp: needs input_rel_attnlrp, which is missing/);
 });

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { root, shared } from './maps-support.js';
-import { deitModel, skipDeit } from './explain-support.js';
+import { deitMethodIds, deitModel, skipDeit } from './explain-support.js';
 import { openExplainerFile } from '../../runtime/node/open-explainer.js';
 import { decodeImage } from '../../runtime/node/image.js';
 import { loadCore } from '../../runtime/core.js';
@@ -22,9 +22,9 @@ const synsets = path.join(shared, 'imagenet', 'synset_words.txt');
 const skip = skipDeit || (!existsSync(samples) && `no labelled photos in ${samples}`);
 const METHODS = ['transformer_attribution', 'raw_attention'];
 
-function evalArgs(out, { limit = 2, extra = [] } = {}) {
+function evalArgs(out, { limit = 2, extra = [], methods = METHODS } = {}) {
   return [cli, 'eval', 'perturbation', '--images', samples, '--labels', synsets, '--model', deitModel,
-    '--methods', METHODS.join(','), '--limit', String(limit), '--quiet', '--out', out, ...extra];
+    '--methods', methods.join(','), '--limit', String(limit), '--quiet', '--out', out, ...extra];
 }
 
 async function filesOf(dir) {
@@ -76,12 +76,14 @@ test('eval perturbation: summary, reports, resume, and shards merged equal one r
 
 // The first photo's transformer_attribution "pos" bits, recomputed here with a plain JS
 // ranking and blackout and the forward graph run one image at a time.
-test('eval perturbation: a record matches an independent recomputation', { skip, timeout: 300_000 }, async () => {
+// One photo's positive-perturbation curve of `method` (predicted class) as the eval wrote it,
+// recomputed independently: own ranking of the map at the input size, own blackout, own forward.
+async function recomputeRecord(method, methods) {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'vitrel-eval-pert-'));
   const explainer = await openExplainerFile(deitModel, { engine: 'auto', requireForward: true });
   try {
     const out = path.join(tmp, 'one');
-    await run(process.execPath, evalArgs(out, { limit: 1 }));
+    await run(process.execPath, evalArgs(out, { limit: 1, methods }));
     const [line] = (await readFile(path.join(out, 'records.jsonl'), 'utf8')).trim().split('\n');
     const { key, record } = JSON.parse(line);
     const label = record.label;
@@ -92,11 +94,11 @@ test('eval perturbation: a record matches an independent recomputation', { skip,
     const { mean, std } = metadata.preprocess;
     const photo = await decodeImage(path.join(samples, key));
     const pre = core.preprocess(photo.rgba, photo.width, photo.height, metadata);
-    const method = 'transformer_attribution';
     const ex = await explainer.explain(pre.data, [null], { outputs: core.outputsFor([method]) });
     assert.equal(ex.classes[0], record.predicted);
     const map = core.computeMaps(ex.tensors[0], { methods: [method], grid: metadata.architecture.grid, startLayer: 1 })[method];
-    const big = core.upsample(map.data, map.shape[0], map.shape[1], H, W);
+    // A patch map upsampled; a pixel map (attnlrp, cp_lrp) is already at the input size.
+    const big = map.shape[0] === H ? map.data : core.upsample(map.data, map.shape[0], map.shape[1], H, W);
     const order = Array.from(big.keys()).sort((a, b) => big[b] - big[a] || a - b);
     let bits = '';
     for (const fraction of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
@@ -115,9 +117,24 @@ test('eval perturbation: a record matches an independent recomputation', { skip,
       bits += best === label ? '1' : '0';
     }
     assert.equal(record.curves[`${method}/pos/predicted`], bits);
+    return record;
   } finally {
     await explainer.release();
     await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+test('eval perturbation: a record matches an independent recomputation', { skip, timeout: 300_000 }, async () => {
+  await recomputeRecord('transformer_attribution', METHODS);
+});
+
+test('eval perturbation with attnlrp and cp_lrp: their pixel maps ranked as they are, a record recomputed', {
+  skip: skip || (!(await deitMethodIds()).includes('attnlrp') && 'the built DeiT-tiny graph predates attnlrp (npm run build)'),
+  timeout: 300_000,
+}, async () => {
+  const record = await recomputeRecord('attnlrp', ['attnlrp', 'cp_lrp']);
+  for (const key of ['attnlrp/pos/predicted', 'attnlrp/neg/predicted', 'cp_lrp/pos/predicted', 'cp_lrp/neg/predicted']) {
+    assert.match(record.curves[key], /^[01]{9}$/, key);
   }
 });
 

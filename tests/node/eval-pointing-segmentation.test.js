@@ -16,7 +16,7 @@ import { kind as pointingGame } from '../../runtime/eval/pointing-game.js';
 import { kind as segmentation } from '../../runtime/eval/segmentation.js';
 import { binaryMask, maskInModelFrame, padToRect, regionInMask, sameAspect } from '../../runtime/eval/segmentation-mask.js';
 import { runCli, shared, tempDir } from './maps-support.js';
-import { coreBuilt, deitModel, haveDeit } from './explain-support.js';
+import { coreBuilt, deitMethodIds, deitModel, haveDeit } from './explain-support.js';
 import { segmentationFolder } from './eval-photos.js';
 
 const samples = path.join(shared, 'imagenet', 'samples');
@@ -207,7 +207,7 @@ test('eval pointing-game: two mosaics of the ImageNet samples end to end', { ski
   assert.equal(s.n, 2);
   assert.equal(s.tiles, 8);
   assert.equal(s.seed, 0);
-  assert.equal(s.methods.length, (await loadCore()).explainerMethodIds.length);
+  assert.deepEqual(s.methods, await deitMethodIds());
   for (const m of s.methods) {
     for (const v of [s.score[m], s.hitRate[m]]) assert.ok(v >= 0 && v <= 1, `${m}: ${v}`);
   }

@@ -48,6 +48,12 @@ test('an ONNX graph without the explainer outputs (tiny graph)', { skip }, async
   assertFails(explain([await tinyInput(), '--model', model]), /model\.onnx lacks outputs attn_grad, attn_rel expected by the explainer contract/);
 });
 
+test('a graph exported before attnlrp and cp_lrp cannot compute them (tiny graph)', { skip }, async () => {
+  const model = await modelDir(tinyExplainerOnnx());
+  assertFails(explain([await tinyInput(), '--model', model, '--method', 'gradcam,attnlrp,cp_lrp']),
+    /model\.onnx cannot compute attnlrp, cp_lrp: an export older than these methods lacks input_rel_attnlrp, input_rel_cp_lrp \(re-export it: npm run build\)/);
+});
+
 test('the plain forward graph is not an explainer graph', {
   skip: skip || (existsSync(deitForward) ? false : `${path.relative(root, deitForward)} is not built`),
 }, async () => {
@@ -56,7 +62,8 @@ test('the plain forward graph is not an explainer graph', {
   await copyFile(deitForward, model);
   await copyFile(deitModel.replace(/\.onnx$/, '.json'), path.join(dir, 'deit_tiny_patch16_224.forward.json'));
   assertFails(explain([goldenInput, '--model', model]),
-    /deit_tiny_patch16_224\.forward\.onnx lacks inputs target, pixel_relevance and outputs attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic expected by the explainer contract/);
+    // (and the optional switches and outputs its metadata declares, in an export that has them)
+    /deit_tiny_patch16_224\.forward\.onnx lacks inputs target, pixel_relevance(, attnlrp_relevance, cp_lrp_relevance)? and outputs attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic(, input_rel_attnlrp, input_rel_cp_lrp)? expected by the explainer contract/);
 });
 
 test('a graph without its metadata JSON', { skip }, async () => {

@@ -8,9 +8,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { MAX_INPUT_PIXELS } from '../../runtime/node/image.js';
-import { loadCore } from '../../runtime/core.js';
 import { cli, runCli, tempDir } from './maps-support.js';
-import { coreBuilt, deitModel, images, skipDeit } from './explain-support.js';
+import { coreBuilt, deitMethodIds, deitModel, images, skipDeit } from './explain-support.js';
 import { tinyExplainerOnnx, tinyMetadata } from './explainer-fixture.js';
 
 const dir = tempDir('vitrel-explain-out-');
@@ -32,7 +31,7 @@ test('two runs write byte-identical files; --timings adds timings.json and chang
   const rb = runCli(['explain', ...args, '--timings', '--out', b]);
   assert.equal(rb.status, 0, rb.stderr);
   assert.deepEqual(files(b), [...files(a), 'timings.json'].sort());
-  assert.equal(files(a).length, 1 + 2 * (await loadCore()).explainerMethodIds.length, 'maps.json and one PNG per target and method');
+  assert.equal(files(a).length, 1 + 2 * (await deitMethodIds()).length, 'maps.json and one PNG per target and method');
   for (const name of files(a)) {
     assert.ok(readFileSync(path.join(a, name)).equals(readFileSync(path.join(b, name))), `${name} differs between two runs`);
   }
@@ -87,5 +86,5 @@ test('the largest photo accepted is explained (all methods) within 1.5 GB of mem
   const peak = peakMemoryMiB(['explain', photo, '--model', deitModel, '--method', 'all', '--out', path.join(dir, 'largest')]);
   console.log(`peak memory explaining a ${width}×${height} photo with every method: ${peak.toFixed(0)} MiB`);
   assert.ok(peak <= 1536, `peak ${peak.toFixed(0)} MiB > 1.5 GiB`);
-  assert.equal(readdirSync(path.join(dir, 'largest')).length, 1 + (await loadCore()).explainerMethodIds.length);
+  assert.equal(readdirSync(path.join(dir, 'largest')).length, 1 + (await deitMethodIds()).length);
 });

@@ -1,7 +1,9 @@
 // Shared by the explain tests: the real DeiT-tiny graph and its skip reason, golden keys.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root, shared } from './maps-support.js';
+import { loadCore } from '../../runtime/core.js';
+import { graphMethodIds } from '../../runtime/metadata.js';
 
 // VITREL_DEIT_MODEL points the tests at another export of the same graph.
 export const deitModel = path.resolve(root, process.env.VITREL_DEIT_MODEL ?? 'build/models/deit_tiny_patch16_224.onnx');
@@ -17,6 +19,20 @@ export const skipDeit = !haveDeit
   : !coreBuilt ? 'the WebAssembly core is not built: run `npm run build`'
     : !existsSync(goldenJson) ? `golden data not found in ${shared} (set VITREL_SHARED_DIR)`
       : false;
+
+// The methods one run of the built DeiT-tiny graph feeds ('all' for it): attnlrp and cp_lrp
+// only when its export has them.
+export async function deitMethodIds() {
+  return graphMethodIds(await loadCore(), JSON.parse(readFileSync(deitModel.replace(/\.onnx$/, '.json'), 'utf8')));
+}
+
+// The methods the golden tensors feed: all but attattr and AttnLRP's (no golden attr nor
+// pixel maps of theirs).
+export async function goldenMethodIds() {
+  const core = await loadCore();
+  const golden = ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic'];
+  return core.methodIds.filter((m) => core.outputsFor([m]).length && core.outputsFor([m]).every((t) => golden.includes(t)));
+}
 
 // Our method id → [key in catdog.json, minimum Pearson] (METHODS.md, "Golden data"): the LRP
 // rollouts are robust but not bit-reproducible; gradient/attention methods are.

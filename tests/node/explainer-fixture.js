@@ -5,6 +5,7 @@
 //   logits = flat(pixels) · WL;  attn = flat(pixels) · WA
 //   attn_grad[k] = t_k · WG, attn_rel[k] = t_k · WR, … (W* rows are c·1000 + j + offset)
 //   input_rel_classic[k] = (t_k · WI) · pixel_relevance
+//   with lrp: input_rel_attnlrp[k] = (t_k · WX) · attnlrp_relevance, input_rel_cp_lrp likewise
 // where t_k is target row k, or the one-hot of argmax(logits) when that row is all zeros
 // (the contract's predicted-class rows).
 
@@ -58,9 +59,13 @@ export function weight(rows, cols, offset) {
   return w;
 }
 
+// The optional outputs (runtime/metadata.js OPTIONAL_OUTPUTS) and the switch of each.
+const SWITCHES = { input_rel_classic: 'pixel_relevance', input_rel_attnlrp: 'attnlrp_relevance', input_rel_cp_lrp: 'cp_lrp_relevance' };
+
 // The bytes of the tiny graph. `outputs` lets a test leave contract outputs out; `plain`
-// gives the matching plain forward graph (input pixels, output logits).
-export function tinyExplainerOnnx({ outputs, plain = false } = {}) {
+// gives the matching plain forward graph (input pixels, output logits); `lrp` adds the
+// optional outputs of attnlrp and cp_lrp with their switches (an export that has them).
+export function tinyExplainerOnnx({ outputs, plain = false, lrp = false } = {}) {
   const { blocks: B, heads: h, tokens: S, size: [H, W], classes: C } = TINY;
   const P = 3 * H * W;
   const A = B * h * S * S;
@@ -72,10 +77,15 @@ export function tinyExplainerOnnx({ outputs, plain = false } = {}) {
     attn_rel: [C, A, 100, 'target', [-1, B, h, S, S]],
     attn_rel_classic_last: [C, h * S * S, 200, 'target', [-1, h, S, S]],
     input_rel_classic: [C, H * W, 300, 'target', [-1, H, W]],
+    ...(lrp && {
+      input_rel_attnlrp: [C, H * W, -400, 'target', [-1, H, W]],
+      input_rel_cp_lrp: [C, H * W, 500, 'target', [-1, H, W]],
+    }),
   };
   const outDims = {
     logits: [1, C], attn: [B, h, S, S], attn_grad: ['K', B, h, S, S], attn_rel: ['K', B, h, S, S],
     attn_rel_classic_last: ['K', h, S, S], input_rel_classic: ['K', H, W],
+    input_rel_attnlrp: ['K', H, W], input_rel_cp_lrp: ['K', H, W],
   };
   const names = plain ? ['logits'] : outputs ?? Object.keys(spec);
   const nodes = [node('Reshape', ['pixels', 'flat_shape'], ['flat'])];
@@ -100,9 +110,9 @@ export function tinyExplainerOnnx({ outputs, plain = false } = {}) {
     inits.push(tensor(`W_${name}`, [rows, cols], FLOAT, weight(rows, cols, offset)));
     inits.push(tensor(`shape_${name}`, [shape.length], INT64, new BigInt64Array(shape.map(BigInt))));
     nodes.push(node('MatMul', [source === 'target' ? 't_rows' : source, `W_${name}`], [`mm_${name}`]));
-    // input_rel_classic obeys the pixel_relevance switch (zeros when 0).
-    const scaled = name === 'input_rel_classic' ? `sw_${name}` : `mm_${name}`;
-    if (name === 'input_rel_classic') nodes.push(node('Mul', [`mm_${name}`, 'pixel_relevance'], [scaled]));
+    // The pixel maps obey their switches (zeros when 0).
+    const scaled = SWITCHES[name] ? `sw_${name}` : `mm_${name}`;
+    if (SWITCHES[name]) nodes.push(node('Mul', [`mm_${name}`, SWITCHES[name]], [scaled]));
     nodes.push(node('Reshape', [scaled, `shape_${name}`], [name]));
   }
   const graph = msg(
@@ -111,13 +121,14 @@ export function tinyExplainerOnnx({ outputs, plain = false } = {}) {
     ...inits.map((t) => bytes(5, t)),
     bytes(11, valueInfo('pixels', [1, 3, H, W])),
     ...(plain ? [] : [bytes(11, valueInfo('target', ['K', C])), bytes(11, valueInfo('pixel_relevance', []))]),
+    ...(lrp ? [bytes(11, valueInfo('attnlrp_relevance', [])), bytes(11, valueInfo('cp_lrp_relevance', []))] : []),
     ...names.map((n) => bytes(12, valueInfo(n, outDims[n]))),
   );
   const model = msg(int(1, 8), str(2, 'vit-relevance tests'), bytes(7, graph), bytes(8, msg(str(1, ''), int(2, 17))));
   return new Uint8Array(model);
 }
 
-export function tinyMetadata() {
+export function tinyMetadata({ lrp = false } = {}) {
   const { blocks, heads, grid, tokens, patch, size, classes } = TINY;
   return {
     format: 'vit-relevance-explainer',
@@ -133,6 +144,7 @@ export function tinyMetadata() {
     inputs: { pixels: [1, 3, ...size], target: ['K', classes], pixel_relevance: [] },
     outputs: { logits: [1, classes], attn: [blocks, heads, tokens, tokens],
       attn_grad: ['K', blocks, heads, tokens, tokens], attn_rel: ['K', blocks, heads, tokens, tokens],
-      attn_rel_classic_last: ['K', heads, tokens, tokens], input_rel_classic: ['K', ...size] },
+      attn_rel_classic_last: ['K', heads, tokens, tokens], input_rel_classic: ['K', ...size],
+      ...(lrp && { input_rel_attnlrp: ['K', ...size], input_rel_cp_lrp: ['K', ...size] }) },
   };
 }

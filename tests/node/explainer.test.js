@@ -74,6 +74,42 @@ test('pixel_relevance is 1 only when input_rel_classic is fetched', async () => 
   await ex.release();
 });
 
+test('attnlrp_relevance and cp_lrp_relevance are 1 only when their output is fetched', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx({ lrp: true }), metadata: tinyMetadata({ lrp: true }) });
+  assert.deepEqual(ex.outputs.slice(-2), ['input_rel_attnlrp', 'input_rel_cp_lrp']);
+  const fed = [];
+  const run = ex.session.run.bind(ex.session);
+  ex.session.run = (feeds, fetches) => {
+    fed.push([feeds.pixel_relevance, feeds.attnlrp_relevance, feeds.cp_lrp_relevance].map((t) => t.data[0]));
+    return run(feeds, fetches);
+  };
+  const one = await ex.explain(pixels, [3], { outputs: ['input_rel_attnlrp'] });
+  assert.deepEqual(one.tensors[0].input_rel_attnlrp.data, row(H * W, -400, 3));
+  assert.deepEqual(one.tensors[0].input_rel_attnlrp.shape, [H, W]);
+  const both = await ex.explain(pixels, [null, 2], { outputs: ['input_rel_cp_lrp', 'input_rel_attnlrp'] });
+  assert.deepEqual(both.tensors[1].input_rel_cp_lrp.data, row(H * W, 500, 2));
+  await ex.explain(pixels, [3], { outputs: ['attn'] });
+  assert.deepEqual(fed, [[0, 1, 0], [0, 1, 1], [0, 0, 0]]);
+  await ex.release();
+});
+
+test('a graph exported before attnlrp lacks it: an error naming the model and the method, before any run', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata(), modelName: 'old.onnx' });
+  assert.ok(!ex.outputs.includes('input_rel_attnlrp'));
+  let runs = 0;
+  const run = ex.session.run.bind(ex.session);
+  ex.session.run = (feeds, fetches) => { runs++; assert.ok(!('attnlrp_relevance' in feeds)); return run(feeds, fetches); };
+  await assert.rejects(ex.explain(pixels, [1], { outputs: ['attn', 'input_rel_attnlrp'] }),
+    /^Error: old\.onnx cannot compute attnlrp: it lacks output input_rel_attnlrp \(an older export; re-export it: npm run build\)$/);
+  assert.equal(runs, 0);
+  await ex.explain(pixels, [1]); // the others still work, fed no switch it lacks
+  assert.equal(runs, 1);
+  await ex.release();
+  // Metadata that declares them for a graph without them is refused at opening.
+  await assert.rejects(openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata({ lrp: true }), modelName: 'old.onnx' }),
+    /old\.onnx lacks inputs attnlrp_relevance, cp_lrp_relevance and outputs input_rel_attnlrp, input_rel_cp_lrp/);
+});
+
 test('predict returns the logits alone', async () => {
   const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
   const full = await ex.explain(pixels, [1]);

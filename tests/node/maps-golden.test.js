@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { loadCore } from '../../runtime/core.js';
+import { goldenMethodIds } from './explain-support.js';
 import { goldenArgs, golden, haveGolden, pearson, readMaps, runCli, tempDir } from './maps-support.js';
 
 // Our method id → key in catdog.json (METHODS.md, "Golden data").
@@ -23,7 +23,7 @@ const GOLDEN_KEYS_START1 = {
   transformer_attribution: 'transformer_attribution_start1',
   attention_rollout: 'attention_rollout_start1',
 };
-const ALL_IDS = (await loadCore()).explainerMethodIds; // the golden tensors hold no attr
+const ALL_IDS = await goldenMethodIds(); // the golden tensors hold no attr, nor AttnLRP's maps
 
 const skip = haveGolden ? false : 'golden data not found (set VITREL_SHARED_DIR)';
 let goldenMaps;

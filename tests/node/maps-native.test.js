@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { goldenArgs, haveGolden, maxRelativeDiff, readMaps, root, runCli, tempDir } from './maps-support.js';
-import { loadCore } from '../../runtime/core.js';
+import { goldenMethodIds } from './explain-support.js';
 import { TENSOR_FLAGS } from '../../cli/commands/maps.js';
 
 const nativeBuild = path.join(root, 'build', 'native');
@@ -46,7 +46,7 @@ for (const [label, extra] of [['start layer 0', []], ['start layer 1', ['--start
     assert.equal(r.status, 0, r.stderr);
     const wasm = (await readMaps(out)).targets[0].maps;
     assert.deepEqual(Object.keys(wasm), Object.keys(native));
-    assert.equal(Object.keys(wasm).length, (await loadCore()).explainerMethodIds.length, 'every method the explainer feeds');
+    assert.deepEqual(Object.keys(wasm), await goldenMethodIds(), 'every method the golden tensors feed');
     for (const [id, n] of Object.entries(native)) {
       assert.deepEqual(wasm[id].shape, n.shape, `${id} shape`);
       const d = maxRelativeDiff(wasm[id].data, n.data);

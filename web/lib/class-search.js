@@ -46,7 +46,9 @@ export class ClassSearch {
     input.addEventListener('input', () => this.#update());
     input.addEventListener('focus', () => input.select());
     input.addEventListener('keydown', (e) => this.#key(e));
-    input.addEventListener('blur', () => setTimeout(() => this.#close(), 150));
+    // Options are picked on mousedown, which keeps the focus here, so a blur is never a
+    // pick in progress: close at once (a delayed close could hide a list opened after it).
+    input.addEventListener('blur', () => this.#close());
   }
 
   setMetadata(metadata) { this.metadata = metadata; }

@@ -58,6 +58,7 @@ inline OwnedTensor random_attention(int B, int h, int S, std::mt19937& rng) {
 // Random A, G, R, Rc and an input map for a model of B blocks, h heads and `layout`.
 struct RandomModelOutputs {
   OwnedTensor attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic, attr;
+  OwnedTensor input_rel_attnlrp, input_rel_cp_lrp;  // signed pixel maps
 
   RandomModelOutputs(int B, int h, const TokenLayout& layout, unsigned seed) {
     std::mt19937 rng(seed);
@@ -67,7 +68,9 @@ struct RandomModelOutputs {
     attn_rel = random_tensor({B, h, S, S}, rng, -1.f, 1.f);
     attn_rel_classic_last = random_tensor({h, S, S}, rng, -1.f, 1.f);
     input_rel_classic = random_tensor({layout.grid_rows * 4, layout.grid_cols * 4}, rng, -5.f, 5.f);
-    attr = random_tensor({B, h, S, S}, rng, -0.5f, 1.f);  // drawn last: the others unchanged
+    attr = random_tensor({B, h, S, S}, rng, -0.5f, 1.f);  // drawn after the others: unchanged
+    input_rel_attnlrp = random_tensor({layout.grid_rows * 4, layout.grid_cols * 4}, rng, -2.f, 2.f);
+    input_rel_cp_lrp = random_tensor({layout.grid_rows * 4, layout.grid_cols * 4}, rng, -2.f, 2.f);
   }
   RelevanceInputs inputs() const {
     return RelevanceInputs{attn.view(),
@@ -75,7 +78,9 @@ struct RandomModelOutputs {
                            attn_rel.view(),
                            attn_rel_classic_last.view(),
                            input_rel_classic.view(),
-                           attr.view()};
+                           attr.view(),
+                           input_rel_attnlrp.view(),
+                           input_rel_cp_lrp.view()};
   }
 };
 
