@@ -6,9 +6,11 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
+from attnlrp_reference import reference_maps
 from cli_runner import REPO, run_export
 from layout_writers import random_checkpoint, write_hf
 from models.exporter.config import ViTConfig
@@ -16,6 +18,7 @@ from models.exporter.errors import ExportCheckFailed
 from models.exporter.explainer import OUTPUT_NAMES
 from models.exporter.parity import check_parity
 from ort_runner import export_small, run_in_ort, skip_without_ort
+from test_attnlrp import acceptance_failures
 from tolerance import rel_err
 
 DEIT = REPO.parent / "shared" / "models" / "deit_tiny_patch16_224.pth"
@@ -29,12 +32,19 @@ def cli(*args, timeout=900):
                           capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
-def dinov2_with_registers(folder: Path) -> Path:
-    cfg = ViTConfig(name="d", depth=2, heads=3, embed_dim=48, patch_size=8, image_size=(32, 48),
-                    num_classes=7, pool="cls+avg", layer_scale=True)
-    sd = random_checkpoint(cfg, seed=4)
+DINO = ViTConfig(name="d", depth=2, heads=3, embed_dim=48, patch_size=8, image_size=(32, 48),
+                 num_classes=7, pool="cls+avg", layer_scale=True)
+
+
+def dinov2_state_dict() -> dict:
+    """Timm-keyed weights in HF DINOv2's token convention (the registers apart)."""
+    sd = random_checkpoint(DINO, seed=4)
     sd["reg_token"] = torch.randn(1, 4, 48, generator=torch.Generator().manual_seed(1)) * 0.3
-    return write_hf(folder, sd, "dinov2_with_registers", heads=3, image_size=[32, 48], eps=1e-6,
+    return sd
+
+
+def dinov2_with_registers(folder: Path) -> Path:
+    return write_hf(folder, dinov2_state_dict(), "dinov2_with_registers", heads=3, image_size=[32, 48], eps=1e-6,
                     architecture="Dinov2WithRegistersForImageClassification", num_register_tokens=4)
 
 
@@ -63,6 +73,18 @@ def test_export_then_explain(tmp_path):
     maps = json.loads((tmp_path / "maps" / "maps.json").read_text())
     assert maps["targets"][0]["id"] == 1
     assert "transformer_attribution" in maps["targets"][0]["maps"]
+
+    # AttnLRP and CP-LRP of the exported model: the checkpoint's, under METHODS.md's acceptance
+    pixels = torch.randn(1, 3, *DINO.image_size, generator=torch.Generator().manual_seed(6))
+    np.save(tmp_path / "input.npy", pixels.numpy())
+    explained = cli("explain", tmp_path / "input.npy", "--model", out, "--target", "dog", "--method", "attnlrp,cp_lrp",
+                    "--out", tmp_path / "lrp")
+    assert explained.returncode == 0, explained.stderr
+    maps = json.loads((tmp_path / "lrp" / "maps.json").read_text())["targets"][0]["maps"]
+    for method in ("attnlrp", "cp_lrp"):
+        got = torch.tensor(maps[method]["data"]).reshape(maps[method]["shape"])
+        want, logits = reference_maps(dinov2_state_dict(), DINO, pixels, [1], method)
+        assert not acceptance_failures(got[None], want, logits, [1], DINO.patch_size), method
 
 
 def test_deit_tiny_in_the_hf_layout_matches_the_builtin_export(tmp_path):
