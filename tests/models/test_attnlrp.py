@@ -34,11 +34,13 @@ SMALL = dict(depth=2, heads=2, embed_dim=24, patch_size=8, image_size=(16, 24), 
 BYO_LAYOUTS = [ViTConfig(name=name, **SMALL, **variant) for name, variant in (
     ("registers_no_embed_class_layer_scale", dict(registers=4, no_embed_class=True, layer_scale=True)),
     ("no_cls_avg", dict(cls_token=False, pool="avg")),
+    ("cls_avg", dict(pool="avg")),
     ("registers_avg_prefix", dict(registers=2, pool="avg+prefix")),
     ("clip_norm_pre_no_patch_bias_quickgelu", dict(norm_pre=True, patch_bias=False, act="quickgelu", ln_eps=1e-5)),
     ("fc_norm_avg_registers", dict(fc_norm=True, pool="avg", registers=2)),
     ("gelu_tanh", dict(act="gelu_tanh")),
     ("distilled_layer_scale", dict(distilled=True, layer_scale=True)),
+    ("distilled_cls_head", dict(distilled=True, pool="cls")),  # HF DeiTForImageClassification
     ("dinov2_registers", dict(pool="cls+avg", layer_scale=True, registers=4, no_embed_class=True)),
 )]
 BYO = {cfg.name: cfg for cfg in BYO_LAYOUTS}
