@@ -134,7 +134,7 @@ async function main() {
     console.log(`logits-only fetch of the explainer / plain forward = ${skip.toFixed(2)} `
       + '(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)');
     printProductWork(med, { imageSize: [H, W], classes: C, threads });
-    printLrpWork(lrp.map(([m]) => m), arch, { imageSize: [H, W], classes: C, threads });
+    printLrpWork(lrp.map(([m]) => m), metadata.architecture, { imageSize: [H, W], classes: C, threads });
   }
   await explainer.release();
 }
