@@ -61,6 +61,24 @@ function joinNegativeValues(argv, options) {
   return args;
 }
 
+// parseOptions takes no positionals: split them off first. An option's value (the next
+// word, for an option that is not boolean and not written --name=value) stays with it.
+export function splitPositionals(argv, specs) {
+  const positionals = [];
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('-') && a !== '-') {
+      rest.push(a);
+      const spec = specs[a.replace(/^--?/, '')];
+      if (spec && spec.type !== 'boolean' && !a.includes('=') && i + 1 < argv.length) rest.push(argv[++i]);
+    } else {
+      positionals.push(a);
+    }
+  }
+  return { positionals, rest };
+}
+
 export function parseOptions(argv, specs, command) {
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [name, spec] of Object.entries(specs)) {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { parseOptions, formatOptions, UsageError } from '../args.js';
+import { parseOptions, formatOptions, splitPositionals, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { parseBlocks, probabilityOf } from '../../runtime/attribution.js';
@@ -55,22 +55,6 @@ options:
 ${formatOptions(OPTIONS)}`;
 }
 
-function splitInput(argv) {
-  const positionals = [];
-  const rest = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith('-') && a !== '-') {
-      rest.push(a);
-      const spec = OPTIONS[a.replace(/^--?/, '')];
-      if (spec && spec.type !== 'boolean' && !a.includes('=') && i + 1 < argv.length) rest.push(argv[++i]);
-    } else {
-      positionals.push(a);
-    }
-  }
-  return { positionals, rest };
-}
-
 const seconds = (ms) => `${(ms / 1000).toFixed(ms < 10000 ? 1 : 0)} s`;
 
 // "block 3 (4/12) done, 41.2 s elapsed, ETA 2 min" on one stderr line.
@@ -82,7 +66,7 @@ function progress(done, total, block, startedMs) {
 }
 
 export async function run(argv) {
-  const { positionals, rest } = splitInput(argv);
+  const { positionals, rest } = splitPositionals(argv, OPTIONS);
   const opts = parseOptions(rest, OPTIONS, 'attribute');
   if (opts.help) {
     console.log(usage());

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseOptions, formatOptions, UsageError } from '../args.js';
+import { parseOptions, formatOptions, splitPositionals, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 
 const EXPORTER = fileURLToPath(new URL('../../models/export.py', import.meta.url));
@@ -80,18 +80,7 @@ function exporterArgs(source, opts) {
 }
 
 export async function run(argv) {
-  const positionals = [];
-  const rest = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith('-') && a !== '-') {
-      rest.push(a);
-      const spec = OPTIONS[a.replace(/^--?/, '')];
-      if (spec && spec.type !== 'boolean' && !a.includes('=') && i + 1 < argv.length) rest.push(argv[++i]);
-    } else {
-      positionals.push(a);
-    }
-  }
+  const { positionals, rest } = splitPositionals(argv, OPTIONS);
   const opts = parseOptions(rest, OPTIONS, 'export');
   if (opts.help) {
     console.log(usage());
