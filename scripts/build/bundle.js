@@ -1,21 +1,27 @@
 // The site's scripts as minified bundles (esbuild): each top-level script of web/ (the
 // page, the Worker, the public API, the element, the iframe route) becomes one file at the
-// top of dist/site, with its lib/ and runtime/ modules inside it. Visitors then download a
-// few small files instead of ~30 modules, and docs authors copy a few files, not folders.
+// top of dist/site, with its lib/ and runtime/ modules inside it (the element's scripts
+// share theirs through chunks: EMBED_ENTRIES). Visitors then download a few small files
+// instead of ~30 modules, and docs authors copy a few files, not folders.
 //
 // Two rules keep the bundles behaving like the modules they replace:
 // - An import of another entry (the element imports ./vit-relevance.js) stays an import,
 //   so a page that loads the element and the API runs ONE copy of the API, whose module
 //   state is the page's one shared Worker.
-// - Every bundle sits at the top of the site, and `import.meta.url` inside a module becomes
-//   that module's own URL in the unbundled layout, so the URLs it builds (../worker.js,
-//   ../models/, ../build/wasm/) resolve exactly as before, from any sub-path.
+// - Every bundle and chunk sits at the top of the site, and `import.meta.url` inside a
+//   module becomes that module's own URL in the unbundled layout, so the URLs it builds
+//   (../worker.js, ../models/, ../build/wasm/) resolve exactly as before, from any sub-path.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, transform } from 'esbuild';
 
 // The language the sources use (class private methods and fields); browsers with module Workers have it.
 const TARGET = ['es2022'];
+// The element's scripts, bundled together with their shared modules split out into
+// vit-relevance-shared-<hash>.js chunks: the API and the Worker both run the core's
+// runtime (and the element and the API both draw overlays), so an embedding page downloads
+// that code once instead of inside each bundle. The other entries stay single files.
+const EMBED_ENTRIES = ['vit-relevance-element.js', 'vit-relevance.js', 'worker.js'];
 
 export async function bundleScripts({ webDir, runtimeDir, outDir }) {
   const entries = (await readdir(webDir, { withFileTypes: true }))
@@ -51,8 +57,7 @@ export async function bundleScripts({ webDir, runtimeDir, outDir }) {
     },
   };
 
-  const result = await build({
-    entryPoints: entries,
+  const options = {
     outdir: outDir,
     bundle: true,
     format: 'esm',
@@ -64,9 +69,14 @@ export async function bundleScripts({ webDir, runtimeDir, outDir }) {
     plugins: [layout],
     logLevel: 'silent',
     metafile: true,
-  });
-  for (const w of result.warnings) console.warn(`build: bundle: warning: ${w.text}`);
-  return Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+  };
+  const isEmbed = (file) => EMBED_ENTRIES.includes(path.basename(file));
+  const results = [
+    await build({ ...options, entryPoints: entries.filter((e) => !isEmbed(e)) }),
+    await build({ ...options, entryPoints: entries.filter(isEmbed), splitting: true, chunkNames: 'vit-relevance-shared-[hash]' }),
+  ];
+  for (const w of results.flatMap((r) => r.warnings)) console.warn(`build: bundle: warning: ${w.text}`);
+  return results.flatMap((r) => Object.keys(r.metafile.outputs)).filter((f) => f.endsWith('.js'));
 }
 
 // The core's Emscripten glue as shipped: its locals renamed and whitespace dropped (emcc

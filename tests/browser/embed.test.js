@@ -270,8 +270,9 @@ test('the docs-author files alone on a plain static host: the snippet from docs.
     mkdirSync(path.dirname(to), { recursive: true });
     copy(from, to);
   };
-  // dist/site was built by before()'s startSite.
-  for (const f of DOCS_AUTHOR_FILES) place(path.join(paths.site, f), path.join(dir, f));
+  // dist/site was built by before()'s startSite; the scripts' shared chunks are named by hash.
+  const shared = readdirSync(paths.site).filter((f) => /^vit-relevance-shared-\w+\.js$/.test(f));
+  for (const f of [...DOCS_AUTHOR_FILES, ...shared]) place(path.join(paths.site, f), path.join(dir, f));
   // The models folder as the build writes it (hard links: the graphs are large).
   for (const f of readdirSync(path.join(paths.site, 'models'))) place(path.join(paths.site, 'models', f), path.join(dir, 'models', f), linkSync);
   place(sample('catdog.png'), path.join(dir, 'samples', 'catdog.png'));
