@@ -66,5 +66,5 @@ await explainer.close();
     assert.ok(existsSync(path.join(site, f)), `the package lacks dist/site/${f}`);
   }
   const exported = run('node', ['--input-type=module', '-e', "console.log(Object.keys(await import('vit-relevance')).sort().join(' '))"], app).trim();
-  assert.equal(exported, 'loadExplainer loadRenderer render runtimeStats');
+  assert.equal(exported, 'loadExplainer loadRenderer patchMap render runtimeStats');
 });
