@@ -73,9 +73,10 @@ def test_explain_saves_the_modules_tensors_and_maps_read_the_pool(model, tmp_pat
         assert np.abs(saved - attn[b]).max() <= 1e-4
 
     maps = json.loads((out / "maps.json").read_text())["targets"][0]["maps"]
+    pixel_maps = {"lrp_full", "attnlrp", "cp_lrp"}  # maps at the input's pixels, not the grid
+    assert pixel_maps <= set(maps)
     for method, m in maps.items():
-        if method != "lrp_full":
-            assert m["shape"] == list(GRID), method
+        assert m["shape"] == list(CFG.image_size if method in pixel_maps else GRID), method
     # raw_attention with pool cls+dist: E_h[A+] of the last block's rows 0 and 1, averaged,
     # at the patch columns (tokens 2..).
     last = np.load(out / "tensors" / f"attn-block{CFG.depth - 1}.npy").astype(np.float64)
