@@ -71,12 +71,18 @@ test('bad arguments fail before any graph runs, naming the value', { skip }, () 
   }
 });
 
-test("evaluations: 'all' means the explainer's methods, attattr runs when named", async () => {
+test("evaluations: 'all' means what the model's explainer graph feeds, attattr runs when named", async () => {
   const { evalMethods } = await import('../../cli/eval-options.js');
-  const core = { methodIds: ['transformer_attribution', 'attattr'], explainerMethodIds: ['transformer_attribution'] };
-  assert.deepEqual(evalMethods({ methods: 'all' }, core), ['transformer_attribution']);
-  assert.deepEqual(evalMethods({ methods: 'attattr,transformer_attribution' }, core), ['attattr', 'transformer_attribution']);
-  assert.throws(() => evalMethods({ methods: 'nope' }, core), /unknown method "nope"/);
+  const { loadCore } = await import('../../runtime/core.js');
+  const core = await loadCore();
+  const current = { outputs: { input_rel_attnlrp: {}, input_rel_cp_lrp: {} } }; // a graph with every optional output
+  const all = evalMethods({ methods: 'all' }, core, current);
+  assert.deepEqual(all, core.explainerMethodIds);
+  assert.ok(all.includes('attnlrp') && !all.includes('attattr'));
+  // A graph exported before AttnLRP: 'all' is what it can feed.
+  assert.deepEqual(evalMethods({ methods: 'all' }, core, {}), all.filter((m) => m !== 'attnlrp' && m !== 'cp_lrp'));
+  assert.deepEqual(evalMethods({ methods: 'attattr,transformer_attribution' }, core, current), ['attattr', 'transformer_attribution']);
+  assert.throws(() => evalMethods({ methods: 'nope' }, core, current), /unknown method "nope"/);
 });
 
 test('maps --attr gives the attattr map: E_h[Attr⁺] + I rolled out', async () => {
