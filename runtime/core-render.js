@@ -73,7 +73,20 @@ export function renderApi(M) {
     };
   }
 
-  // A copy of the photo with the map drawn over `region` (core.preprocess(...).region).
+  // The heat image every view draws (src/render/heat_image.h): the raw map on its colour
+  // scale, sampled, thresholded (removed pixels transparent), coloured. options: { scale,
+  // colormap, sampling: 'bilinear'|'patch_grid', threshold, width, height (absent: the
+  // smooth size for bilinear, the map's own for patch_grid) } → { data (RGBA), width, height }.
+  function renderHeat(map, rows, cols, options = {}) {
+    const data = checkMap(map, 'renderHeat: map');
+    return using([heapFloats(data)], (f) => {
+      const out = M.renderHeat(f, rows, cols, options);
+      return { data: bytesOut(out.rgba), width: out.width, height: out.height };
+    });
+  }
+
+  // A copy of the photo with the map drawn over `region` (core.preprocess(...).region);
+  // options.threshold cuts it where renderHeat's image of the same map is transparent.
   function overlayOnPhoto(rgba, width, height, map01, rows, cols, region, options = {}) {
     const image = checkImage(rgba, 'overlayOnPhoto: rgba');
     const data = checkMap(map01, 'overlayOnPhoto: map');
@@ -112,5 +125,6 @@ export function renderApi(M) {
     preprocessSpec,
     inputRegion: (width, height, spec, options = {}) => M.inputRegion(width, height, preprocessSpec(spec, options)),
     overlayOnPhoto,
+    renderHeat,
   };
 }

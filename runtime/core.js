@@ -82,9 +82,15 @@
  *       'none' (the whole photo resized to the input size, no crop)
  *   core.inputRegion(width, height, spec, { crop }?) → that region without preprocessing
  *   core.preprocessSpec(metadata, { crop }?)     → the flat spec the binding reads
+ *   core.renderHeat(map, rows, cols, { scale, colormap, sampling, threshold, width?, height? })
+ *       → { data: RGBA, width, height }: THE heat image every view draws (page, element,
+ *       render() in both APIs): the raw map on its scale, sampled ('bilinear' at 224 or the
+ *       map's size if finer; 'patch_grid' at the map's size), thresholded (removed pixels
+ *       transparent), coloured (src/render/heat_image.h)
  *   core.overlayOnPhoto(rgba, width, height, map01, rows, cols, region,
- *       { colormap, sampling, opacity, outsideDim }) → RGBA copy of the ORIGINAL photo with
- *       the map drawn over `region` at full resolution (the inverse-mapped overlay)
+ *       { colormap, sampling, opacity, outsideDim, threshold }) → RGBA copy of the ORIGINAL
+ *       photo with the map drawn over `region` at full resolution (the inverse-mapped
+ *       overlay); threshold leaves the photo where renderHeat's image is transparent
  *
  * Evaluation (runtime/core-eval.js; the paper's protocols, METHODS.md). Maps are row-major
  * Float32Arrays, masks Uint8Arrays of 0 (background) / 1 (foreground).

@@ -102,7 +102,7 @@ export interface RenderOptions {
   opacity?: number;
   threshold?: 'none' | 'mean' | 'otsu';
   display?: 'smooth' | 'grid';
-  /** Longest side of the image returned (without a photo). */
+  /** Longest side of the image returned without a photo (default 224, the map in its own proportions); with a photo the image is the photo's size. */
   size?: number;
   region?: Region | null;
 }

@@ -20,6 +20,7 @@
 #include "options.h"
 #include "preprocess/preprocess.h"
 #include "preprocess/preprocess_spec.h"
+#include "render/heat_image.h"
 #include "render/photo_overlay.h"
 
 namespace vitrel::wasm {
@@ -89,7 +90,8 @@ val region_of(int width, int height, const val& spec) {
 }
 
 // In place on `rgba` (JS copies it out), so a big photo has one heap copy.
-// options: { colormap, sampling: 'bilinear'|'patch_grid', opacity, outsideDim }
+// options: { colormap, sampling: 'bilinear'|'patch_grid', opacity, outsideDim, threshold:
+//   'none'|'mean'|'otsu' (cut at the level the heat image of this map uses) }
 void overlay(Bytes& rgba, int width, int height, const Floats& map01, int rows, int cols,
              const val& region, const val& options) {
   call_or_throw_js([&] {
@@ -98,6 +100,11 @@ void overlay(Bytes& rgba, int width, int height, const Floats& map01, int rows, 
     o.sampling = from_id<MapSampling>(string_field(options, "sampling", "bilinear"));
     o.opacity = float_field(options, "opacity", o.opacity);
     o.outside_dim = float_field(options, "outsideDim", o.outside_dim);
+    const std::string threshold = string_field(options, "threshold", "none");
+    if (threshold != "none") {
+      o.threshold = heat_threshold_level(map01.values(), rows, cols, o.sampling,
+                                         from_id<Threshold>(threshold));
+    }
     draw_map_on_photo(rgba.data(), rgba.byte_size(), width, height, map01.values(), rows, cols,
                       region_from(region), o);
   });

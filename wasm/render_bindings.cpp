@@ -1,10 +1,12 @@
 // Embind bindings of src/render: min-max and signed normalisation (the map scales), bilinear
-// upsampling, colormaps and their legend, thresholds, and compositing a heatmap over an image of
-// the same size. Maps travel as Floats, images as Bytes (RGBA); ids are the core's strings.
+// upsampling, colormaps and their legend, thresholds, compositing a heatmap over an image of
+// the same size, and the heat image every view draws (renderHeat: heat_image.h). Maps travel
+// as Floats, images as Bytes (RGBA); ids are the core's strings.
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "options.h"
 #include "render/colormap.h"
 #include "render/composite.h"
+#include "render/heat_image.h"
 #include "render/map_scale.h"
 #include "render/normalize.h"
 #include "render/threshold.h"
@@ -95,6 +98,34 @@ Bytes composite(const Bytes& rgba, int width, int height, const Floats& map01, c
   });
 }
 
+// The threshold option: 'none' (or absent) or a Threshold id.
+std::optional<Threshold> threshold_option(const val& options) {
+  const std::string id = string_field(options, "threshold", "none");
+  if (id == "none") return std::nullopt;
+  return from_id<Threshold>(id);
+}
+
+// options: { scale: 'positive', colormap: 'jet', sampling: 'bilinear', threshold: 'none',
+//            width, height (absent: the smooth or patch-grid size, heat_image.h) }
+// → { width, height, rgba: Bytes }
+val heat(const Floats& map, int rows, int cols, const val& options) {
+  return call_or_throw_js([&] {
+    HeatOptions o;
+    o.scale = from_id<MapScale>(string_field(options, "scale", "positive"));
+    o.colormap = from_id<Colormap>(string_field(options, "colormap", "jet"));
+    o.sampling = from_id<MapSampling>(string_field(options, "sampling", "bilinear"));
+    o.threshold = threshold_option(options);
+    o.out_rows = int_field(options, "height", 0);
+    o.out_cols = int_field(options, "width", 0);
+    HeatImage image = render_heat(map.values(), rows, cols, o);
+    val out = val::object();
+    out.set("width", image.cols);
+    out.set("height", image.rows);
+    out.set("rgba", val(Bytes(std::move(image.rgba))));
+    return out;
+  });
+}
+
 }  // namespace
 
 }  // namespace vitrel::wasm
@@ -122,4 +153,5 @@ EMSCRIPTEN_BINDINGS(vit_relevance_render) {
   function("binarize", &vitrel::wasm::threshold);
   function("otsuLevel", &vitrel::wasm::otsu);
   function("compositeHeatmap", &vitrel::wasm::composite);
+  function("renderHeat", &vitrel::wasm::heat);
 }

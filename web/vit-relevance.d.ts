@@ -48,7 +48,7 @@ export function loadExplainer(options?: BrowserLoadOptions): Promise<Explainer>;
 /** A pixel map's patch map (attnlrp, cp_lrp, lrp_full): its sum over each patch of `grid` = [rows, cols] (metadata.architecture.grid), signed. */
 export function patchMap(map: RelevanceMap, grid: [number, number]): Promise<RelevanceMap>;
 
-/** The map as an image; with `photo` drawn over it at `opacity`. */
+/** The map as an image, drawn as the page draws it (the core's heat image); with `photo` drawn over it at `opacity`, at the photo's size. */
 export function render(map: RelevanceMap, options?: RenderOptions & {
   photo?: { bitmap?: CanvasImageSource; image?: CanvasImageSource; width: number; height: number } | ImageBitmap;
 }): Promise<ImageData>;

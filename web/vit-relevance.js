@@ -6,6 +6,7 @@ import { sharedEngine, openSharedModel } from './lib/shared-runtime.js';
 import { REQUEST, REPLY } from './lib/protocol.js';
 import { decodeImage } from './lib/image-source.js';
 import { heatImage } from './lib/render.js';
+import { RENDER_SIDE, longSide } from './runtime/render-size.js';
 import { drawOverlay } from './lib/overlay.js';
 import { loadCore } from './runtime/core.js';
 import { resolveTarget } from './runtime/targets.js';
@@ -229,22 +230,26 @@ export async function patchMap(map, grid) {
   return (await loadRenderer()).patchSum(map, grid);
 }
 
-// A map → ImageData: on its colour scale (`scale` 'positive': min-max, 'signed': 0 white
-// in the diverging rdbu colormap), thresholded, coloured; `display` smooth
+// A map → ImageData, drawn by the core as the page draws it (core.renderHeat): on its
+// colour scale (`scale` 'positive': min-max, 'signed': 0 white in the diverging rdbu
+// colormap), thresholded (removed pixels transparent), coloured; `display` smooth
 // (bilinear) or grid (one block per patch). With `photo` ({ bitmap|image, width, height }
-// and `region` from the result), the map is drawn over the photo at `opacity`; `size` is
-// the longest side of the image returned.
+// and `region` from the result), the map is drawn over the photo at `opacity`, at the
+// photo's size (as Node's render and the CLI); else `size` is the longest side.
 export async function render(map, {
-  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = 512, photo, region,
+  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = RENDER_SIDE, photo, region,
 } = {}) {
   const core = await loadRenderer();
   const [rows, cols] = map.shape;
+  const sampling = display === 'grid' ? 'patch_grid' : 'bilinear';
+  if (!photo) {
+    const heat = core.renderHeat(map.data, rows, cols, { scale, colormap, threshold, sampling, ...longSide(rows, cols, size) });
+    return new ImageData(heat.data, heat.width, heat.height);
+  }
   const heat = heatImage(core, { rows, cols, data: map.data }, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth', scale });
+  const picture = { bitmap: photo.bitmap ?? photo.image ?? photo, width: photo.width, height: photo.height };
   const canvas = new OffscreenCanvas(1, 1);
-  const picture = photo
-    ? { bitmap: photo.bitmap ?? photo.image ?? photo, width: photo.width, height: photo.height }
-    : { bitmap: new OffscreenCanvas(heat.width, heat.height), width: heat.width, height: heat.height };
   drawOverlay(canvas, picture, region ?? { x: 0, y: 0, width: picture.width, height: picture.height }, heat,
-    { opacity: photo ? opacity : 1, smooth: display !== 'grid', maxSide: size });
+    { opacity, smooth: display !== 'grid', maxSide: Math.max(picture.width, picture.height) });
   return canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
 }

@@ -22,7 +22,7 @@ export function loadExplainer(options?: NodeLoadOptions): Promise<NodeExplainer>
 /** A pixel map's patch map (attnlrp, cp_lrp, lrp_full): its sum over each patch of `grid` = [rows, cols] (metadata.architecture.grid), signed. */
 export function patchMap(map: RelevanceMap, grid: [number, number]): Promise<RelevanceMap>;
 
-/** RGBA pixels of the map; with `photo`, drawn over it at the photo's size (threshold not applied). */
+/** RGBA pixels of the map, drawn as the page draws it (core.renderHeat); with `photo`, drawn over it at the photo's size (the photo shows where the threshold removes the map). */
 export function render(map: RelevanceMap, options?: RenderOptions & {
   photo?: { rgba: Uint8Array | Uint8ClampedArray; width: number; height: number };
 }): Promise<{ data: Uint8ClampedArray; width: number; height: number }>;

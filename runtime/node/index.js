@@ -9,6 +9,7 @@ import { graphMethodIds } from '../metadata.js';
 import { createSession } from '../explain-session.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
 import { explainerGraphFile, openExplainerFile } from './open-explainer.js';
+import { RENDER_SIDE, longSide } from '../render-size.js';
 import { decodeImage, decodeImageBytes } from './image.js';
 
 const DEFAULT_MODELS = fileURLToPath(new URL('../../build/models/', import.meta.url));
@@ -89,41 +90,23 @@ export async function patchMap(map, grid) {
   return (await sharedCore()).patchSum(map, grid);
 }
 
-// A map → RGBA pixels { data, width, height }: on its colour scale (`scale` 'positive':
-// min-max; 'signed': 0 white in the diverging rdbu colormap), coloured, `display`
-// smooth (bilinear) or grid; `threshold` makes removed pixels transparent. With `photo`
-// ({ rgba, width, height }) and `region` (from the result), the map is drawn over the
-// photo at `opacity`, at the photo's size; else `size` is the side of the square image.
+// A map → RGBA pixels { data, width, height }, drawn by the core as the page draws it
+// (core.renderHeat, src/render/heat_image.h): on its colour scale (`scale` 'positive':
+// min-max; 'signed': 0 white in the diverging rdbu colormap), coloured, `display` smooth
+// (bilinear) or grid, `threshold` removing pixels (transparent; over a photo the photo
+// shows). With `photo` ({ rgba, width, height }) and `region` (from the result), the map
+// is drawn over the photo at `opacity`, at the photo's size; else `size` is the longest side.
 export async function render(map, {
-  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = 224, photo, region,
+  colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = RENDER_SIDE, photo, region,
 } = {}) {
   const core = await sharedCore();
   const [rows, cols] = map.shape;
-  const map01 = core.scaled(map.data, scale);
-  colormap = core.colormapFor(scale, colormap);
+  const sampling = display === 'grid' ? 'patch_grid' : 'bilinear';
   if (photo) {
-    const data = core.overlayOnPhoto(photo.rgba, photo.width, photo.height, map01, rows, cols,
+    const data = core.overlayOnPhoto(photo.rgba, photo.width, photo.height, core.scaled(map.data, scale), rows, cols,
       region ?? { x: 0, y: 0, width: photo.width, height: photo.height },
-      { colormap, opacity, sampling: display === 'grid' ? 'patch_grid' : 'bilinear' });
+      { colormap: core.colormapFor(scale, colormap), opacity, sampling, threshold });
     return { data, width: photo.width, height: photo.height };
   }
-  const side = Math.max(1, Math.round(size));
-  const grid = display === 'grid';
-  // Grid: each patch a block of pixels (nearest); smooth: bilinear.
-  const big = grid ? nearest(map01, rows, cols, side) : core.upsample(map01, rows, cols, side, side);
-  const data = core.colorize(big, side, side, colormap);
-  if (threshold !== 'none') {
-    const mask = core.threshold(big, side, side, threshold);
-    for (let i = 0; i < mask.length; i++) if (!(mask[i] > 0)) data[i * 4 + 3] = 0;
-  }
-  return { data, width: side, height: side };
-}
-
-function nearest(map, rows, cols, side) {
-  const out = new Float32Array(side * side);
-  for (let y = 0; y < side; y++) {
-    const r = Math.floor((y * rows) / side);
-    for (let x = 0; x < side; x++) out[y * side + x] = map[r * cols + Math.floor((x * cols) / side)];
-  }
-  return out;
+  return core.renderHeat(map.data, rows, cols, { scale, colormap, sampling, threshold, ...longSide(rows, cols, size) });
 }

@@ -76,6 +76,7 @@ void draw_map_on_photo(uint8_t* rgba, size_t size, int width, int height,
     for (int c = 0; c < 3; ++c) tinted[3 * i + c] = opacity * lut[4 * i + c];
   }
   const float photo_weight = 1.0f - opacity;
+  const ThresholdLevel* cut = options.threshold ? &*options.threshold : nullptr;
   const float keep = 1.0f - options.outside_dim;
   auto dim = [keep](uint8_t* px, int from, int to) {
     if (keep == 1.0f) return;
@@ -102,6 +103,7 @@ void draw_map_on_photo(uint8_t* rgba, size_t size, int width, int height,
     for (int x = x_lo; x < x_hi; ++x, px += 4) {
       const Tap& tx = xt[x];
       const float v = (1.0f - tx.w1) * line[tx.i0] + tx.w1 * line[tx.i1];
+      if (cut && !cut->keeps(v)) continue;  // the threshold removed it: the photo shows
       const float* colour = &tinted[3 * colormap_index(v)];
       for (int c = 0; c < 3; ++c) px[c] = uint8_t(photo_weight * px[c] + colour[c] + 0.5f);
     }

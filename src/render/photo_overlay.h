@@ -4,34 +4,30 @@
 // with F.interpolate's align_corners=False convention (pixel centres of the map's cells
 // spread evenly over the region); "patch_grid" shows each cell as a flat block. Photo
 // pixels whose centres fall outside the region keep their colour, darkened by
-// `outside_dim` (0 = unchanged, 1 = black). Inside, the colour is alpha-blended.
+// `outside_dim` (0 = unchanged, 1 = black). Inside, the colour is alpha-blended, except
+// where `threshold` removes the map's value: there the photo shows unchanged.
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "common/ids.h"
 #include "preprocess/preprocess_spec.h"
 #include "render/colormap.h"
+#include "render/sampling.h"
+#include "render/threshold.h"
 
 namespace vitrel {
-
-enum class MapSampling { Bilinear, PatchGrid };
-
-inline constexpr IdName<MapSampling> kMapSamplingNames[] = {
-    {MapSampling::Bilinear, "bilinear"},
-    {MapSampling::PatchGrid, "patch_grid"},
-};
-constexpr IdTable<IdName<MapSampling>> id_table(MapSampling) {
-  return {"map sampling", kMapSamplingNames};
-}
 
 struct OverlayOptions {
   Colormap colormap = Colormap::Jet;
   MapSampling sampling = MapSampling::Bilinear;
   float opacity = 0.5f;      // in [0,1]
   float outside_dim = 0.0f;  // in [0,1]
+  // Its level from heat_threshold_level() (heat_image.h), so the photo shows the same
+  // pixels removed as the heat image does.
+  std::optional<ThresholdLevel> threshold;
 };
 
 // In place, so a 12000 x 12000 photo needs no second buffer. `map01` is rows x cols,

@@ -44,20 +44,26 @@ int otsu_level(const std::vector<float>& map01) {
   return level;
 }
 
-std::vector<float> binarize(const std::vector<float>& map01, Threshold t) {
-  require_values(map01, "binarize map");
-  std::vector<float> out(map01.size(), 0.0f);
+int ThresholdLevel::bin(float v01) { return colormap_index(v01); }
+
+ThresholdLevel threshold_level(const std::vector<float>& map01, Threshold t) {
+  require_values(map01, "threshold map");
+  ThresholdLevel level;
+  level.kind = t;
   if (t == Threshold::Mean) {
     double sum = 0.0;
     for (float v : map01) sum += v;
-    const float mean = float(sum / double(map01.size()));
-    for (size_t i = 0; i < map01.size(); ++i) out[i] = map01[i] > mean ? 1.0f : 0.0f;
+    level.mean = float(sum / double(map01.size()));
   } else {
-    const int level = otsu_level(map01);
-    for (size_t i = 0; i < map01.size(); ++i) {
-      out[i] = colormap_index(map01[i]) > level ? 1.0f : 0.0f;
-    }
+    level.otsu = otsu_level(map01);
   }
+  return level;
+}
+
+std::vector<float> binarize(const std::vector<float>& map01, Threshold t) {
+  const ThresholdLevel level = threshold_level(map01, t);
+  std::vector<float> out(map01.size(), 0.0f);
+  for (size_t i = 0; i < map01.size(); ++i) out[i] = level.keeps(map01[i]) ? 1.0f : 0.0f;
   return out;
 }
 

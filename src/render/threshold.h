@@ -25,6 +25,21 @@ constexpr IdTable<IdName<Threshold>> id_table(Threshold) { return {"threshold", 
 // (e.g. a constant map).
 int otsu_level(const std::vector<float>& map01);
 
+// A threshold's level for one map, so other samplings of that map (a heat image, a photo
+// overlay) can be cut at it: mean keeps v > mean, otsu keeps bins above the level.
+struct ThresholdLevel {
+  Threshold kind = Threshold::Mean;
+  float mean = 0.0f;
+  int otsu = 0;
+  bool keeps(float v01) const { return kind == Threshold::Mean ? v01 > mean : bin(v01) > otsu; }
+
+ private:
+  static int bin(float v01);
+};
+
+// Throws InputError on an empty map or non-finite values.
+ThresholdLevel threshold_level(const std::vector<float>& map01, Threshold t);
+
 // 1.0 where the value is foreground, 0.0 elsewhere. Throws InputError on an empty map or
 // non-finite values.
 std::vector<float> binarize(const std::vector<float>& map01, Threshold t);
