@@ -160,7 +160,7 @@ export class VitRelevanceElement extends HTMLElement {
     const key = `${model}|${backend}`;
     if (this.#explainer?.key !== key) {
       const promise = loadExplainer({
-        model, backend, onProgress: (loaded, total) => this.#emit('progress', { loaded, total }),
+        model, backend, onProgress: (loaded, total, phases) => this.#emit('progress', { loaded, total, phases }),
       });
       promise.then((explainer) => { if (this.#explainer?.promise === promise) this.#emit('load', { metadata: explainer.metadata }); }, () => {});
       this.#explainer = { key, promise };
