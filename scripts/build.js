@@ -8,6 +8,7 @@ import { buildWasm } from './build/wasm.js';
 import { buildMethodIds } from './build/method-ids.js';
 import { buildModels } from './build/models.js';
 import { buildSite } from './build/site.js';
+import { buildTypes } from './build/types.js';
 import { projectPaths } from './paths.js';
 
 const steps = [
@@ -15,6 +16,7 @@ const steps = [
   ['method ids', buildMethodIds],
   ['explainer graphs', buildModels],
   ['static site', buildSite],
+  ['type declarations', buildTypes],
 ];
 
 const only = process.argv.slice(2);

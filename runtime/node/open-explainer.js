@@ -63,6 +63,11 @@ export function forwardPathFor(onnxPath) {
 // metadata: the graph's metadata when the caller has read it already (readMetadata).
 // A graph whose weights sit in an external file beside it (models/exporter/split.py's
 // .graph.onnx) is opened with that file.
+/**
+ * @param {string} onnxPath
+ * @param {{ threads?: number, sessionOptions?: object, withForward?: boolean, requireForward?: boolean,
+ *   engine?: 'web' | 'node' | 'auto', metadata?: object }} [options]
+ */
 export async function openExplainerFile(onnxPath, {
   threads, sessionOptions, withForward = false, requireForward = false, engine = 'web', metadata,
 } = {}) {

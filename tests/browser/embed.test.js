@@ -158,6 +158,8 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
 
   const rendered = await page().$eval('#a', (el) => Number(el.dataset.rendered));
   await page().$eval('#a', (el) => { el.setAttribute('colormap', 'viridis'); el.opacity = 0.8; el.display = 'grid'; });
+  // Properties have the attributes' types: numbers as numbers.
+  assert.deepEqual(await page().$eval('#a', (el) => [el.opacity, el.startLayer, el.colormap, el.getAttribute('opacity')]), [0.8, 0, 'viridis', '0.8']);
   await page().waitForFunction((n) => Number(document.getElementById('a').dataset.rendered) > n, rendered, { timeout: TIMEOUT });
   assert.equal((await stats()).graphRuns, afterTarget.graphRuns, 'rendering attributes must not run the graph');
 
