@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: opens an explainer graph from disk, `<graph>.onnx` with its metadata
 // `<graph>.json` beside it, running it in onnxruntime-web by default (the engine the page
 // uses, so CLI and page give the same numbers) or in onnxruntime-node (engine 'node' or
