@@ -1,3 +1,4 @@
+// @ts-check
 // The maps of the methods that read Attr (attattr) rather than an explainer output: Attr of
 // every block for each class from the attribution graphs (runtime/attribution.js), then
 // the core's maps. Shared by `explain --method attattr` and the evaluations.

@@ -1,3 +1,4 @@
+// @ts-check
 // SVG drawings of Self-Attention Attribution's results, environment-neutral (the CLI
 // rasterises them with sharp; a page can put them in the DOM as they are):
 // the attribution tree as arrows between patch centres over the photo, and the

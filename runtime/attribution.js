@@ -1,3 +1,4 @@
+// @ts-check
 // Runs the Self-Attention Attribution graphs (models/exporter/attribution.py) with
 // onnxruntime-web: the hidden-states graph once, then for each requested block its
 // attribution graph on the m scaled copies α_i = i/m (METHODS.md's left Riemann sum),
@@ -99,6 +100,10 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
 
   // Several blocks in order: → { attr: { data, shape: [blocks.length, h, S, S] }, results }
   // (results as attributeBlock's); onBlock(done, block) after each.
+  /**
+   * @param {Float32Array} hidden @param {number[]} blocks @param {number} target
+   * @param {{ steps?: number, stepsPerRun?: number, onBlock?: (done: number, block: number) => void }} [options]
+   */
   async function attributeBlocks(hidden, blocks, target, { steps, stepsPerRun, onBlock } = {}) {
     const attr = new Float32Array(blocks.length * h * S * S);
     const results = [];

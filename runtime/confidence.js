@@ -1,3 +1,4 @@
+// @ts-check
 // How confident the model is in the class a map explains, in words: its probability and
 // rank among all classes (also outside the top-5), a warning when it is very unlikely,
 // and a notice when a map is constant (a method that finds nothing to show for the class,

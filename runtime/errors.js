@@ -1,3 +1,4 @@
+// @ts-check
 // The one error type for mistakes a user can fix (a missing file, a bad option, a run
 // folder holding other data...): the CLI prints its message as one line, without a stack,
 // and exits with its exitCode; anything else is a bug. Environment-neutral (no Node

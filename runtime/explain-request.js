@@ -1,3 +1,4 @@
+// @ts-check
 // What a caller of the public API (loadExplainer().explain) asks for and gets back, in
 // both environments: target specs → the session's targets, and the result's shape
 // { top5, targets: [{ id, label, prob, rank, contrast?, maps: { <method>: { shape, data } } }] }.
@@ -44,6 +45,7 @@ export const top5Of = (metadata, top5) => top5.map(({ id, prob }) => ({ id, labe
 // each class named gets its standing among all classes from the photo's logits (its
 // probability and rank, 1 = most likely), so a caller sees how likely the explained class is.
 export function resultTarget(metadata, target, maps, methods, logits) {
+  /** @type {Record<string, import('./explain-types.js').RelevanceMap>} */
   const out = {};
   for (const m of methods) {
     const map = maps[m];
@@ -55,6 +57,7 @@ export function resultTarget(metadata, target, maps, methods, logits) {
     const { prob, rank } = classStanding(logits, id);
     return { id, label: metadata.labels[id], prob, rank };
   };
+  /** @type {import('./explain-types.js').ExplainedTarget} */
   const t = { ...named(target.a), maps: out };
   if (target.b !== undefined && target.b !== null) t.contrast = named(target.b);
   return t;

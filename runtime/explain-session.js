@@ -1,3 +1,4 @@
+// @ts-check
 // One open explainer graph with the core, and the photos explained on it: the work the
 // Worker (page and embeds) and the Node API share. A photo keeps its per-target tensors in
 // the core's heap (other methods and start layers reuse them) and, with the split graphs,

@@ -128,6 +128,10 @@ function checkSplitContract(photo, target, name, outputs) {
 // forward graph's opens at once when given (the smallest: it predicts while the others
 // open), else the photo graph's; the others open when first used or prepared: the
 // explainer and target graphs take about a second each to open, far more than a forward.
+/**
+ * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
+ *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, split?: object }} options
+ */
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
   split,

@@ -1,3 +1,4 @@
+// @ts-check
 // Checks an explainer graph's metadata JSON (docs/architecture.md, "Metadata JSON") and
 // the ONNX session's input/output names against the graph contract, so a wrong or stale
 // file fails at load time with a message naming what is missing, not deep inside a run.

@@ -1,3 +1,4 @@
+// @ts-check
 // A small least-recently-used map: the explainer tensors of the last few targets, so that
 // switching back to a class or changing the start layer does not re-run the graph.
 // Values may own WebAssembly heap memory: their free() runs when they leave the cache.

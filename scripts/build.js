@@ -5,14 +5,18 @@
 //   VITREL_CHECKPOINT_DIR  where checkpoints are found (default <shared>/models if it
 //                          exists, else models/checkpoints)
 import { buildWasm } from './build/wasm.js';
+import { buildMethodIds } from './build/method-ids.js';
 import { buildModels } from './build/models.js';
 import { buildSite } from './build/site.js';
+import { buildTypes } from './build/types.js';
 import { projectPaths } from './paths.js';
 
 const steps = [
   ['WebAssembly core', buildWasm],
+  ['method ids', buildMethodIds],
   ['explainer graphs', buildModels],
   ['static site', buildSite],
+  ['type declarations', buildTypes],
 ];
 
 const only = process.argv.slice(2);

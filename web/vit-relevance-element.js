@@ -1,3 +1,4 @@
+// @ts-check
 // <vit-relevance src="photo.jpg" target="bull mastiff" method="transformer_attribution">:
 // a live, class-specific relevance map inside any page, built on the public API
 // (vit-relevance.js). All elements of a page share one Worker and one session per model.
@@ -10,6 +11,21 @@ import { drawOverlay } from './lib/overlay.js';
 import { SCALE_CHOICES, scaleFor, scaleCaption } from './runtime/map-scale.js';
 import { pct, standingText } from './runtime/confidence.js';
 
+/**
+ * @import { ClassSpec, MethodId, RenderOptions } from './runtime/explain-types.js'
+ * @import { BrowserExplainResult, ExplainerMetadata, LoadPhase } from './vit-relevance.js'
+ */
+
+/**
+ * The element's events and their `detail`.
+ * @typedef {object} VitRelevanceEventMap
+ * @property {CustomEvent<{ metadata: ExplainerMetadata }>} load The model is ready.
+ * @property {CustomEvent<{ loaded: number, total: number, phases: readonly LoadPhase[] }>} progress
+ *   Bytes of the model files downloaded, and the load phases running now.
+ * @property {CustomEvent<BrowserExplainResult>} explained
+ * @property {CustomEvent<{ message: string }>} error
+ */
+
 const RENDERING = new Set(['colormap', 'opacity', 'threshold', 'display', 'scale', 'view']);
 const EXPLAINING = new Set(['target', 'contrast', 'method', 'start-layer']);
 const LOADING = new Set(['src', 'model', 'backend']);
@@ -18,7 +34,6 @@ const DEFAULTS = {
   method: 'transformer_attribution', colormap: 'jet', opacity: '0.5', threshold: 'none', display: 'smooth', scale: 'auto',
   'start-layer': '0', view: 'overlay', controls: 'none', loading: 'lazy', backend: 'wasm',
 };
-const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 
 const STYLE = `
 :host { display: inline-block; max-width: 100%; font: 13px/1.4 system-ui, sans-serif; color: inherit; vertical-align: top; }
@@ -79,8 +94,62 @@ export class VitRelevanceElement extends HTMLElement {
     this.#shadow.append(figure);
   }
 
-  // The last explanation: { top5, targets: [{ id, label, maps }], timings, region }.
+  /** The last explanation. @type {BrowserExplainResult | null} */
   get result() { return this.#result; }
+
+  // Properties mirror the attributes (start-layer → startLayer), typed: numbers as
+  // numbers; setting null or undefined removes the attribute.
+  /** @type {string | null} */
+  get src() { return this.#option('src'); }
+  set src(v) { this.#set('src', v); }
+  /** @type {string | null} */
+  get model() { return this.#option('model'); }
+  set model(v) { this.#set('model', v); }
+  /** The class: an id, WordNet id or name; null: the predicted class. @returns {string | null} */
+  get target() { return this.#option('target'); }
+  /** @param {ClassSpec | null | undefined} v */
+  set target(v) { this.#set('target', v); }
+  /** Class B: why target rather than B. @returns {string | null} */
+  get contrast() { return this.#option('contrast'); }
+  /** @param {ClassSpec | null | undefined} v */
+  set contrast(v) { this.#set('contrast', v); }
+  /** One method id, or several separated by commas (a small grid). @returns {string} */
+  get method() { return this.#option('method'); }
+  /** @param {MethodId | readonly MethodId[] | string | null | undefined} v */
+  set method(v) { this.#set('method', v); }
+  /** @type {NonNullable<RenderOptions['colormap']>} */
+  get colormap() { return this.#option('colormap'); }
+  set colormap(v) { this.#set('colormap', v); }
+  /** Opacity of the map over the photo, 0..1. @returns {number} */
+  get opacity() { return Number(this.#option('opacity')); }
+  /** @param {number | string | null | undefined} v */
+  set opacity(v) { this.#set('opacity', v); }
+  /** @type {NonNullable<RenderOptions['threshold']>} */
+  get threshold() { return this.#option('threshold'); }
+  set threshold(v) { this.#set('threshold', v); }
+  /** @type {NonNullable<RenderOptions['display']>} */
+  get display() { return this.#option('display'); }
+  set display(v) { this.#set('display', v); }
+  /** Colour scale: "auto" (signed for lrp_full, attnlrp, cp_lrp and contrasts), "positive"
+   * (min-max) or "signed" (0 white, blue < 0 < red). @type {'auto' | 'positive' | 'signed'} */
+  get scale() { return this.#option('scale'); }
+  set scale(v) { this.#set('scale', v); }
+  /** First block of the rollouts. @returns {number} */
+  get startLayer() { return Number(this.#option('start-layer')); }
+  /** @param {number | string | null | undefined} v */
+  set startLayer(v) { this.#set('start-layer', v); }
+  /** @type {'overlay' | 'side-by-side'} */
+  get view() { return this.#option('view'); }
+  set view(v) { this.#set('view', v); }
+  /** @type {'none' | 'compact'} */
+  get controls() { return this.#option('controls'); }
+  set controls(v) { this.#set('controls', v); }
+  /** @type {'lazy' | 'eager'} */
+  get loading() { return this.#option('loading'); }
+  set loading(v) { this.#set('loading', v); }
+  /** @type {'wasm' | 'webgpu'} */
+  get backend() { return this.#option('backend'); }
+  set backend(v) { this.#set('backend', v); }
 
   connectedCallback() {
     if (this.#option('loading') === 'eager') return this.#start();
@@ -102,6 +171,7 @@ export class VitRelevanceElement extends HTMLElement {
     this.#maps.replaceChildren();
   }
 
+  /** @param {string} name @param {string | null} old @param {string | null} value */
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
     if (name === 'controls') this.#fillControls();
@@ -114,7 +184,7 @@ export class VitRelevanceElement extends HTMLElement {
     else if (RENDERING.has(name)) this.#schedule('render');
   }
 
-  // Runs (or re-runs) the explanation now, whatever `loading` says.
+  /** Runs (or re-runs) the explanation now, whatever `loading` says. @returns {Promise<BrowserExplainResult>} */
   explain() {
     this.#started = true;
     this.#observer?.disconnect();
@@ -129,7 +199,14 @@ export class VitRelevanceElement extends HTMLElement {
     this.#schedule('explain');
   }
 
+  /** @param {string} name @returns {any} the attribute, its default or null */
   #option(name) { return this.getAttribute(name) ?? DEFAULTS[name] ?? null; }
+
+  /** @param {string} name @param {unknown} value */
+  #set(name, value) {
+    if (value === null || value === undefined) this.removeAttribute(name);
+    else this.setAttribute(name, String(value));
+  }
 
   #methods() { return this.#option('method').split(',').map((m) => m.trim()).filter(Boolean); }
 
@@ -160,7 +237,7 @@ export class VitRelevanceElement extends HTMLElement {
     const key = `${model}|${backend}`;
     if (this.#explainer?.key !== key) {
       const promise = loadExplainer({
-        model, backend, onProgress: (loaded, total) => this.#emit('progress', { loaded, total }),
+        model, backend, onProgress: (loaded, total, phases) => this.#emit('progress', { loaded, total, phases }),
       });
       promise.then((explainer) => { if (this.#explainer?.promise === promise) this.#emit('load', { metadata: explainer.metadata }); }, () => {});
       this.#explainer = { key, promise };
@@ -298,15 +375,6 @@ export class VitRelevanceElement extends HTMLElement {
     methodPick.addEventListener('change', () => this.setAttribute('method', methodPick.value));
     this.#controls.replaceChildren(classPick, methodPick);
   }
-}
-
-// Properties mirror the attributes (start-layer → startLayer).
-for (const name of ATTRIBUTES) {
-  Object.defineProperty(VitRelevanceElement.prototype, camel(name), {
-    get() { return this.getAttribute(name) ?? DEFAULTS[name] ?? null; },
-    set(v) { if (v === null || v === undefined) this.removeAttribute(name); else this.setAttribute(name, String(v)); },
-    configurable: true,
-  });
 }
 
 if (!customElements.get('vit-relevance')) customElements.define('vit-relevance', VitRelevanceElement);

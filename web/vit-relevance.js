@@ -1,5 +1,6 @@
-// The public JavaScript API in the browser (package entry "vit-relevance"; types in
-// vit-relevance.d.ts). Safe to import in a page or a Worker. Every explainer shares the
+// @ts-check
+// The public JavaScript API in the browser (package entry "vit-relevance"; its types are
+// this file's JSDoc). Safe to import in a page or a Worker. Every explainer shares the
 // page's one inference Worker (web/lib/shared-runtime.js); maps come back as
 // { shape: [rows, cols], data: Float32Array }.
 import { sharedEngine, openSharedModel } from './lib/shared-runtime.js';
@@ -13,6 +14,58 @@ import { resolveTarget } from './runtime/targets.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from './runtime/explain-request.js';
 import { contrastBlocker } from './lib/scale-view.js';
 import { withBackendNote } from './lib/backend-note.js';
+export * from './runtime/explain-types.js'; // the shared types: no code
+
+/**
+ * @import { ClassProbability, ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, RelevanceMap, RenderOptions, Region } from './runtime/explain-types.js'
+ * @typedef {import('./lib/load-phases.js').LoadPhase} LoadPhase
+ */
+
+/**
+ * What explain() and open() take in the browser. A string is a URL (relative to the document).
+ * @typedef {Blob | ImageBitmap | HTMLImageElement | ImageData | string | URL} BrowserImage
+ */
+
+/**
+ * A browser explanation: also the backend that ran ('wasm' where 'webgpu' was asked for
+ * but cannot run) and `notes`, sentences on what the maps leave out (methods a contrast
+ * left out) and the explainer's backendNote.
+ * @typedef {ExplainResult & { backend: 'wasm' | 'webgpu', notes: string[] }} BrowserExplainResult
+ */
+
+/**
+ * A photo decoded once, kept in the Worker for several explanations; close() frees its
+ * tensors there. top5 and region are known after the first explain().
+ * @typedef {object} Photo
+ * @property {number} width
+ * @property {number} height
+ * @property {ImageBitmap} bitmap
+ * @property {ClassProbability[] | null} top5
+ * @property {Region | null} region
+ * @property {(options?: ExplainOptions) => Promise<BrowserExplainResult>} explain
+ * @property {() => void} close
+ */
+
+/**
+ * An explainer in the page's shared Worker. backend: the one that runs; backendNote: why
+ * it is not the one asked for (no WebGPU here, or the page's model already open on
+ * WebAssembly), null when it is.
+ * @typedef {ExplainerBase<BrowserImage, BrowserExplainResult> & {
+ *   backend: 'wasm' | 'webgpu', backendNote: string | null, threads: number,
+ *   open: (image: BrowserImage, options?: { signal?: AbortSignal }) => Promise<Photo>,
+ *   close: () => void,
+ * }} Explainer
+ */
+
+/**
+ * model: URL of a built models folder, or of one model's metadata JSON (default: the
+ * site's models/). onProgress: called as the model's files download (bytes so far) and
+ * as its load phases start and end (the phases running now: web/lib/load-phases.js).
+ * @typedef {Omit<LoadOptions, 'onProgress'> & {
+ *   model?: string | URL,
+ *   onProgress?: (loaded: number, total: number, phases: readonly LoadPhase[]) => void,
+ * }} BrowserLoadOptions
+ */
 
 const now = () => performance.now();
 const abortError = () => new DOMException('the request was aborted', 'AbortError');
@@ -22,7 +75,8 @@ let nextImageId = 1;
 // reuse its tensors (and with the split graphs, a class switch runs the target graph alone).
 // Photos opened from the same URL on the same model are one photo, counted: the last
 // close() frees it.
-class Photo {
+/** @implements {Photo} */
+class KeptPhoto {
   #engine;
   #model;
   #imageId = null;
@@ -83,12 +137,14 @@ class Photo {
     return blocked.map((why) => `${why}, so it is left out`);
   }
 
+  /** @param {ExplainOptions} [options] @returns {Promise<BrowserExplainResult>} */
   async explain({ targets, methods, startLayer = 0, signal } = {}) {
     const { metadata } = this.#model;
     const wanted = resolveTargets(metadata, targets);
     const list = checkMethods(methods, this.#model.methods);
     const notes = this.#contrastNotes(wanted, list);
-    const timings = {};
+    // The Worker's maps replies fill in modelMs and relevanceMs.
+    const timings = /** @type {BrowserExplainResult['timings']} */ ({});
     const started = now();
     const results = new Map();
     const keep = (msg) => { for (const r of msg.results) results.set(`${r.target.a}|${r.target.b}`, r.maps); Object.assign(timings, msg.timings); };
@@ -141,13 +197,13 @@ const byUrl = new Map();
 
 function openPhoto(engine, model, image, signal) {
   if (typeof image !== 'string' && !(image instanceof URL)) {
-    return decodeImage(image, { signal }).then((decoded) => new Photo(engine, model, decoded));
+    return decodeImage(image, { signal }).then((decoded) => new KeptPhoto(engine, model, decoded));
   }
   const key = `${model.modelKey}|${new URL(String(image), globalThis.document?.baseURI ?? globalThis.location?.href).href}`;
   let shared = byUrl.get(key);
   if (shared) return shared.then((photo) => photo.retain());
   // Decoded without the opener's signal: a second opener may still want it.
-  shared = decodeImage(image).then((decoded) => new Photo(engine, model, decoded, () => byUrl.delete(key)));
+  shared = decodeImage(image).then((decoded) => new KeptPhoto(engine, model, decoded, () => byUrl.delete(key)));
   byUrl.set(key, shared);
   shared.catch(() => byUrl.delete(key));
   return shared;
@@ -164,8 +220,11 @@ function backendNote(asked, ready) {
     + `${BACKEND_NAMES[ready.backend]}, which every explainer of the page shares`;
 }
 
-// options: { model (URL of a models folder or metadata JSON; default: the site's own),
-// backend ('wasm' | 'webgpu'), threads, onProgress(loaded, total), signal }.
+/**
+ * Loads (once per page) and opens a model in the page's shared inference Worker.
+ * @param {BrowserLoadOptions} [options]
+ * @returns {Promise<Explainer>}
+ */
 export async function loadExplainer({ model, backend = 'wasm', threads, onProgress, signal } = {}) {
   const opening = openSharedModel({ model, backend, threads, onProgress });
   const ready = await (signal ? Promise.race([opening, new Promise((_, reject) => {
@@ -198,6 +257,7 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
       photos.push(photo);
       return photo;
     },
+    /** @this {Explainer} */
     async explain(image, options = {}) {
       const photo = await this.open(image, options);
       try {
@@ -213,8 +273,11 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
   };
 }
 
-// What the page's shared Worker holds and has done: { sessions (models open), graphRuns,
-// photos (kept), workerId }. For checking that elements share one Worker and one session.
+/**
+ * What the page's shared Worker holds and has done: sessions (models open), graphRuns,
+ * photos (kept). For checking that elements share one Worker and one session.
+ * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string }>}
+ */
 export async function runtimeStats() {
   const { replies } = await sharedEngine().request(REQUEST.STATS);
   const { sessions, graphRuns, photos, workerId } = replies.find((m) => m.type === REPLY.STATS);
@@ -222,10 +285,12 @@ export async function runtimeStats() {
 }
 
 let corePromise = null;
+/** Loads the WebAssembly core render() uses (once). @type {() => ReturnType<typeof loadCore>} */
 export const loadRenderer = () => (corePromise ??= loadCore());
 
 // A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
 // each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.
+/** @param {RelevanceMap} map @param {[number, number]} grid @returns {Promise<RelevanceMap>} */
 export async function patchMap(map, grid) {
   return (await loadRenderer()).patchSum(map, grid);
 }
@@ -236,6 +301,11 @@ export async function patchMap(map, grid) {
 // (bilinear) or grid (one block per patch). With `photo` ({ bitmap|image, width, height }
 // and `region` from the result), the map is drawn over the photo at `opacity`, at the
 // photo's size (as Node's render and the CLI); else `size` is the longest side.
+/**
+ * @param {RelevanceMap} map
+ * @param {RenderOptions & { photo?: { bitmap?: CanvasImageSource, image?: CanvasImageSource, width: number, height: number } | ImageBitmap }} [options]
+ * @returns {Promise<ImageData>}
+ */
 export async function render(map, {
   colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = RENDER_SIDE, photo, region,
 } = {}) {
@@ -247,7 +317,8 @@ export async function render(map, {
     return new ImageData(heat.data, heat.width, heat.height);
   }
   const heat = heatImage(core, { rows, cols, data: map.data }, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth', scale });
-  const picture = { bitmap: photo.bitmap ?? photo.image ?? photo, width: photo.width, height: photo.height };
+  const given = /** @type {{ bitmap?: CanvasImageSource, image?: CanvasImageSource }} */ (photo); // or an ImageBitmap
+  const picture = { bitmap: given.bitmap ?? given.image ?? photo, width: photo.width, height: photo.height };
   const canvas = new OffscreenCanvas(1, 1);
   drawOverlay(canvas, picture, region ?? { x: 0, y: 0, width: picture.width, height: picture.height }, heat,
     { opacity, smooth: display !== 'grid', maxSide: Math.max(picture.width, picture.height) });

@@ -1,3 +1,4 @@
+// @ts-check
 import { tokenLayout } from '../metadata.js';
 
 // What every evaluation protocol does with the core's maps: compute them for the methods

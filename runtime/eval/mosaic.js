@@ -1,3 +1,4 @@
+// @ts-check
 // The mosaics of the grid pointing game (Böhle et al., CVPR'22), built reproducibly from a
 // seed: a seeded shuffle of the labelled photos (sorted by name first, so the caller's order
 // does not matter), then greedy grouping — each mosaic starts with the first unused photo

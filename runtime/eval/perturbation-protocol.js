@@ -1,3 +1,4 @@
+// @ts-check
 // The perturbation test of one photo (METHODS.md, "Evaluation protocols"; the official
 // generate_visualizations.py + pertubation_eval_from_hdf5.py):
 //   1. preprocess the photo with the model's own preprocessing; one explainer run gives

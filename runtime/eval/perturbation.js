@@ -1,3 +1,4 @@
+// @ts-check
 // The perturbation evaluation as an evaluation kind (runtime/node/eval/run.js): what a
 // finished photo's record holds (perturbation-protocol.js), and how records become the
 // summary — accuracy against the label at every k, and its AUC per method, order

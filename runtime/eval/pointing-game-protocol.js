@@ -1,3 +1,4 @@
+// @ts-check
 // The grid pointing game on one mosaic (METHODS.md, "Class-specificity"; Böhle et al.,
 // CVPR'22): one explainer run with one target per tile (that tile's class); for every
 // method, each class's map at the input size (patch maps upsampled bilinearly, lrp_full is

@@ -1,3 +1,4 @@
+// @ts-check
 // The input of one grid-pointing-game mosaic: each photo preprocessed as the model would,
 // at 1/grid of the input size (resize and crop divided by grid: DeiT's short side 256 /
 // crop 224 become 128 / 112 for a 2×2 mosaic), the tiles placed row by row (top-left,

@@ -1,3 +1,4 @@
+// @ts-check
 // Head pruning (METHODS.md, "Self-Attention Attribution"; the official
 // prune_head_with_attr.py and prune_head_with_taylor.py, transferred to ViTs):
 //   1. on each ranking photo, per head: the attribution importance (max over (i,j) of

@@ -1,3 +1,4 @@
+// @ts-check
 // A self-contained SVG line chart for evaluation reports (no script, no external style):
 // axes with ticks at round values, one polyline per series with point markers, a legend,
 // colours that stay apart for colour-blind readers (the 8 Okabe–Ito colours, then the same

@@ -1,3 +1,4 @@
+// @ts-check
 // Tables for evaluation reports, as Markdown and as CSV, from a header row and rows of
 // cells. Numbers are written with a fixed number of decimals (`precision`: one for every
 // column, or an array with one entry per column, null meaning "as JS prints it"); other
@@ -28,6 +29,10 @@ function formatRows(headers, rows, precision) {
 const mdEscape = (text) => String(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 // Columns holding numbers (and blanks) only are right-aligned.
+/**
+ * @param {string[]} headers @param {unknown[][]} rows
+ * @param {{ precision?: number | (number | null)[] }} [options]
+ */
 export function markdownTable(headers, rows, { precision } = {}) {
   const cells = formatRows(headers, rows, precision);
   const numeric = headers.map((_, c) => rows.length > 0
@@ -45,6 +50,10 @@ export function csvCell(text) {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/**
+ * @param {string[]} headers @param {unknown[][]} rows
+ * @param {{ precision?: number | (number | null)[] }} [options]
+ */
 export function csvTable(headers, rows, { precision } = {}) {
   const cells = formatRows(headers, rows, precision);
   return `${[headers.map(String), ...cells].map((row) => row.map(csvCell).join(',')).join('\n')}\n`;

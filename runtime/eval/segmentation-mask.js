@@ -1,3 +1,4 @@
+// @ts-check
 // A ground-truth mask brought into the model's input frame, so it lines up pixel for pixel
 // with a map at the input size. The mask may have another size than its photo (same
 // aspect ratio): the region of the photo the model saw (core.preprocess(...).region, photo

@@ -1,3 +1,4 @@
+// @ts-check
 // The segmentation test of one photo (METHODS.md, "Evaluation protocols"; the official
 // imagenet_seg_eval.py): one explainer run gives the map of the PREDICTED class for every
 // method; each map, at the input size (patch maps upsampled bilinearly, lrp_full is already

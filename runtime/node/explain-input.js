@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: the input of `vit-relevance explain`, a photo or a .npy tensor, turned into
 // what the explainer and the overlays need:
 //   { pixels: Float32Array(3·H·W), photo: { rgba, width, height }, region, source, exif, crop }

@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: a file's sha256 in hex. Evaluations keep the graph's hash in their settings,
 // so resuming or merging runs of different exports is refused.
 import { createHash } from 'node:crypto';

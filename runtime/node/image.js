@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: decodes a photo file (PNG, JPEG, WebP, anything sharp reads) into RGBA bytes
 // for the core's preprocess.
 //

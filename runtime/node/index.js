@@ -1,6 +1,7 @@
-// The public JavaScript API in Node (package entry "vit-relevance/node"; types in
-// index.d.ts): the same loadExplainer/explain/render as the browser entry, on files and
-// Buffers. The CLI's `explain` runs on it. Maps are { shape: [rows, cols], data }.
+// @ts-check
+// The public JavaScript API in Node (package entry "vit-relevance/node"; its types are
+// this file's JSDoc): the same loadExplainer/explain/render as the browser entry, on files
+// and Buffers. The CLI's `explain` runs on it. Maps are { shape: [rows, cols], data }.
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
@@ -11,6 +12,28 @@ import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } fro
 import { explainerGraphFile, openExplainerFile } from './open-explainer.js';
 import { RENDER_SIDE, longSide } from '../render-size.js';
 import { decodeImage, decodeImageBytes } from './image.js';
+export * from '../explain-types.js'; // the shared types: no code
+
+/**
+ * @import { ExplainerBase, LoadOptions, RelevanceMap, RenderOptions } from '../explain-types.js'
+ */
+
+/**
+ * A photo file path, an encoded photo, or an already-normalised input (3·H·W floats).
+ * @typedef {string | Uint8Array | { pixels: Float32Array }} NodeImage
+ */
+
+/**
+ * engine: the onnxruntime that runs ('web': onnxruntime-web, as the page; 'node').
+ * @typedef {ExplainerBase<NodeImage> & { engine: 'web' | 'node', close: () => Promise<void> }} NodeExplainer
+ */
+
+/**
+ * model: an explainer graph .onnx (metadata .json beside it) or a models folder (default:
+ * the package's build/models). engine: 'web', onnxruntime-web as in the page (default);
+ * 'node', onnxruntime-node; 'auto'. onProgress hears the graph's bytes once, read.
+ * @typedef {Omit<LoadOptions, 'backend'> & { model?: string, engine?: 'web' | 'node' | 'auto' }} NodeLoadOptions
+ */
 
 const DEFAULT_MODELS = fileURLToPath(new URL('../../build/models/', import.meta.url));
 const now = () => performance.now();
@@ -32,8 +55,7 @@ async function openPhoto(session, image) {
   return { photo: session.openPhoto(decoded.rgba, decoded.width, decoded.height), width: decoded.width, height: decoded.height };
 }
 
-// options: { model (graph .onnx or models folder; default the package's build/models),
-// engine ('web' as the page, 'node' or 'auto'), threads, onProgress(loaded, total), signal }.
+/** @param {NodeLoadOptions} [options] @returns {Promise<NodeExplainer>} */
 export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', threads, onProgress, signal } = {}) {
   abortIf(signal);
   const file = await explainerGraphFile(model);
@@ -86,6 +108,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
 
 // A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
 // each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.
+/** @param {RelevanceMap} map @param {[number, number]} grid @returns {Promise<RelevanceMap>} */
 export async function patchMap(map, grid) {
   return (await sharedCore()).patchSum(map, grid);
 }
@@ -96,6 +119,11 @@ export async function patchMap(map, grid) {
 // (bilinear) or grid, `threshold` removing pixels (transparent; over a photo the photo
 // shows). With `photo` ({ rgba, width, height }) and `region` (from the result), the map
 // is drawn over the photo at `opacity`, at the photo's size; else `size` is the longest side.
+/**
+ * @param {RelevanceMap} map
+ * @param {RenderOptions & { photo?: { rgba: Uint8Array | Uint8ClampedArray, width: number, height: number } }} [options]
+ * @returns {Promise<{ data: Uint8ClampedArray, width: number, height: number }>}
+ */
 export async function render(map, {
   colormap = 'jet', opacity = 0.5, threshold = 'none', display = 'smooth', scale = 'positive', size = RENDER_SIDE, photo, region,
 } = {}) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes DIR/maps.json (runtime/maps-json.js layout), creating DIR if needed.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

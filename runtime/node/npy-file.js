@@ -1,3 +1,4 @@
+// @ts-check
 // .npy files read from disk for the CLI: runtime/npy.js plus file errors worded for users.
 import { readFile, writeFile } from 'node:fs/promises';
 import { formatNpy, parseNpy } from '../npy.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: opens the Self-Attention Attribution graphs that models/export.py
 // --attribution writes beside GRAPH.onnx (GRAPH.states.onnx, GRAPH.attr<b>.onnx,
 // GRAPH.masked.onnx, GRAPH.attribution.bin) in onnxruntime-web, or onnxruntime-node for
@@ -32,6 +33,10 @@ export function checkAttributionFiles(onnxPath, blocks, { masked = false } = {})
   return files;
 }
 
+/**
+ * @param {string} onnxPath @param {{ architecture: { blocks: number } }} metadata
+ * @param {{ threads?: number, engine?: 'web' | 'node' | 'auto' }} [options]
+ */
 export async function openAttributionFiles(onnxPath, metadata, { threads, engine = 'web' } = {}) {
   const files = checkAttributionFiles(onnxPath, metadata.architecture.blocks);
   const runtime = await loadEngine(engine, { threads });
@@ -48,6 +53,10 @@ export async function openAttributionFiles(onnxPath, metadata, { threads, engine
   });
 }
 
+/**
+ * @param {string} onnxPath @param {{ architecture: { blocks: number } }} metadata
+ * @param {{ threads?: number, engine?: 'web' | 'node' | 'auto' }} [options]
+ */
 export async function openMaskedForwardFile(onnxPath, metadata, { threads, engine = 'web' } = {}) {
   const files = checkAttributionFiles(onnxPath, metadata.architecture.blocks, { masked: true });
   const runtime = await loadEngine(engine, { threads });

@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: opens an explainer graph from disk, `<graph>.onnx` with its metadata
 // `<graph>.json` beside it, running it in onnxruntime-web by default (the engine the page
 // uses, so CLI and page give the same numbers) or in onnxruntime-node (engine 'node' or
@@ -63,6 +64,11 @@ export function forwardPathFor(onnxPath) {
 // metadata: the graph's metadata when the caller has read it already (readMetadata).
 // A graph whose weights sit in an external file beside it (models/exporter/split.py's
 // .graph.onnx) is opened with that file.
+/**
+ * @param {string} onnxPath
+ * @param {{ threads?: number, sessionOptions?: object, withForward?: boolean, requireForward?: boolean,
+ *   engine?: 'web' | 'node' | 'auto', metadata?: object }} [options]
+ */
 export async function openExplainerFile(onnxPath, {
   threads, sessionOptions, withForward = false, requireForward = false, engine = 'web', metadata,
 } = {}) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: which ONNX Runtime runs the graphs. 'web' is onnxruntime-web's WebAssembly
 // backend, the engine the page uses (the CLI's default, so CLI and page agree);
 // 'node' is onnxruntime-node's native CPU backend, about 4× faster here on the same graph,
@@ -22,11 +23,12 @@ export function defaultThreads() {
 
 // → { name, ort, sessionOptions }: sessionOptions select the backend and thread count.
 // onnxruntime-web's thread count is process-wide and fixed by the first session created.
+/** @param {string} [name] @param {{ threads?: number }} [options] */
 export async function loadEngine(name = 'web', { threads } = {}) {
   if (!ENGINE_IDS.includes(name)) throw new Error(`unknown engine "${name}"; known: ${ENGINE_IDS.join(', ')}`);
   if (name !== 'web') {
     const ort = await importNodeOrt();
-    if (!ort.missing) {
+    if (!('missing' in ort)) {
       return {
         name: 'node',
         ort,

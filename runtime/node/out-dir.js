@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: makes sure an output folder can take the files a command will write, BEFORE
 // the command does any work, so a bad --out costs a second, not a model run, and is
 // reported as one line naming the folder (or the file in the way).

@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: writes RGBA pixels as a PNG file (the CLI's overlays).
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';

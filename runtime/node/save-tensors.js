@@ -1,3 +1,4 @@
+// @ts-check
 // Node-only: `explain --save-tensors`: the model's own logits and attention for an input,
 // written as .npy beside maps.json so a user can compare an export with the framework
 // the checkpoint came from (issue 27):

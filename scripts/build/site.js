@@ -134,7 +134,7 @@ export async function buildSite(paths) {
     await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' && n !== 'eval' : n.endsWith('.js')));
   } else {
     // The top-level scripts become bundles; lib/ lives inside them; the rest (pages,
-    // styles, type declarations, the examples shown as code) is copied.
+    // styles, the examples shown as code) is copied.
     await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' : !n.endsWith('.js')));
     await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
     await bundleScripts({ webDir, runtimeDir, outDir: out });

@@ -17,9 +17,11 @@ const TIMEOUT = WAIT_MS;
 // Records each element's events from the start, before the test attaches anything.
 const RECORDER = `<script>
   window.__events = [];
-  for (const type of ['load', 'explained', 'error']) {
+  for (const type of ['load', 'progress', 'explained', 'error']) {
     document.addEventListener(type, (e) => {
-      if (e.target.localName === 'vit-relevance') window.__events.push({ id: e.target.id, type, message: e.detail?.message });
+      if (e.target.localName !== 'vit-relevance') return;
+      const { message, loaded, total, phases } = e.detail ?? {};
+      window.__events.push({ id: e.target.id, type, message, loaded, total, phases });
     }, true);
   }
 </script>`;
@@ -111,6 +113,13 @@ test('three elements: one Worker, one download of each model file, non-blank map
   }
   const events = await page().evaluate(() => window.__events);
   for (const id of Object.keys(PHOTOS)) assert.ok(events.some((e) => e.id === id && e.type === 'load'), `${id}: no load event`);
+  // Each element hears the shared load's progress: the bytes, and the Worker's load phases.
+  for (const id of Object.keys(PHOTOS)) {
+    const progress = events.filter((e) => e.id === id && e.type === 'progress');
+    assert.ok(progress.every((e) => Number.isFinite(e.loaded) && Number.isFinite(e.total) && Array.isArray(e.phases)), `${id}: ${JSON.stringify(progress)}`);
+    const phases = new Set(progress.flatMap((e) => e.phases));
+    for (const phase of ['fetch', 'compile', 'prepare']) assert.ok(phases.has(phase), `${id}: no progress event in phase ${phase}: ${[...phases]}`);
+  }
   const a11y = await page().$eval('#a', (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label'));
   // Chromium's accessibility tree: the element is a figure named like its map.
   const cdp = await session.context.newCDPSession(page());
@@ -149,6 +158,8 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
 
   const rendered = await page().$eval('#a', (el) => Number(el.dataset.rendered));
   await page().$eval('#a', (el) => { el.setAttribute('colormap', 'viridis'); el.opacity = 0.8; el.display = 'grid'; });
+  // Properties have the attributes' types: numbers as numbers.
+  assert.deepEqual(await page().$eval('#a', (el) => [el.opacity, el.startLayer, el.colormap, el.getAttribute('opacity')]), [0.8, 0, 'viridis', '0.8']);
   await page().waitForFunction((n) => Number(document.getElementById('a').dataset.rendered) > n, rendered, { timeout: TIMEOUT });
   assert.equal((await stats()).graphRuns, afterTarget.graphRuns, 'rendering attributes must not run the graph');
 

@@ -1,6 +1,6 @@
 // The public Node API ("vit-relevance/node") on the real DeiT-tiny graph: the same maps as
 // `vit-relevance explain`, targets by id, WordNet id, name and contrast, each with its
-// probability and rank, the predicted class by default, render(); and the shipped .d.ts files type-check a consumer.
+// probability and rank, the predicted class by default, render(); and the declarations the build emits type-check a consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,8 @@ import path from 'node:path';
 import { readMaps, runCli, tempDir, root } from './maps-support.js';
 import { argmax, deitModel, images, skipDeit } from './explain-support.js';
 import { loadExplainer, patchMap, render } from '../../runtime/node/index.js';
+import { buildTypes } from '../../scripts/build/types.js';
+import { projectPaths } from '../../scripts/paths.js';
 
 const catdog = path.join(images, 'catdog.png');
 const METHODS = ['transformer_attribution', 'attention_rollout', 'gradcam'];
@@ -70,7 +72,8 @@ test('the Node API on catdog gives the CLI\'s maps; classes by id, WordNet id, n
 const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
 const typecheck = (config) => spawnSync(tsc, ['-p', config], { cwd: root, encoding: 'utf8' });
 
-test('the shipped .d.ts files type-check a consumer, and reject a wrong one', () => {
+test('the declarations the build emits type-check a consumer, and reject a wrong one', async () => {
+  await buildTypes(projectPaths()); // afresh from the sources, as `npm run build` does
   const good = typecheck('tests/types/tsconfig.json');
   assert.equal(good.status, 0, good.stdout + good.stderr);
   // The same settings on a consumer that misuses the API must fail: the check has teeth.

@@ -65,6 +65,11 @@ await explainer.close();
     `ort/v${JSON.parse(readFileSync(path.join(root, 'node_modules', 'onnxruntime-web', 'package.json'), 'utf8')).version}/ort-wasm-simd-threaded.wasm`]) {
     assert.ok(existsSync(path.join(site, f)), `the package lacks dist/site/${f}`);
   }
+  // Each entry's TypeScript declarations, emitted by prepack's build.
+  const installed = path.join(app, 'node_modules', 'vit-relevance');
+  for (const [entry, { types }] of Object.entries(JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')).exports)) {
+    if (types) assert.ok(existsSync(path.join(installed, types)), `the package lacks ${entry}'s declarations ${types}`);
+  }
   const exported = run('node', ['--input-type=module', '-e', "console.log(Object.keys(await import('vit-relevance')).sort().join(' '))"], app).trim();
   assert.equal(exported, 'loadExplainer loadRenderer patchMap render runtimeStats');
 });

@@ -1,11 +1,22 @@
-// A consumer of the public API, type-checked (tsc --noEmit, tests/node/api-types.test.js)
+// A consumer of the public API, type-checked (tsc --noEmit, tests/node/api.test.js)
 // against the declarations the package ships, through its own "exports".
-import { loadExplainer, render, runtimeStats, type ExplainResult } from 'vit-relevance';
+import { loadExplainer, render, runtimeStats, type ExplainResult, type LoadPhase, type MethodId, type MethodInfo } from 'vit-relevance';
 import { loadExplainer as loadInNode, render as renderInNode } from 'vit-relevance/node';
 import 'vit-relevance/element';
 
 export async function inThePage(file: File): Promise<ImageData> {
-  const explainer = await loadExplainer({ model: 'models/', onProgress: (loaded, total) => console.log(loaded / total) });
+  const phasesSeen: LoadPhase[] = [];
+  const explainer = await loadExplainer({ model: 'models/', onProgress: (loaded, total, phases) => { phasesSeen.push(...phases); console.log(loaded / total); } });
+  // @ts-expect-error: a load phase is one of the Worker's (web/lib/load-phases.js)
+  const phase: LoadPhase = 'downloading';
+  // Every method of the core's registry is a MethodId, and nothing else is.
+  const methods: MethodId[] = ['attattr', 'attnlrp', 'cp_lrp', 'lrp_full'];
+  // @ts-expect-error: not a method of the registry
+  const wrong: MethodId = 'rollout';
+  const info: MethodInfo = explainer.method('attnlrp');
+  const canContrast: boolean = info.contrast;
+  // @ts-expect-error: an explanation's methods are MethodIds
+  await explainer.explain(file, { methods: ['transformer_attribution', 'nope'] });
   const result: ExplainResult = await explainer.explain(file, {
     targets: ['bull mastiff', { class: 243, contrast: 'tiger cat' }, null],
     methods: ['transformer_attribution', 'attention_rollout'],
@@ -14,10 +25,20 @@ export async function inThePage(file: File): Promise<ImageData> {
   await photo.explain({ targets: 282 });
   photo.close();
   const { sessions, graphRuns } = await runtimeStats();
-  console.log(sessions + graphRuns);
+  console.log(sessions + graphRuns, phasesSeen, phase, methods, wrong, canContrast);
   const el = document.createElement('vit-relevance');
   el.src = 'photo.jpg';
-  el.addEventListener('explained', (e) => console.log(e.detail.top5[0].label));
+  el.target = 243;
+  el.method = ['transformer_attribution', 'attnlrp'];
+  el.opacity = 0.6;
+  const opacity: number = el.opacity + el.startLayer;
+  el.colormap = 'viridis';
+  // @ts-expect-error: not a colormap
+  el.colormap = 'rainbow';
+  // @ts-expect-error: a number, not text
+  const layer: string = el.startLayer;
+  el.addEventListener('explained', (e) => console.log(e.detail.top5[0].label, e.detail.backend));
+  el.addEventListener('progress', (e) => console.log(e.detail.loaded, e.detail.phases.includes('compile'), opacity, layer));
   const map = result.targets[0].maps.transformer_attribution;
   return render(map, { colormap: 'viridis', opacity: 0.6, photo: photo.bitmap, region: result.region });
 }

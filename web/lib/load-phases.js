@@ -5,12 +5,14 @@
 import { REPLY } from './protocol.js';
 
 // Phase ids (the `phases` of REPLY.PHASE and of `ready.phaseMs`).
-export const PHASE = Object.freeze({
+export const PHASE = Object.freeze(/** @type {const} */ ({
   FETCH: 'fetch',       // the model files, from Cache Storage or the network
   COMPILE: 'compile',   // onnxruntime's WebAssembly: compiled and instantiated
   CORE: 'core',         // the relevance core's WebAssembly
   PREPARE: 'prepare',   // the first session (the page's: the plain forward graph's; graph checks included)
-});
+}));
+
+/** A load phase's id. @typedef {typeof PHASE[keyof typeof PHASE]} LoadPhase */
 
 // The words the page shows for each phase.
 export const PHASE_WORDS = Object.freeze({

@@ -1,9 +1,10 @@
 // One runtime per page: every explainer loaded through the public API (the elements, the
 // iframe route, a page's own script) shares one inference Worker, which opens each model
 // once (one download, one onnxruntime session per model). Loads of the same model share
-// one promise; each caller still hears the download's progress.
+// one promise; each caller still hears the load's progress: the download's bytes and the
+// load phases running (web/lib/load-phases.js).
 import { Engine } from './worker-client.js';
-import { REQUEST } from './protocol.js';
+import { REQUEST, REPLY } from './protocol.js';
 import { resolveModel, DEFAULT_MODELS } from './model-source.js';
 
 let engine = null;
@@ -15,6 +16,7 @@ export function sharedEngine() {
 }
 
 // → { modelKey, metadata, methods, backend, threads, split, ... } (the Worker's `ready`).
+/** @param {{ model?: string | URL, backend?: string, threads?: number, onProgress?: Function }} [options] */
 export function openSharedModel({ model = DEFAULT_MODELS, backend = 'wasm', threads, onProgress } = {}) {
   const key = `${new URL(String(model), globalThis.document?.baseURI ?? globalThis.location?.href).href}|${backend}`;
   let entry = models.get(key);
@@ -22,7 +24,13 @@ export function openSharedModel({ model = DEFAULT_MODELS, backend = 'wasm', thre
     const listeners = new Set();
     const promise = (async () => {
       const { base, entry: found } = await resolveModel(model);
-      const onEvent = (msg) => { if (msg.type === 'progress') for (const l of listeners) l(msg.loaded, msg.total); };
+      let [loaded, total, phases] = [0, 0, Object.freeze([])];
+      const onEvent = (msg) => {
+        if (msg.type === REPLY.PROGRESS) ({ loaded, total } = msg);
+        else if (msg.type === REPLY.PHASE) phases = Object.freeze([...msg.phases]);
+        else return;
+        for (const l of listeners) l(loaded, total, phases);
+      };
       const r = await sharedEngine().request(REQUEST.INIT, { model: found, base, backend, threads }, { onEvent });
       return r.replies.find((m) => m.type === 'ready');
     })();

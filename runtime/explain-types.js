@@ -1,0 +1,127 @@
+// @ts-check
+// Types shared by the browser entry (web/vit-relevance.js) and the Node entry
+// (runtime/node/index.js) of the public API, as JSDoc: both entries re-export them, and
+// `npm run build` emits their declarations (scripts/build/types.js). No code.
+export {};
+
+/** @typedef {import('./method-ids.js').MethodId} MethodId */
+
+/**
+ * A relevance map, row-major: data.length === shape[0] * shape[1].
+ * @typedef {object} RelevanceMap
+ * @property {[number, number]} shape
+ * @property {Float32Array} data
+ * @property {number | null} [correlation] A contrast's only: the Pearson r of the two
+ *   classes' own maps (null when one is constant). Near 1 the method hardly tells the
+ *   classes apart on this photo, and the contrast is the difference of two near-equal maps.
+ */
+
+/**
+ * A class: its id, its WordNet id ("n02108422") or one of its names ("bull mastiff").
+ * @typedef {number | string} ClassSpec
+ */
+
+/**
+ * null: the predicted class; { class, contrast }: why `class` (null: the predicted one)
+ * rather than `contrast`.
+ * @typedef {ClassSpec | null | { class?: ClassSpec | null, contrast?: ClassSpec | null }} TargetSpec
+ */
+
+/**
+ * @typedef {object} ExplainOptions
+ * @property {TargetSpec | TargetSpec[]} [targets] Default: [null], the predicted class.
+ * @property {MethodId[] | string} [methods] Method ids (or one comma-separated string).
+ *   Default: ['transformer_attribution'].
+ * @property {number} [startLayer] First block of the rollouts. Default 0.
+ * @property {AbortSignal} [signal]
+ */
+
+/** @typedef {{ id: number, label: string, prob: number }} ClassProbability */
+
+/**
+ * A class named in a request, with where it stands among all classes for this photo.
+ * @typedef {ClassProbability & { rank: number }} ClassStanding rank: 1 = the most likely
+ *   class; a class outside the top-5 has its rank too.
+ */
+
+/**
+ * @typedef {ClassStanding & { contrast?: ClassStanding, maps: Record<string, RelevanceMap> }} ExplainedTarget
+ *   With a contrast, `maps` holds why `id` rather than `contrast`: the two classes' maps,
+ *   each divided by its largest magnitude, subtracted (docs/contrast.md); methods that read
+ *   only the attention are left out.
+ */
+
+/**
+ * The part of the photo the model saw, in photo pixels.
+ * @typedef {{ x: number, y: number, width: number, height: number }} Region
+ */
+
+/**
+ * @typedef {object} ExplainResult
+ * @property {ClassProbability[]} top5
+ * @property {ExplainedTarget[]} targets
+ * @property {Region | null} region null for an already-normalised input ({ pixels }).
+ * @property {number | null} width
+ * @property {number | null} height
+ * @property {{ preprocessMs?: number, modelMs: number, relevanceMs: number, totalMs: number }} timings
+ */
+
+/**
+ * @typedef {object} LoadOptions
+ * @property {'wasm' | 'webgpu'} [backend]
+ * @property {number} [threads]
+ * @property {(loaded: number, total: number) => void} [onProgress] Bytes of the model
+ *   files loaded so far (the browser's adds the load phases running now).
+ * @property {AbortSignal} [signal]
+ */
+
+/**
+ * @typedef {object} ExplainerMetadata
+ * @property {string} name
+ * @property {string[]} labels
+ * @property {string[]} [label_names]
+ * @property {string[]} [wnids]
+ * @property {{ blocks: number, heads: number, patch_size: number, image_size: [number, number],
+ *   grid: [number, number], tokens: number, num_classes: number }} architecture
+ */
+
+/**
+ * A method's entry in the core's registry (src/methods/registry.h).
+ * @typedef {object} MethodInfo
+ * @property {MethodId} id
+ * @property {string} name
+ * @property {string} shortName
+ * @property {string} description
+ * @property {string} paper
+ * @property {readonly string[]} tensors The explainer graph outputs it reads.
+ * @property {boolean} startLayer Whether it takes a start layer.
+ * @property {boolean} tokenRow Whether it is a token row (not a pixel map).
+ * @property {boolean} contrast Whether its map depends on the class, so it can contrast two.
+ */
+
+/**
+ * What both entries' explainers have; Image is what explain() takes, Result what it gives.
+ * @template Image
+ * @template {ExplainResult} [Result=ExplainResult]
+ * @typedef {object} ExplainerBase
+ * @property {ExplainerMetadata} metadata
+ * @property {readonly MethodId[]} methods
+ * @property {(id: MethodId) => MethodInfo} method The registry entry of a method (throws
+ *   for an unknown id).
+ * @property {(spec: ClassSpec) => number} classId Class id from an id, WordNet id or name;
+ *   throws naming close matches.
+ * @property {(id: number) => string} label
+ * @property {(image: Image, options?: ExplainOptions) => Promise<Result>} explain
+ */
+
+/**
+ * @typedef {object} RenderOptions
+ * @property {'jet' | 'viridis' | 'inferno' | 'turbo' | 'gray' | 'rdbu'} [colormap]
+ * @property {'positive' | 'signed'} [scale] 'positive' (default): min-max; 'signed': 0
+ *   white, blue < 0 < red (the rdbu colormap, whatever `colormap` says).
+ * @property {number} [opacity] Opacity of the map over the photo, 0..1.
+ * @property {'none' | 'mean' | 'otsu'} [threshold]
+ * @property {'smooth' | 'grid'} [display]
+ * @property {number} [size] Longest side of the image returned without a photo (default 224, the map in its own proportions); with a photo the image is the photo's size.
+ * @property {Region | null} [region]
+ */
