@@ -24,7 +24,8 @@ std::vector<float> blocks(const std::vector<float>& map, int rows, int cols, Siz
   std::vector<float> big(size_t(out.rows) * out.cols);
   for (int y = 0; y < out.rows; ++y) {
     const float* row = &map[size_t(block_cell(y, rows, out.rows)) * cols];
-    for (int x = 0; x < out.cols; ++x) big[size_t(y) * out.cols + x] = row[block_cell(x, cols, out.cols)];
+    for (int x = 0; x < out.cols; ++x)
+      big[size_t(y) * out.cols + x] = row[block_cell(x, cols, out.cols)];
   }
   return big;
 }
@@ -32,8 +33,9 @@ std::vector<float> blocks(const std::vector<float>& map, int rows, int cols, Siz
 std::vector<float> sampled(const std::vector<float>& map01, int rows, int cols,
                            MapSampling sampling, Size out) {
   if (out.rows == rows && out.cols == cols) return map01;
-  return sampling == MapSampling::PatchGrid ? blocks(map01, rows, cols, out)
-                                            : upsample_bilinear(map01, rows, cols, out.rows, out.cols);
+  return sampling == MapSampling::PatchGrid
+             ? blocks(map01, rows, cols, out)
+             : upsample_bilinear(map01, rows, cols, out.rows, out.cols);
 }
 
 }  // namespace
@@ -48,7 +50,8 @@ HeatImage render_heat(const std::vector<float>& map, int rows, int cols, const H
   const Size out = sized ? Size{o.out_rows, o.out_cols} : default_size(rows, cols, o.sampling);
   const std::vector<float> map01 =
       sampled(normalize_for_scale(map, o.scale), rows, cols, o.sampling, out);
-  HeatImage image{out.rows, out.cols, apply_colormap(map01, colormap_for_scale(o.scale, o.colormap))};
+  HeatImage image{out.rows, out.cols,
+                  apply_colormap(map01, colormap_for_scale(o.scale, o.colormap))};
   if (o.threshold) {
     const ThresholdLevel level = threshold_level(map01, *o.threshold);
     for (size_t i = 0; i < map01.size(); ++i) {
@@ -61,7 +64,8 @@ HeatImage render_heat(const std::vector<float>& map, int rows, int cols, const H
 ThresholdLevel heat_threshold_level(const std::vector<float>& map01, int rows, int cols,
                                     MapSampling sampling, Threshold t) {
   require_map(map01, rows, cols, "heat_threshold_level map");
-  return threshold_level(sampled(map01, rows, cols, sampling, default_size(rows, cols, sampling)), t);
+  return threshold_level(sampled(map01, rows, cols, sampling, default_size(rows, cols, sampling)),
+                         t);
 }
 
 }  // namespace vitrel
