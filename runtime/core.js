@@ -9,6 +9,8 @@
  *     file path). Browser/Worker: the .wasm is fetched relative to the .mjs unless
  *     `locateFile(name, prefix)` or `wasmBinary` (ArrayBuffer/Uint8Array) is given.
  *     `moduleUrl` overrides where the .mjs lives (default ../build/wasm/ from this file).
+ *   The evaluations' functions (below) come with loadEvalCore (runtime/core-eval.js)
+ *   instead: the browser's scripts never import them.
  *
  * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under the explainer
  * graph's output names: attn [B,h,S,S], attn_grad [B,h,S,S], attn_rel [B,h,S,S],
@@ -86,8 +88,9 @@
  *       { colormap, sampling, opacity, outsideDim }) → RGBA copy of the ORIGINAL photo with
  *       the map drawn over `region` at full resolution (the inverse-mapped overlay)
  *
- * Evaluation (runtime/core-eval.js; the paper's protocols, METHODS.md). Maps are row-major
- * Float32Arrays, masks Uint8Arrays of 0 (background) / 1 (foreground).
+ * Evaluation (runtime/core-eval.js, on loadEvalCore's core only; the paper's protocols,
+ * METHODS.md). Maps are row-major Float32Arrays, masks Uint8Arrays of 0 (background) / 1
+ * (foreground).
  *   core.removalOrderIds ['most_relevant_first','least_relevant_first'] (positive / negative
  *       perturbation)
  *   core.removalRanking(map, order)               → Uint32Array of pixel indices in removal
@@ -115,7 +118,6 @@ import { CoreTensors } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { heapHelpers } from './core-heap.js';
-import { evalApi } from './core-eval.js';
 import { ATTRIBUTION_TENSOR } from './attribution.js';
 
 const MODULE_FILE = 'vit_relevance_core.mjs';
@@ -138,7 +140,23 @@ async function readWasmInNode(moduleUrl) {
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, moduleUrl?: string | URL,
  *           locateFile?: (name: string, prefix: string) => string }} [options]
  */
-export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
+export async function loadCore(options = {}) {
+  return createCore(await loadModule(options));
+}
+
+/**
+ * The core with more functions over the same module (runtime/core-eval.js adds the
+ * evaluations'): `moreApi(M)` → the functions to add.
+ * @param {(M: any) => object} moreApi
+ * @param {Parameters<typeof loadCore>[0]} [options]
+ */
+export async function loadCoreWith(moreApi, options = {}) {
+  const M = await loadModule(options);
+  return { ...createCore(M), ...moreApi(M) };
+}
+
+/** @param {Parameters<typeof loadCore>[0]} options */
+async function loadModule({ wasmBinary, locateFile, moduleUrl }) {
   const url = new URL(moduleUrl ?? `../build/wasm/${MODULE_FILE}`, import.meta.url);
   const moduleOptions = {};
   if (wasmBinary) moduleOptions.wasmBinary = wasmBinary;
@@ -151,8 +169,7 @@ export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
     throw new Error(`cannot load the WebAssembly core from ${url.href}: ${err.message}` +
       (isNode ? ' (run `npm run build -- WebAssembly`)' : ''));
   }
-  const M = await factory(moduleOptions);
-  return createCore(M);
+  return factory(moduleOptions);
 }
 
 const deepFreeze = (list) => Object.freeze(list.map((e) => Object.freeze({ ...e, ...(e.tensors && { tensors: Object.freeze([...e.tensors]) }) })));
@@ -304,6 +321,5 @@ function createCore(M) {
     contrast,
     patchSum,
     ...renderApi(M),
-    ...evalApi(M),
   };
 }
