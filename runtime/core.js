@@ -8,7 +8,10 @@
  *     Node: reads the .wasm next to the .mjs itself (Emscripten 3.1.6 would fetch() a
  *     file path). Browser/Worker: the .wasm is fetched relative to the .mjs unless
  *     `locateFile(name, prefix)` or `wasmBinary` (ArrayBuffer/Uint8Array) is given.
- *     `moduleUrl` overrides where the .mjs lives (default ../build/wasm/ from this file).
+ *     `moduleUrl`: the absolute URL of the .mjs. By default the package's own
+ *     `vit-relevance/wasm/vit_relevance_core.mjs` (package.json "exports"), which resolves
+ *     in Node and in a page whose import map names it; a browser script that finds the
+ *     core elsewhere (a Worker, a bundle: web/lib/site-files.js) passes it.
  *   The evaluations' functions (below) come with loadEvalCore (runtime/core-eval.js)
  *   instead: the browser's scripts never import them.
  *
@@ -120,7 +123,9 @@ import { renderApi } from './core-render.js';
 import { heapHelpers } from './core-heap.js';
 import { ATTRIBUTION_TENSOR } from './attribution.js';
 
-const MODULE_FILE = 'vit_relevance_core.mjs';
+// The Emscripten module, by the package's export (package.json): not a path from this file,
+// which a bundle moves.
+const CORE_MODULE = 'vit-relevance/wasm/vit_relevance_core.mjs';
 const WASM_FILE = 'vit_relevance_core.wasm';
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
@@ -157,7 +162,7 @@ export async function loadCoreWith(moreApi, options = {}) {
 
 /** @param {Parameters<typeof loadCore>[0]} options */
 async function loadModule({ wasmBinary, locateFile, moduleUrl }) {
-  const url = new URL(moduleUrl ?? `../build/wasm/${MODULE_FILE}`, import.meta.url);
+  const url = new URL(moduleUrl ?? resolveCoreModule());
   const moduleOptions = {};
   if (wasmBinary) moduleOptions.wasmBinary = wasmBinary;
   else if (isNode) moduleOptions.wasmBinary = await readWasmInNode(url);
@@ -170,6 +175,15 @@ async function loadModule({ wasmBinary, locateFile, moduleUrl }) {
       (isNode ? ' (run `npm run build -- WebAssembly`)' : ''));
   }
   return factory(moduleOptions);
+}
+
+function resolveCoreModule() {
+  try {
+    return import.meta.resolve(CORE_MODULE);
+  } catch {
+    throw new Error(`loadCore: ${CORE_MODULE} does not resolve here (a Worker, or a page without ` +
+      'an import map naming it): give options.moduleUrl, the URL of vit_relevance_core.mjs');
+  }
 }
 
 const deepFreeze = (list) => Object.freeze(list.map((e) => Object.freeze({ ...e, ...(e.tensors && { tensors: Object.freeze([...e.tensors]) }) })));

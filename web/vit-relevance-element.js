@@ -7,8 +7,8 @@ import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { withBackendNote } from './lib/backend-note.js';
 import { heatImage } from './lib/render.js';
 import { drawOverlay } from './lib/overlay.js';
-import { SCALE_CHOICES, scaleFor, scaleCaption } from './runtime/map-scale.js';
-import { pct, standingText } from './runtime/confidence.js';
+import { SCALE_CHOICES, scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
+import { pct, standingText } from 'vit-relevance/runtime/confidence.js';
 
 const RENDERING = new Set(['colormap', 'opacity', 'threshold', 'display', 'scale', 'view']);
 const EXPLAINING = new Set(['target', 'contrast', 'method', 'start-layer']);

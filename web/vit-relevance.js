@@ -1,17 +1,22 @@
 // The public JavaScript API in the browser (package entry "vit-relevance"; types in
-// vit-relevance.d.ts). Safe to import in a page or a Worker. Every explainer shares the
-// page's one inference Worker (web/lib/shared-runtime.js); maps come back as
+// vit-relevance.d.ts). Safe to import in a page or a Worker (a Worker imports the bundle,
+// dist/site/vit-relevance.js: as written, this module names the runtime by package name,
+// which only a page's import map resolves). Every explainer shares the page's one
+// inference Worker (web/lib/shared-runtime.js); maps come back as
 // { shape: [rows, cols], data: Float32Array }.
 import { sharedEngine, openSharedModel } from './lib/shared-runtime.js';
 import { REQUEST, REPLY } from './lib/protocol.js';
 import { decodeImage } from './lib/image-source.js';
 import { heatImage } from './lib/render.js';
 import { drawOverlay } from './lib/overlay.js';
-import { loadCore } from './runtime/core.js';
-import { resolveTarget } from './runtime/targets.js';
-import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from './runtime/explain-request.js';
+import { loadCore } from 'vit-relevance/runtime/core.js';
+import { resolveTarget } from 'vit-relevance/runtime/targets.js';
+import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from 'vit-relevance/runtime/explain-request.js';
 import { contrastBlocker } from './lib/scale-view.js';
 import { withBackendNote } from './lib/backend-note.js';
+import { siteFiles } from './lib/site-files.js';
+
+const SITE = siteFiles(import.meta.url);
 
 const now = () => performance.now();
 const abortError = () => new DOMException('the request was aborted', 'AbortError');
@@ -166,12 +171,12 @@ function backendNote(asked, ready) {
 // options: { model (URL of a models folder or metadata JSON; default: the site's own),
 // backend ('wasm' | 'webgpu'), threads, onProgress(loaded, total), signal }.
 export async function loadExplainer({ model, backend = 'wasm', threads, onProgress, signal } = {}) {
-  const opening = openSharedModel({ model, backend, threads, onProgress });
+  const opening = openSharedModel(SITE, { model, backend, threads, onProgress });
   const ready = await (signal ? Promise.race([opening, new Promise((_, reject) => {
     if (signal.aborted) reject(abortError());
     signal.addEventListener('abort', () => reject(abortError()), { once: true });
   })]) : opening);
-  const engine = sharedEngine();
+  const engine = sharedEngine(SITE);
   const photos = []; // opened and not yet closed
   const { metadata } = ready;
   // The core's method registry: { id, name, shortName, description, paper, ... }.
@@ -215,13 +220,13 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
 // What the page's shared Worker holds and has done: { sessions (models open), graphRuns,
 // photos (kept), workerId }. For checking that elements share one Worker and one session.
 export async function runtimeStats() {
-  const { replies } = await sharedEngine().request(REQUEST.STATS);
+  const { replies } = await sharedEngine(SITE).request(REQUEST.STATS);
   const { sessions, graphRuns, photos, workerId } = replies.find((m) => m.type === REPLY.STATS);
   return { sessions, graphRuns, photos, workerId };
 }
 
 let corePromise = null;
-export const loadRenderer = () => (corePromise ??= loadCore());
+export const loadRenderer = () => (corePromise ??= loadCore({ moduleUrl: SITE.core }));
 
 // A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
 // each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.
