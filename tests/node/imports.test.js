@@ -1,8 +1,10 @@
 // Every import resolves as written (issue 26): a relative import names a file that exists
 // relative to its own file; a `vit-relevance/…` import resolves through package.json
 // "exports" to a file that exists; a module a Worker loads imports no package name (a
-// Worker gets no import map); and a page whose modules import one maps it, in its import
-// map, to the very file the exports name. No bundler, no path rewriting in between.
+// Worker gets no import map); a page whose modules import one maps it, in its import
+// map, to the very file the exports name; and no module a bundle moves (web/lib/, the
+// browser's runtime/) builds a URL from its own location. No bundler, no path rewriting
+// in between.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -94,6 +96,12 @@ test('a module a Worker loads imports no package name (a Worker gets no import m
   assert.ok(graph.has('runtime/core.js') && graph.has('runtime/png-decode.js'), 'the Workers\' graphs reach the runtime');
   const bare = [...graph].flatMap((file) => imports.get(file).filter((i) => i.bare).map((i) => `${file}: ${i.specifier}`));
   assert.deepEqual(bare, []);
+});
+
+test("only web/'s top-level scripts build URLs from their own location (a bundle moves the rest)", () => {
+  const bundled = sources.filter((f) => f.startsWith('web/lib/') || (f.startsWith('runtime/') && !f.startsWith('runtime/node/')));
+  const code = (file) => readFileSync(path.join(root, file), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l)).join('\n');
+  assert.deepEqual(bundled.filter((f) => code(f).includes('import.meta.url')), []);
 });
 
 // A page's module scripts and its import map: { modules: [file], map: { specifier prefix → file } }.
