@@ -100,7 +100,7 @@ try {
   const elementMs = elements.map((e) => e.ms);
   const modelRequests = requests.filter((u) => new URL(u).pathname.startsWith('/models/') && !u.endsWith('index.json')).length;
   const stats = await el.evaluate(async () => {
-    const { runtimeStats } = await import('./vit-relevance.js');
+    const { runtimeStats } = await import(new URL('vit-relevance.js', document.baseURI).href);
     return runtimeStats();
   });
   // Elements on new photos: each photo's first map.

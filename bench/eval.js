@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { decodeImage } from '../runtime/node/image.js';
 import { encodePng } from '../runtime/node/png.js';
-import { loadCore } from '../runtime/core.js';
+import { loadEvalCore } from '../runtime/core-eval.js';
 import { tokenLayout } from '../runtime/metadata.js';
 import { loadDataset } from '../runtime/node/eval/dataset.js';
 import { runPerturbation, describeTimings } from '../runtime/node/eval/perturbation-job.js';
@@ -114,7 +114,7 @@ async function main() {
     console.log('bench eval: skipped: build/models is not built (npm run build)');
     return;
   }
-  const core = await loadCore();
+  const core = await loadEvalCore();
   await explainStages(core);
   await evaluation(core);
 }

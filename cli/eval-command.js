@@ -14,7 +14,7 @@ import { parseOptions, UsageError } from './args.js';
 import { evalMethods, evalOnUnreadable, evalShard, openEvalModel, outFiles } from './eval-options.js';
 import { prepareOutDir } from '../runtime/node/out-dir.js';
 import { UserError } from '../runtime/errors.js';
-import { loadCore } from '../runtime/core.js';
+import { loadEvalCore } from '../runtime/core-eval.js';
 import { explainerGraphFile, metadataPathFor, readMetadata } from '../runtime/node/open-explainer.js';
 import { runEvaluation, SKIPPED_FILE } from '../runtime/node/eval/run.js';
 import { formatShard } from '../runtime/node/eval/shard.js';
@@ -45,7 +45,7 @@ export async function runEvalCommand(argv, { name, options, usage, job }) {
   const onUnreadable = evalOnUnreadable(opts);
   await prepareOutDir(opts.out, outFiles(job.kind.name));
   if (source) console.log(`shard ${formatShard(shard)} (${source})`);
-  const core = await loadCore();
+  const core = await loadEvalCore();
   opts.model = await userStep(() => explainerGraphFile(opts.model)); // a model folder: its index's graph
   const metadata = await userStep(() => readMetadata(metadataPathFor(opts.model), opts.model));
   const methods = job.usesMethods === false ? [] : evalMethods(opts, core, metadata);

@@ -3,7 +3,16 @@
 // ranking, perturbed model inputs, AUC), the grid pointing game, and the
 // ImageNet-segmentation counts. Arrays cross into the WebAssembly heap in one copy each way;
 // the C++ core checks values (InputError with its message); results are copies owned by JS.
+// Their own entry, loadEvalCore: runtime/core.js does not import this file, so the browser's
+// scripts (which never evaluate) ship without it.
 import { heapHelpers } from './core-heap.js';
+import { loadCoreWith } from './core.js';
+
+/**
+ * runtime/core.js's loadCore, with the evaluation functions (listed there) on the core.
+ * @param {Parameters<typeof import('./core.js').loadCore>[0]} [options]
+ */
+export const loadEvalCore = (options) => loadCoreWith(evalApi, options);
 
 export function evalApi(M) {
   const { heapFloats, heapBytes, using, floatsOut, bytesOut, need } = heapHelpers(M);

@@ -8,7 +8,12 @@
  *     Node: reads the .wasm next to the .mjs itself (Emscripten 3.1.6 would fetch() a
  *     file path). Browser/Worker: the .wasm is fetched relative to the .mjs unless
  *     `locateFile(name, prefix)` or `wasmBinary` (ArrayBuffer/Uint8Array) is given.
- *     `moduleUrl` overrides where the .mjs lives (default ../build/wasm/ from this file).
+ *     `moduleUrl`: the absolute URL of the .mjs. By default the package's own
+ *     `vit-relevance/wasm/vit_relevance_core.mjs` (package.json "exports"), which resolves
+ *     in Node and in a page whose import map names it; a browser script that finds the
+ *     core elsewhere (a Worker, a bundle: web/lib/site-files.js) passes it.
+ *   The evaluations' functions (below) come with loadEvalCore (runtime/core-eval.js)
+ *   instead: the browser's scripts never import them.
  *
  * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under the explainer
  * graph's output names: attn [B,h,S,S], attn_grad [B,h,S,S], attn_rel [B,h,S,S],
@@ -92,8 +97,9 @@
  *       photo with the map drawn over `region` at full resolution (the inverse-mapped
  *       overlay); threshold leaves the photo where renderHeat's image is transparent
  *
- * Evaluation (runtime/core-eval.js; the paper's protocols, METHODS.md). Maps are row-major
- * Float32Arrays, masks Uint8Arrays of 0 (background) / 1 (foreground).
+ * Evaluation (runtime/core-eval.js, on loadEvalCore's core only; the paper's protocols,
+ * METHODS.md). Maps are row-major Float32Arrays, masks Uint8Arrays of 0 (background) / 1
+ * (foreground).
  *   core.removalOrderIds ['most_relevant_first','least_relevant_first'] (positive / negative
  *       perturbation)
  *   core.removalRanking(map, order)               → Uint32Array of pixel indices in removal
@@ -121,10 +127,11 @@ import { CoreTensors } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { heapHelpers } from './core-heap.js';
-import { evalApi } from './core-eval.js';
 import { ATTRIBUTION_TENSOR } from './attribution.js';
 
-const MODULE_FILE = 'vit_relevance_core.mjs';
+// The Emscripten module, by the package's export (package.json): not a path from this file,
+// which a bundle moves.
+const CORE_MODULE = 'vit-relevance/wasm/vit_relevance_core.mjs';
 const WASM_FILE = 'vit_relevance_core.wasm';
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
@@ -144,8 +151,24 @@ async function readWasmInNode(moduleUrl) {
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, moduleUrl?: string | URL,
  *           locateFile?: (name: string, prefix: string) => string }} [options]
  */
-export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
-  const url = new URL(moduleUrl ?? `../build/wasm/${MODULE_FILE}`, import.meta.url);
+export async function loadCore(options = {}) {
+  return createCore(await loadModule(options));
+}
+
+/**
+ * The core with more functions over the same module (runtime/core-eval.js adds the
+ * evaluations'): `moreApi(M)` → the functions to add.
+ * @param {(M: any) => object} moreApi
+ * @param {Parameters<typeof loadCore>[0]} [options]
+ */
+export async function loadCoreWith(moreApi, options = {}) {
+  const M = await loadModule(options);
+  return { ...createCore(M), ...moreApi(M) };
+}
+
+/** @param {Parameters<typeof loadCore>[0]} options */
+async function loadModule({ wasmBinary, locateFile, moduleUrl }) {
+  const url = new URL(moduleUrl ?? resolveCoreModule());
   const moduleOptions = {};
   if (wasmBinary) moduleOptions.wasmBinary = wasmBinary;
   else if (isNode) moduleOptions.wasmBinary = await readWasmInNode(url);
@@ -157,8 +180,16 @@ export async function loadCore({ wasmBinary, locateFile, moduleUrl } = {}) {
     throw new Error(`cannot load the WebAssembly core from ${url.href}: ${err.message}` +
       (isNode ? ' (run `npm run build -- WebAssembly`)' : ''));
   }
-  const M = await factory(moduleOptions);
-  return createCore(M);
+  return factory(moduleOptions);
+}
+
+function resolveCoreModule() {
+  try {
+    return import.meta.resolve(CORE_MODULE);
+  } catch {
+    throw new Error(`loadCore: ${CORE_MODULE} does not resolve here (a Worker, or a page without ` +
+      'an import map naming it): give options.moduleUrl, the URL of vit_relevance_core.mjs');
+  }
 }
 
 const deepFreeze = (list) => Object.freeze(list.map((e) => Object.freeze({ ...e, ...(e.tensors && { tensors: Object.freeze([...e.tensors]) }) })));
@@ -310,6 +341,5 @@ function createCore(M) {
     contrast,
     patchSum,
     ...renderApi(M),
-    ...evalApi(M),
   };
 }

@@ -118,6 +118,10 @@ async function openInside(root, urlPath) {
 // Headers for a site path; an HTML file no rule gives a policy gets the document policy.
 function siteHeaders(sitePath, options) {
   const headers = headersFor(sitePath, options);
+  if (!options.csp) {
+    delete headers['Content-Security-Policy'];
+    return headers;
+  }
   if (sitePath.endsWith('.html')) headers['Content-Security-Policy'] ??= DEFAULT_DOCUMENT_POLICY;
   if (options.cspReportUri && headers['Content-Security-Policy']) {
     headers['Content-Security-Policy'] += `; report-uri ${options.cspReportUri}`;
@@ -125,11 +129,12 @@ function siteHeaders(sitePath, options) {
   return headers;
 }
 
-// options: isolate (COOP/COEP/CORP, default true); cspReportUri (appended to every policy
-// as report-uri, for tests that collect violation reports).
+// options: isolate (COOP/COEP/CORP, default true); csp (the Content-Security-Policy, default
+// true); cspReportUri (appended to every policy as report-uri, for tests that collect
+// violation reports).
 export function createStaticServer(rootDir, options = {}) {
   const root = path.resolve(rootDir);
-  const opts = { isolate: true, ...options };
+  const opts = { isolate: true, csp: true, ...options };
   // The Host check is ours (below), so that its answer says what is wrong.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
     // A client that goes away mid-request must not raise an unhandled 'error'.

@@ -12,16 +12,19 @@ import { downloadCanvas, downloadMapPng, copyJson, slug } from './lib/exports.js
 import { LinkState } from './lib/url-state.js';
 import { contactSheet } from './lib/contact-sheet.js';
 import { ComparePhoto, bindComparePicker } from './lib/compare-photo.js';
-import { loadCore } from './runtime/core.js';
+import { loadCore } from 'vit-relevance/runtime/core.js';
 import { REQUEST, NOTICE } from './lib/protocol.js';
-import { classStanding } from './runtime/topk.js';
-import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from './runtime/confidence.js';
+import { classStanding } from 'vit-relevance/runtime/topk.js';
+import { pct, standingText, unlikelyNote, isConstantMap, CONSTANT_NOTE } from 'vit-relevance/runtime/confidence.js';
 import { methodHelp, startLayerState } from './lib/method-help.js';
 import { framingNote } from './lib/framing.js';
 import { scaleOf, mapCaption, legendWords, contrastBlocker, contrastProblem } from './lib/scale-view.js';
 import { PHASE_WORDS } from './lib/load-phases.js';
 import { webGpuOffer } from './lib/webgpu-adapter.js';
 import { createAttributionPanel, ATTATTR } from './lib/attribution-panel.js';
+import { siteFiles } from './lib/site-files.js';
+
+const SITE = siteFiles(import.meta.url);
 
 const $ = (id) => document.getElementById(id);
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
@@ -84,12 +87,11 @@ let coreLoading = null;
 // this script has loaded, and named after the backend it compiles onnxruntime for at once
 // (web/worker.js), while this script and models/index.json are read.
 let firstEngine = null;
-const WORKER_URL = new URL('./worker.js', import.meta.url);
-const newEngine = () => new Engine(WORKER_URL, { name: `vit-relevance:${state.backend}` });
+const newEngine = () => new Engine(SITE.worker, { name: `vit-relevance:${state.backend}` });
 
 async function boot() {
-  firstEngine = window.__vitrelWorker ? new Engine(WORKER_URL, { worker: window.__vitrelWorker }) : newEngine();
-  coreLoading = loadCore().then((c) => {
+  firstEngine = window.__vitrelWorker ? new Engine(SITE.worker, { worker: window.__vitrelWorker }) : newEngine();
+  coreLoading = loadCore({ moduleUrl: SITE.core }).then((c) => {
     core = c;
     drawLegend();
   }, (err) => showError(`The WebAssembly core could not load: ${err.message}`));
@@ -158,7 +160,7 @@ async function openModel(model) {
   };
   let ready;
   try {
-    const base = new URL('./models/', import.meta.url).href;
+    const base = SITE.models.href;
     const r = await engine.request(REQUEST.INIT, { model, base, backend: state.backend, prepare: true }, { onEvent });
     if (r.stale) return; // another model was chosen meanwhile
     ready = r.replies.find((m) => m.type === 'ready');

@@ -6,7 +6,7 @@
 // a second class on it runs the block graphs alone. The work is split into one step per
 // block: web/worker.js queues each step anew, so requests sent during a run are answered
 // between blocks and a cancel takes effect before the next block.
-import { openAttribution, probabilityOf } from './runtime/attribution.js';
+import { openAttribution, probabilityOf } from '../runtime/attribution.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { REPLY } from './lib/protocol.js';
 

@@ -8,8 +8,8 @@ import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { withBackendNote } from './lib/backend-note.js';
 import { heatImage } from './lib/render.js';
 import { drawOverlay } from './lib/overlay.js';
-import { SCALE_CHOICES, scaleFor, scaleCaption } from './runtime/map-scale.js';
-import { pct, standingText } from './runtime/confidence.js';
+import { SCALE_CHOICES, scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
+import { pct, standingText } from 'vit-relevance/runtime/confidence.js';
 
 /**
  * @import { ClassSpec, MethodId, RenderOptions } from './runtime/explain-types.js'

@@ -1,19 +1,22 @@
 // @ts-check
 // The public JavaScript API in the browser (package entry "vit-relevance"; its types are
-// this file's JSDoc). Safe to import in a page or a Worker. Every explainer shares the
-// page's one inference Worker (web/lib/shared-runtime.js); maps come back as
+// this file's JSDoc). Safe to import in a page or a Worker (a Worker imports the bundle,
+// dist/site/vit-relevance.js: as written, this module names the runtime by package name,
+// which only a page's import map resolves). Every explainer shares the page's one
+// inference Worker (web/lib/shared-runtime.js); maps come back as
 // { shape: [rows, cols], data: Float32Array }.
 import { sharedEngine, openSharedModel } from './lib/shared-runtime.js';
 import { REQUEST, REPLY } from './lib/protocol.js';
 import { decodeImage } from './lib/image-source.js';
 import { heatImage } from './lib/render.js';
-import { RENDER_SIDE, longSide } from './runtime/render-size.js';
+import { RENDER_SIDE, longSide } from 'vit-relevance/runtime/render-size.js';
 import { drawOverlay } from './lib/overlay.js';
-import { loadCore } from './runtime/core.js';
-import { resolveTarget } from './runtime/targets.js';
-import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from './runtime/explain-request.js';
+import { loadCore } from 'vit-relevance/runtime/core.js';
+import { resolveTarget } from 'vit-relevance/runtime/targets.js';
+import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from 'vit-relevance/runtime/explain-request.js';
 import { contrastBlocker } from './lib/scale-view.js';
 import { withBackendNote } from './lib/backend-note.js';
+import { siteFiles } from './lib/site-files.js';
 export * from './runtime/explain-types.js'; // the shared types: no code
 
 /**
@@ -66,6 +69,8 @@ export * from './runtime/explain-types.js'; // the shared types: no code
  *   onProgress?: (loaded: number, total: number, phases: readonly LoadPhase[]) => void,
  * }} BrowserLoadOptions
  */
+
+const SITE = siteFiles(import.meta.url);
 
 const now = () => performance.now();
 const abortError = () => new DOMException('the request was aborted', 'AbortError');
@@ -226,12 +231,12 @@ function backendNote(asked, ready) {
  * @returns {Promise<Explainer>}
  */
 export async function loadExplainer({ model, backend = 'wasm', threads, onProgress, signal } = {}) {
-  const opening = openSharedModel({ model, backend, threads, onProgress });
+  const opening = openSharedModel(SITE, { model, backend, threads, onProgress });
   const ready = await (signal ? Promise.race([opening, new Promise((_, reject) => {
     if (signal.aborted) reject(abortError());
     signal.addEventListener('abort', () => reject(abortError()), { once: true });
   })]) : opening);
-  const engine = sharedEngine();
+  const engine = sharedEngine(SITE);
   const photos = []; // opened and not yet closed
   const { metadata } = ready;
   // The core's method registry: { id, name, shortName, description, paper, ... }.
@@ -279,14 +284,14 @@ export async function loadExplainer({ model, backend = 'wasm', threads, onProgre
  * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string }>}
  */
 export async function runtimeStats() {
-  const { replies } = await sharedEngine().request(REQUEST.STATS);
+  const { replies } = await sharedEngine(SITE).request(REQUEST.STATS);
   const { sessions, graphRuns, photos, workerId } = replies.find((m) => m.type === REPLY.STATS);
   return { sessions, graphRuns, photos, workerId };
 }
 
 let corePromise = null;
 /** Loads the WebAssembly core render() uses (once). @type {() => ReturnType<typeof loadCore>} */
-export const loadRenderer = () => (corePromise ??= loadCore());
+export const loadRenderer = () => (corePromise ??= loadCore({ moduleUrl: SITE.core }));
 
 // A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
 // each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.

@@ -4,14 +4,21 @@
 // through runtime/explain-session.js. The messages are web/lib/protocol.js. Requests run
 // one at a time in arrival order; queued requests that a newer superseding one replaced,
 // or that their sender cancelled, are skipped.
-import { openExplainer } from './runtime/explainer.js';
-import { createSession } from './runtime/explain-session.js';
-import { loadCore } from './runtime/core.js';
-import { graphMethodIds } from './runtime/metadata.js';
+//
+// A Worker gets no import map (Chromium applies a page's import map to the page alone), so
+// this script and every module it loads import the runtime by its path in the repository,
+// not by package name as the page's modules do; dist/site bundles them all into worker.js.
+import { openExplainer } from '../runtime/explainer.js';
+import { createSession } from '../runtime/explain-session.js';
+import { loadCore } from '../runtime/core.js';
+import { graphMethodIds } from '../runtime/metadata.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { REQUEST, REPLY, NOTICE, modelKeyOf } from './lib/protocol.js';
 import { phaseTimer, PHASE } from './lib/load-phases.js';
 import { webGpuMissing } from './lib/webgpu-adapter.js';
+import { siteFiles } from './lib/site-files.js';
+
+const SITE = siteFiles(import.meta.url);
 
 const now = () => performance.now();
 
@@ -50,9 +57,9 @@ function loadOrt(backend, threads) {
 
 async function compileOrt(backend, threads) {
   const started = now();
-  const mod = await import(backend === 'webgpu' ? './ort/ort.webgpu.min.mjs' : './ort/ort.wasm.min.mjs');
-  // No wasmPaths: onnxruntime finds its WebAssembly beside its own module, in the
-  // versioned folder ort/<entry> re-exports (scripts/build/site.js).
+  const mod = await import(SITE.ort[backend === 'webgpu' ? 'webgpu' : 'wasm'].href);
+  // No wasmPaths: onnxruntime finds its WebAssembly beside its own module (in dist/site the
+  // versioned folder ort/<entry> re-exports: scripts/build/site.js).
   const o = mod.default ?? mod;
   // Threads need SharedArrayBuffer, i.e. a cross-origin-isolated page (COOP/COEP).
   const most = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
@@ -66,7 +73,7 @@ async function compileOrt(backend, threads) {
   return { ort: o, compileMs: now() - started };
 }
 
-const loadCoreOnce = onceRetrying(loadCore);
+const loadCoreOnce = onceRetrying(() => loadCore({ moduleUrl: SITE.core }));
 
 // The metadata: where the index names its hash, checked against it and kept in Cache
 // Storage like the model files; an older index's is read afresh (nothing would tell a

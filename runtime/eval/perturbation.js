@@ -3,13 +3,13 @@
 // finished photo's record holds (perturbation-protocol.js), and how records become the
 // summary — accuracy against the label at every k, and its AUC per method, order
 // (pos/neg) and explained class (predicted/target) — and the report files.
-import { loadCore } from '../core.js';
+import { loadEvalCore } from '../core-eval.js';
 import { FRACTIONS, VARIANTS, curveKey } from './perturbation-protocol.js';
 import { markdownTable, csvTable, skippedLines } from './report-table.js';
 import { lineChartSvg } from './report-svg.js';
 
 let corePromise;
-const sharedCore = () => (corePromise ??= loadCore());
+const sharedCore = () => (corePromise ??= loadEvalCore());
 
 const ORDER_NAMES = { pos: 'most relevant removed first (lower is better)', neg: 'least relevant removed first (higher is better)' };
 

@@ -4,13 +4,13 @@
 // share theirs through chunks: EMBED_ENTRIES). Visitors then download a few small files
 // instead of ~30 modules, and docs authors copy a few files, not folders.
 //
-// Two rules keep the bundles behaving like the modules they replace:
-// - An import of another entry (the element imports ./vit-relevance.js) stays an import,
-//   so a page that loads the element and the API runs ONE copy of the API, whose module
-//   state is the page's one shared Worker.
-// - Every bundle and chunk sits at the top of the site, and `import.meta.url` inside a
-//   module becomes that module's own URL in the unbundled layout, so the URLs it builds
-//   (../worker.js, ../models/, ../build/wasm/) resolve exactly as before, from any sub-path.
+// Bundling changes no path: every import resolves as written (the runtime's package name
+// through package.json "exports"), and a URL a script builds from its own location is built
+// in a top-level script only (web/lib/site-files.js), which sits at the same depth in web/
+// and in dist/site. One rule keeps the bundles behaving like the modules they replace:
+// an import of another entry (the element imports ./vit-relevance.js) stays an import, so
+// a page that loads the element and the API runs ONE copy of the API, whose module state
+// is the page's one shared Worker.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, transform } from 'esbuild';
@@ -23,36 +23,16 @@ const TARGET = ['es2022'];
 // that code once instead of inside each bundle. The other entries stay single files.
 const EMBED_ENTRIES = ['vit-relevance-element.js', 'vit-relevance.js', 'worker.js'];
 
-export async function bundleScripts({ webDir, runtimeDir, outDir }) {
+export async function bundleScripts({ webDir, outDir }) {
   const entries = (await readdir(webDir, { withFileTypes: true }))
     .filter((e) => e.isFile() && e.name.endsWith('.js')).map((e) => path.join(webDir, e.name));
   const entrySet = new Set(entries);
-  // Where a source file sits in the unbundled site: web/x → x, runtime/y → runtime/y.
-  const sitePath = (file) => (file.startsWith(runtimeDir + path.sep)
-    ? `runtime/${path.relative(runtimeDir, file)}`
-    : path.relative(webDir, file)).split(path.sep).join('/');
-
-  const layout = {
-    name: 'site-layout',
+  const otherEntries = {
+    name: 'other-entries',
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
-        if (args.kind === 'entry-point') return undefined;
         const file = path.resolve(args.resolveDir, args.path);
-        // onnxruntime-web's files are copied beside the bundles, never bundled.
-        if (file.startsWith(path.join(webDir, 'ort') + path.sep)) return { path: args.path, external: true };
-        if (entrySet.has(file)) return { path: args.path, external: true };
-        // The site's runtime/ folder is the repository's runtime/, less the evaluations.
-        const inSiteRuntime = path.join(webDir, 'runtime') + path.sep;
-        const inRuntime = [inSiteRuntime, runtimeDir + path.sep].find((dir) => file.startsWith(dir));
-        if (!inRuntime) return undefined;
-        const name = file.slice(inRuntime.length);
-        if (name === 'core-eval.js') return { path: path.join(webDir, 'lib', 'eval-left-out.js') };
-        return { path: path.join(runtimeDir, name) };
-      });
-      b.onLoad({ filter: /\.js$/ }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        const own = `new URL(${JSON.stringify(`./${sitePath(args.path)}`)}, import.meta.url).href`;
-        return { contents: source.replace(/\bimport\.meta\.url\b/g, own), loader: 'js' };
+        return args.kind !== 'entry-point' && entrySet.has(file) ? { path: args.path, external: true } : undefined;
       });
     },
   };
@@ -66,7 +46,7 @@ export async function bundleScripts({ webDir, runtimeDir, outDir }) {
     minify: true,
     sourcemap: 'linked',
     external: ['node:*'], // runtime/core.js's Node branch, never taken in a browser
-    plugins: [layout],
+    plugins: [otherEntries],
     logLevel: 'silent',
     metafile: true,
   };

@@ -1,9 +1,9 @@
 // Builds dist/site: the page (web/) with its scripts bundled and minified (bundle.js; the
 // shared runtime/ inside them), the WebAssembly core (build/wasm), the onnxruntime-web
-// files the Worker loads, the explainer graphs (build/models) and the sample photos.
-// Everything relative, nothing from a CDN, so the folder works on any static host.
-// Unchanged files are not copied again. VITREL_SITE_BUNDLE=0 copies the scripts as they
-// are (lib/, runtime/ as modules), for debugging module by module.
+// files the Worker loads, the explainer graphs (build/models) and the sample photos, each
+// where web/lib/site-files.js looks for it. Everything relative, nothing from a CDN, so the
+// folder works on any static host. Unchanged files are not copied again. To run the
+// modules as written instead, serve the sources (scripts/serve-sources.js).
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -42,16 +42,19 @@ async function copyTree(fromDir, toDir, filter = () => true) {
   return copied;
 }
 
-// Sample photos plus a listing the gallery reads (a static host cannot list folders).
+// The gallery's listing of a folder of sample photos (a static host cannot list folders).
+export const sampleListing = async (dir) => JSON.stringify({ images: (await readdir(dir)).filter((n) => IMAGE_EXT.test(n)).sort() }, null, 1) + '\n';
+
+// Sample photos plus their listing.
 async function copySamples(fromDir, toDir, warn) {
   if (!existsSync(fromDir)) {
     warn(`no sample photos at ${fromDir} (set VITREL_SAMPLE_IMAGES); the gallery will be empty`);
     await mkdir(toDir, { recursive: true });
     return writeFile(path.join(toDir, 'index.json'), '{"images":[]}\n');
   }
-  const names = (await readdir(fromDir)).filter((n) => IMAGE_EXT.test(n)).sort();
-  for (const n of names) await copyIfChanged(path.join(fromDir, n), path.join(toDir, n));
-  await writeFile(path.join(toDir, 'index.json'), JSON.stringify({ images: names }, null, 1) + '\n');
+  const listing = await sampleListing(fromDir);
+  for (const n of JSON.parse(listing).images) await copyIfChanged(path.join(fromDir, n), path.join(toDir, n));
+  await writeFile(path.join(toDir, 'index.json'), listing);
 }
 
 // Models: index.json and the files it names. Missing models are a warning: the page
@@ -110,11 +113,23 @@ export function modelOrigins(setting = '') {
   });
 }
 
-async function writeModelOrigins(from, to, setting) {
-  const html = await readFile(from, 'utf8');
+// A page's import map names the runtime's modules for the sources; the bundles hold them,
+// and the site's Content-Security-Policy runs no inline script, so the site's copy has none.
+const IMPORT_MAP = /[ \t]*<script type="importmap">[^<]*<\/script>\n/;
+export const withoutImportMap = (html) => html.replace(IMPORT_MAP, '');
+
+async function copyPages(webDir, out, modelOriginsSetting) {
+  for (const name of (await readdir(webDir)).filter((n) => n.endsWith('.html'))) {
+    let html = withoutImportMap(await readFile(path.join(webDir, name), 'utf8'));
+    if (name === 'embed.html') html = withModelOrigins(html, modelOriginsSetting);
+    await writeFile(path.join(out, name), html);
+  }
+}
+
+function withModelOrigins(html, setting) {
   const meta = '<meta name="vit-relevance-model-origins" content="">';
-  if (!html.includes(meta)) throw new Error(`${from} lacks ${meta}`);
-  await writeFile(to, html.replace(meta, meta.replace('content=""', `content="${modelOrigins(setting).join(' ')}"`)));
+  if (!html.includes(meta)) throw new Error(`web/embed.html lacks ${meta}`);
+  return html.replace(meta, meta.replace('content=""', `content="${modelOrigins(setting).join(' ')}"`));
 }
 
 export async function buildSite(paths) {
@@ -122,33 +137,24 @@ export async function buildSite(paths) {
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
   const out = paths.site;
   const webDir = path.join(paths.root, 'web');
-  const runtimeDir = path.join(paths.root, 'runtime');
-  // The page's own code is small: rebuild it from scratch so deleted files disappear.
+  // The page's own code is small: rebuild it from scratch so deleted files disappear (lib/
+  // and runtime/ are folders of builds that copied the modules).
   for (const d of ['lib', 'runtime']) await rm(path.join(out, d), { recursive: true, force: true });
   for (const f of await readdir(out).catch(() => [])) if (/\.js(\.map)?$/.test(f)) await rm(path.join(out, f));
-  const bundled = process.env.VITREL_SITE_BUNDLE !== '0';
-  if (!bundled) {
-    await copyTree(webDir, out);
-    // runtime/node/ holds Node-only helpers (file I/O) and runtime/eval/ the evaluations'
-    // protocols and reports: the page never loads them.
-    await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' && n !== 'eval' : n.endsWith('.js')));
-  } else {
-    // The top-level scripts become bundles; lib/ lives inside them; the rest (pages,
-    // styles, the examples shown as code) is copied.
-    await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' : !n.endsWith('.js')));
-    await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
-    await bundleScripts({ webDir, runtimeDir, outDir: out });
-  }
+  // The top-level scripts become bundles; lib/ lives inside them; the pages get their
+  // copies; the rest (styles, type declarations, the examples shown as code) is copied.
+  await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' : !/\.(js|html)$/.test(n)));
+  await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
+  await bundleScripts({ webDir, outDir: out });
+  await copyPages(webDir, out, process.env.VITREL_MODEL_ORIGINS);
 
-  await writeModelOrigins(path.join(webDir, 'embed.html'), path.join(out, 'embed.html'), process.env.VITREL_MODEL_ORIGINS);
-
-  // Same relative layout as the repository so runtime/core.js finds ../build/wasm/.
+  // Where web/lib/site-files.js looks for the core.
   const coreFiles = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];
   for (const f of coreFiles) {
     const from = path.join(paths.wasm, f);
     const to = path.join(out, 'build', 'wasm', f);
     if (!existsSync(from)) warn(`missing ${from}: run \`npm run build -- WebAssembly\``);
-    else if (f.endsWith('.mjs') && bundled) await minifyModule(from, to);
+    else if (f.endsWith('.mjs')) await minifyModule(from, to);
     else await copyIfChanged(from, to);
   }
 

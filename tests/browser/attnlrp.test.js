@@ -43,7 +43,7 @@ test('the grid shows transformer_attribution, attnlrp and cp_lrp side by side, t
 
 test('the <vit-relevance> element with method="attnlrp" draws it signed', { skip }, async () => {
   await page().evaluate(async () => {
-    await import('./vit-relevance-element.js');
+    await import(new URL('vit-relevance-element.js', document.baseURI).href);
     const el = Object.assign(document.createElement('vit-relevance'), { id: 'attnlrp-el' });
     for (const [k, v] of Object.entries({ src: 'samples/catdog.png', method: 'attnlrp', loading: 'eager' })) el.setAttribute(k, v);
     document.body.append(el);

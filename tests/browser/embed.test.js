@@ -76,7 +76,7 @@ const waitResult = (id, test = 'true') => page().waitForFunction(
   ([i, t]) => { const r = document.getElementById(i)?.result; return Boolean(r) && new Function('r', `return ${t}`)(r); },
   [id, test], { timeout: TIMEOUT });
 const stats = () => page().evaluate(async () => {
-  const { runtimeStats } = await import('./vit-relevance.js');
+  const { runtimeStats } = await import(new URL('vit-relevance.js', document.baseURI).href);
   return runtimeStats();
 });
 const resultOf = (id) => page().evaluate((i) => {
@@ -234,7 +234,7 @@ test('without COOP/COEP headers: one thread, and the element still explains', { 
   try {
     await p.waitForFunction(() => document.getElementById('a').result, null, { timeout: TIMEOUT });
     assert.equal(await p.evaluate(() => self.crossOriginIsolated), false);
-    const threads = await p.evaluate(async () => (await (await import('./vit-relevance.js')).loadExplainer()).threads);
+    const threads = await p.evaluate(async () => (await (await import(new URL('vit-relevance.js', document.baseURI).href)).loadExplainer()).threads);
     assert.equal(threads, 1);
   } finally {
     await context.close();

@@ -142,7 +142,7 @@ test('lrp_full is signed by default; positive only is the min-max of before', { 
 
 test('the <vit-relevance> element draws a contrast signed by default; scale="positive" redraws it min-max', { skip }, async () => {
   await page().evaluate(async () => {
-    await import('./vit-relevance-element.js');
+    await import(new URL('vit-relevance-element.js', document.baseURI).href);
     const el = Object.assign(document.createElement('vit-relevance'), { id: 'signed-el' });
     for (const [k, v] of Object.entries({ src: 'samples/catdog.png', target: 'bull mastiff', contrast: 'tiger cat', loading: 'eager' })) el.setAttribute(k, v);
     document.body.append(el);

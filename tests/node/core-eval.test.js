@@ -4,9 +4,9 @@
 // reference of the official pixel removal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCore } from '../../runtime/core.js';
+import { loadEvalCore } from '../../runtime/core-eval.js';
 
-const core = await loadCore();
+const core = await loadEvalCore();
 const f32 = (a) => Float32Array.from(a);
 const u8 = (a) => Uint8Array.from(a);
 const STEPS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { loadCore } from '../../runtime/core.js';
+import { loadEvalCore } from '../../runtime/core-eval.js';
 import { buildMosaics, mulberry32, seededShuffle } from '../../runtime/eval/mosaic.js';
 import { mosaicInput, placeTiles, tilePreprocess, tileRects } from '../../runtime/eval/pointing-game-tiles.js';
 import { hottestPixel, pixelInRect } from '../../runtime/eval/pointing-game-protocol.js';
@@ -26,7 +26,7 @@ const skipDeit = skipCore || (!haveDeit ? 'the DeiT-tiny explainer graph is not 
   : !existsSync(synsetWords) ? `ImageNet samples not found in ${shared} (set VITREL_SHARED_DIR)` : false);
 
 let corePromise;
-const core = () => (corePromise ??= loadCore());
+const core = () => (corePromise ??= loadEvalCore());
 const deitMetadata = async () => JSON.parse(await readFile(deitModel.replace(/\.onnx$/, '.json'), 'utf8'));
 
 // 30 photos of 9 classes, some classes many times: grouping has to skip repeats.

@@ -1,6 +1,7 @@
 // The npm package: `npm pack` gives a tarball that installs in an empty folder with no
 // network (npm ci --offline, from the npm cache the project's own install filled), and
-// there `npx vit-relevance explain` and `import … from 'vit-relevance/node'` explain a photo.
+// there `npx vit-relevance explain` and `import … from 'vit-relevance/node'` explain a photo,
+// and `vit-relevance/runtime/<module>.js` names the runtime's modules.
 // The empty project's lockfile pins the same dependency versions as ours (npm needs a
 // lockfile to install offline: without one it asks the registry for version lists).
 import { test } from 'node:test';
@@ -72,4 +73,7 @@ await explainer.close();
   }
   const exported = run('node', ['--input-type=module', '-e', "console.log(Object.keys(await import('vit-relevance')).sort().join(' '))"], app).trim();
   assert.equal(exported, 'loadExplainer loadRenderer patchMap render runtimeStats');
+  // The runtime's modules, under the names the page's own modules import them by.
+  const top = run('node', ['--input-type=module', '-e', "const { topK } = await import('vit-relevance/runtime/topk.js'); console.log(topK([0, 2, 1], 1)[0].id)"], app).trim();
+  assert.equal(top, '1');
 });

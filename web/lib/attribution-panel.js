@@ -6,9 +6,9 @@
 // re-thresholds without a rerun) and the map are computed here by the core from Attr.
 // Attr is kept per (photo, class, m) block by block: a rerun computes only the blocks
 // it lacks, and a cancelled run keeps the blocks it finished.
-import { parseBlocks } from '../runtime/attribution.js';
-import { treeSvg } from '../runtime/attribution-svg.js';
-import { tokenLayout } from '../runtime/metadata.js';
+import { parseBlocks } from 'vit-relevance/runtime/attribution.js';
+import { treeSvg } from 'vit-relevance/runtime/attribution-svg.js';
+import { tokenLayout } from 'vit-relevance/runtime/metadata.js';
 import { drawOverlay } from './overlay.js';
 import { REQUEST, REPLY } from './protocol.js';
 

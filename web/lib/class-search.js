@@ -1,6 +1,6 @@
 // Type-ahead class picker (ARIA combobox + listbox): matches class ids, names and their
 // synonyms from the model metadata; typos fall back to runtime/targets.js' close matches.
-import { classNames, closeMatches } from '../runtime/targets.js';
+import { classNames, closeMatches } from 'vit-relevance/runtime/targets.js';
 
 const LIMIT = 12;
 const norm = (s) => s.trim().toLowerCase().replace(/[\s_]+/g, ' ');

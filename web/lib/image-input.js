@@ -5,7 +5,8 @@
 
 import { withoutOrientation } from './exif-orientation.js';
 import { headerSize, HEADER_BYTES } from './image-header.js';
-import { isPng, pngNeedsOwnDecoder, decodePng } from '../runtime/png-decode.js';
+// By path, not package name: web/decode-worker.js loads this module, and a Worker has no import map.
+import { isPng, pngNeedsOwnDecoder, decodePng } from '../../runtime/png-decode.js';
 
 export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
 export const MAX_ANALYSIS_SIDE = 4096;  // larger photos are scaled down (memory of a tab)

@@ -3,8 +3,6 @@
 // folder's first model; a metadata JSON URL takes the entry naming that file, or, with no
 // index.json beside it, the explainer graph of the same name (<name>.onnx).
 
-export const DEFAULT_MODELS = new URL('../models/', import.meta.url).href;
-
 async function fetchJson(url, what) {
   let response;
   try {
@@ -23,7 +21,7 @@ async function fetchJson(url, what) {
 }
 
 // → { base (absolute folder URL), entry (a models/index.json entry) }
-export async function resolveModel(model = DEFAULT_MODELS, relativeTo = globalThis.document?.baseURI ?? globalThis.location?.href) {
+export async function resolveModel(model, relativeTo = globalThis.document?.baseURI ?? globalThis.location?.href) {
   const url = new URL(String(model), relativeTo);
   const file = url.pathname.split('/').pop();
   const isMetadata = file.endsWith('.json') && file !== 'index.json';

@@ -11,7 +11,10 @@ const pending = new Map();
 
 function decoder() {
   if (worker) return worker;
-  worker = new Worker(new URL('../decode-worker.js', import.meta.url), { type: 'module' });
+  // Beside the page's document (as index.html's start-worker.js finds worker.js): this
+  // module runs in the page alone, and inside dist/site's app.js bundle its own URL is not
+  // where it sits here.
+  worker = new Worker(new URL('decode-worker.js', document.baseURI), { type: 'module' });
   worker.onmessage = ({ data }) => {
     const p = pending.get(data.id);
     pending.delete(data.id);

@@ -1,8 +1,8 @@
 // The page's colour scale (positive only / signed) and contrast rules: which scale a map
 // is drawn with, the per-map caption that says what is shown, the legend's words, and
 // which methods can answer "why A rather than B" (the core's registry says).
-import { scaleFor, scaleCaption } from '../runtime/map-scale.js';
-import { nearEqualNote } from '../runtime/confidence.js';
+import { scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
+import { nearEqualNote } from 'vit-relevance/runtime/confidence.js';
 
 const isContrast = (target) => target?.b !== undefined && target?.b !== null;
 

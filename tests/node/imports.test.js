@@ -1,0 +1,146 @@
+// Every import resolves as written (issue 26): a relative import names a file that exists
+// relative to its own file; a `vit-relevance/…` import resolves through package.json
+// "exports" to a file that exists; a module a Worker loads imports no package name (a
+// Worker gets no import map); a page whose modules import one maps it, in its import
+// map, to the very file the exports name; and no module a bundle moves (web/lib/, the
+// browser's runtime/) builds a URL from its own location. No bundler, no path rewriting
+// in between.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withoutImportMap } from '../../scripts/build/site.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const FOLDERS = ['web', 'runtime', 'cli', 'bench', 'tests', 'scripts'];
+const PACKAGE = 'vit-relevance';
+// The scripts web/ starts as Workers (web/lib/site-files.js, web/lib/photo-decoder.js).
+const WORKERS = ['web/worker.js', 'web/decode-worker.js'];
+
+// Static imports and re-exports (at the start of a line, so not in comments), side-effect
+// imports, and dynamic imports of a string literal.
+const IMPORTS = [
+  /^[ \t]*(?:import|export)\b[^'"`;]*?\bfrom\s*(['"])([^'"]+)\1/gm,
+  /^[ \t]*import\s*(['"])([^'"]+)\1/gm,
+  /\bimport\(\s*(['"])([^'"]+)\1\s*\)/g,
+];
+export const importsOf = (source) => IMPORTS.flatMap((re) => [...source.matchAll(re)].map((m) => m[2]));
+
+const isModuleFile = (name) => /\.(js|mjs)$/.test(name);
+function filesUnder(dir) {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : filesUnder(rel);
+    return isModuleFile(e.name) ? [rel] : [];
+  });
+}
+
+// The file an import names (repository-relative), or a message saying why it does not resolve.
+function resolveImport(from, specifier) {
+  if (/^\.\.?\//.test(specifier)) {
+    const file = path.posix.join(path.posix.dirname(from), specifier);
+    return existsSync(path.join(root, file)) ? { file } : { error: `${specifier}: no such file relative to ${from}` };
+  }
+  if (specifier !== PACKAGE && !specifier.startsWith(`${PACKAGE}/`)) return {}; // node:, other packages
+  let url;
+  try {
+    url = import.meta.resolve(specifier);
+  } catch (err) {
+    return { error: `${specifier}: not in package.json "exports" (${err.code ?? err.message})` };
+  }
+  const file = path.relative(root, fileURLToPath(url)).split(path.sep).join('/');
+  return existsSync(path.join(root, file)) ? { file, bare: true } : { error: `${specifier}: exports name ${file}, which does not exist` };
+}
+
+const sources = FOLDERS.flatMap(filesUnder);
+const imports = new Map(sources.map((file) => [file, importsOf(readFileSync(path.join(root, file), 'utf8'))
+  .map((specifier) => ({ specifier, ...resolveImport(file, specifier) }))]));
+
+// The modules reachable from `entries` through resolved imports.
+function moduleGraph(entries) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file) || !imports.has(file)) return;
+    seen.add(file);
+    for (const i of imports.get(file)) if (i.file) visit(i.file);
+  };
+  entries.forEach(visit);
+  return seen;
+}
+
+test('the checker finds the imports of every form', () => {
+  const source = [
+    "import { a } from './a.js';",
+    'import {\n  b,\n  c,\n} from "../b.js";',
+    "export { d } from './d.js';",
+    "import './side-effect.js';",
+    "const e = await import('./maps-support.js');",
+    "// import { no } from './comment.js';",
+    " * import { no } from './doc.js';",
+  ].join('\n');
+  assert.deepEqual(importsOf(source).sort(), ['../b.js', './a.js', './d.js', './maps-support.js', './side-effect.js']);
+  assert.match(resolveImport('web/app.js', './runtime/core.js').error, /no such file relative to web\/app\.js/);
+  assert.match(resolveImport('web/app.js', 'vit-relevance/src/core.cpp').error, /not in package\.json "exports"/);
+  assert.deepEqual(resolveImport('web/app.js', 'vit-relevance/runtime/core.js'), { file: 'runtime/core.js', bare: true });
+});
+
+test('every relative import names a file that exists relative to its file; every package import resolves through "exports"', () => {
+  const broken = [...imports].flatMap(([file, list]) => list.filter((i) => i.error).map((i) => `${file}: ${i.error}`));
+  assert.deepEqual(broken, []);
+  assert.ok(sources.length > 100, `${sources.length} files checked`);
+});
+
+test('a module a Worker loads imports no package name (a Worker gets no import map)', () => {
+  const graph = moduleGraph(WORKERS);
+  assert.ok(graph.has('runtime/core.js') && graph.has('runtime/png-decode.js'), 'the Workers\' graphs reach the runtime');
+  const bare = [...graph].flatMap((file) => imports.get(file).filter((i) => i.bare).map((i) => `${file}: ${i.specifier}`));
+  assert.deepEqual(bare, []);
+});
+
+test("only web/'s top-level scripts build URLs from their own location (a bundle moves the rest)", () => {
+  const bundled = sources.filter((f) => f.startsWith('web/lib/') || (f.startsWith('runtime/') && !f.startsWith('runtime/node/')));
+  const code = (file) => readFileSync(path.join(root, file), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l)).join('\n');
+  assert.deepEqual(bundled.filter((f) => code(f).includes('import.meta.url')), []);
+});
+
+// A page's module scripts and its import map: { modules: [file], map: { specifier prefix → file } }.
+function pageOf(html) {
+  const file = `web/${html}`;
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const modules = [...text.matchAll(/<script type="module" src="([^"]+)">/g)].map((m) => path.posix.join('web', m[1]));
+  const json = /<script type="importmap">([^<]*)<\/script>/.exec(text)?.[1];
+  const pageUrl = pathToFileURL(path.join(root, file));
+  const map = Object.fromEntries(Object.entries(json ? JSON.parse(json).imports : {})
+    .map(([key, target]) => [key, path.relative(root, fileURLToPath(new URL(target, pageUrl))).split(path.sep).join('/')]));
+  return { file, modules, map };
+}
+
+test('each page maps every package name its modules import to the file package.json "exports" names', () => {
+  const pages = readdirSync(path.join(root, 'web')).filter((n) => n.endsWith('.html')).map(pageOf);
+  assert.ok(pages.length >= 3);
+  for (const { file, modules, map } of pages) {
+    for (const m of modules) assert.ok(existsSync(path.join(root, m)), `${file}: <script src> ${m} exists`);
+    for (const module of moduleGraph(modules)) {
+      for (const { specifier, file: exported, bare } of imports.get(module)) {
+        if (!bare) continue;
+        // An import map's prefix keys end in "/" and map the rest of the specifier as a path.
+        const key = Object.keys(map).filter((k) => specifier === k || (k.endsWith('/') && specifier.startsWith(k)))
+          .sort((a, b) => b.length - a.length)[0];
+        assert.ok(key, `${file}: its import map names no ${specifier} (imported by ${module})`);
+        const mapped = key === specifier ? map[key] : path.posix.join(map[key], specifier.slice(key.length));
+        assert.equal(mapped, exported, `${file}: its import map sends ${specifier} to ${mapped}, "exports" to ${exported}`);
+      }
+    }
+  }
+});
+
+test("dist/site's copies of the pages leave the import map out, and nothing else", () => {
+  for (const name of readdirSync(path.join(root, 'web')).filter((n) => n.endsWith('.html'))) {
+    const html = readFileSync(path.join(root, 'web', name), 'utf8');
+    const lines = html.split('\n');
+    const kept = withoutImportMap(html).split('\n');
+    assert.deepEqual(kept, lines.filter((l) => !l.includes('<script type="importmap">')), name);
+    assert.equal(lines.length - kept.length, html.includes('importmap') ? 1 : 0, name);
+  }
+});
