@@ -12,7 +12,7 @@ import { SCALE_CHOICES, scaleFor, scaleCaption } from 'vit-relevance/runtime/map
 import { pct, standingText } from 'vit-relevance/runtime/confidence.js';
 
 /**
- * @import { ClassSpec, MethodId, RenderOptions } from './runtime/explain-types.js'
+ * @import { ClassSpec, MethodId, RenderOptions } from 'vit-relevance/runtime/explain-types.js'
  * @import { BrowserExplainResult, ExplainerMetadata, LoadPhase } from './vit-relevance.js'
  */
 

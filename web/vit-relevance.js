@@ -17,10 +17,10 @@ import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } fro
 import { contrastBlocker } from './lib/scale-view.js';
 import { withBackendNote } from './lib/backend-note.js';
 import { siteFiles } from './lib/site-files.js';
-export * from './runtime/explain-types.js'; // the shared types: no code
+export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no code
 
 /**
- * @import { ClassProbability, ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, RelevanceMap, RenderOptions, Region } from './runtime/explain-types.js'
+ * @import { ClassProbability, ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, RelevanceMap, RenderOptions, Region } from 'vit-relevance/runtime/explain-types.js'
  * @typedef {import('./lib/load-phases.js').LoadPhase} LoadPhase
  */
 
