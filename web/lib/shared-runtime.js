@@ -3,7 +3,7 @@
 // once (one download, one onnxruntime session per model). Loads of the same model share
 // one promise; each caller still hears the download's progress.
 import { Engine } from './worker-client.js';
-import { REQUEST } from './protocol.js';
+import { REQUEST, REPLY } from './protocol.js';
 import { resolveModel, DEFAULT_MODELS } from './model-source.js';
 
 let engine = null;
@@ -22,9 +22,9 @@ export function openSharedModel({ model = DEFAULT_MODELS, backend = 'wasm', thre
     const listeners = new Set();
     const promise = (async () => {
       const { base, entry: found } = await resolveModel(model);
-      const onEvent = (msg) => { if (msg.type === 'progress') for (const l of listeners) l(msg.loaded, msg.total); };
+      const onEvent = (msg) => { if (msg.type === REPLY.PROGRESS) for (const l of listeners) l(msg.loaded, msg.total); };
       const r = await sharedEngine().request(REQUEST.INIT, { model: found, base, backend, threads }, { onEvent });
-      return r.replies.find((m) => m.type === 'ready');
+      return r.replies.find((m) => m.type === REPLY.READY);
     })();
     entry = { promise, listeners };
     models.set(key, entry);
