@@ -124,7 +124,7 @@ export async function buildSite(paths) {
   const webDir = path.join(paths.root, 'web');
   const runtimeDir = path.join(paths.root, 'runtime');
   // The page's own code is small: rebuild it from scratch so deleted files disappear.
-  for (const d of ['lib', 'runtime']) await rm(path.join(out, d), { recursive: true, force: true });
+  for (const d of ['lib', 'page', 'runtime']) await rm(path.join(out, d), { recursive: true, force: true });
   for (const f of await readdir(out).catch(() => [])) if (/\.js(\.map)?$/.test(f)) await rm(path.join(out, f));
   const bundled = process.env.VITREL_SITE_BUNDLE !== '0';
   if (!bundled) {
@@ -133,9 +133,9 @@ export async function buildSite(paths) {
     // protocols and reports: the page never loads them.
     await copyTree(runtimeDir, path.join(out, 'runtime'), (n, dir) => (dir ? n !== 'node' && n !== 'eval' : n.endsWith('.js')));
   } else {
-    // The top-level scripts become bundles; lib/ lives inside them; the rest (pages,
-    // styles, type declarations, the examples shown as code) is copied.
-    await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' : !n.endsWith('.js')));
+    // The top-level scripts become bundles; lib/ and page/ live inside them; the rest
+    // (pages, styles, type declarations, the examples shown as code) is copied.
+    await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' && n !== 'page' : !n.endsWith('.js')));
     await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
     await bundleScripts({ webDir, runtimeDir, outDir: out });
   }
