@@ -7,7 +7,7 @@
 import { state, timeline } from './page/state.js';
 import { bindStatus } from './page/status.js';
 import { bindModel, boot, benchForward, workerStats } from './page/model.js';
-import { bindAnalysis, attribution } from './page/analysis.js';
+import { bindAnalysis } from './page/analysis.js';
 import { bindPhotoInput, loadSamples } from './page/photo-input.js';
 import { bindClasses } from './page/classes.js';
 import { bindSettings } from './page/settings.js';
@@ -25,14 +25,11 @@ bindDownloads();
 bindPhotoInput();
 bindModel();
 
-// Hooks for the browser tests and the benchmark (timestamps of the last photo and class).
-window.__vitrel = {
-  state,
-  timeline,
-  attribution,
-  benchForward,
-  workerStats,
-};
+// Hooks for the benchmark and the browser tests that time or count the Worker's work (the
+// tests otherwise read the page's DOM: data-* states on the body, the views' canvases and
+// the panels). photoBitmap: the decoded photo, which tests/browser/trust.test.js compares
+// with PIL's decoding.
+window.__vitrel = { timeline, benchForward, workerStats, photoBitmap: () => state.photo?.bitmap ?? null };
 
 loadSamples();
 boot();

@@ -11,7 +11,7 @@ import { targetKey, mapKey, method, contrastOn, viewTargets, viewMethods, target
 import { engine, core } from './model.js';
 import { showClasses } from './classes.js';
 import { showLinkNotices } from './link.js';
-import { render } from './views.js';
+import { drawViews } from './views.js';
 import { forgetHeat } from './tiles.js';
 
 export let attribution = null;
@@ -29,7 +29,7 @@ export const mapOf = (t, m) => (m === ATTATTR ? t.b === undefined && attribution
 
 function storeMaps(msg) {
   for (const { target, maps } of msg.results) state.maps.set(`${targetKey(target)}|${msg.startLayer}`, maps);
-  state.timings = { ...state.timings, explainMs: msg.timings.modelMs, relevanceMs: msg.timings.relevanceMs };
+  timeline.timings = { ...timeline.timings, explainMs: msg.timings.modelMs, relevanceMs: msg.timings.relevanceMs };
 }
 
 // Classifies the photo and explains its predicted class; the prediction sets the classes.
@@ -47,7 +47,7 @@ export async function analyze(photo) {
     state.region = msg.region;
     state.top5 = msg.top5;
     state.logits = msg.logits;
-    state.timings = { preprocessMs: msg.timings.preprocessMs, predictedBy: msg.predictedBy };
+    timeline.timings = { preprocessMs: msg.timings.preprocessMs, predictedBy: msg.predictedBy };
     state.classA = msg.top5[0].id;
     state.classB = msg.top5[1]?.id ?? null;
     link.take('prediction', { classes: state.metadata.labels.length }, state);
@@ -77,12 +77,12 @@ export async function ensureMaps() {
   // attattr comes from the Attribution panel.
   if (state.view !== 'grid' && state.method === ATTATTR) attribution.want(state.classA); // chosen: computed on demand
   const methods = viewMethods().filter((m) => m !== ATTATTR && (!contrastOn() || !contrastBlocker(method(m))));
-  if (!methods.length) { busy.stop(); return render(); }
+  if (!methods.length) { busy.stop(); return drawViews(); }
   const missing = viewTargets().filter((t) => {
     const maps = state.maps.get(mapKey(t));
     return !maps || methods.some((m) => !(m in maps));
   });
-  if (!missing.length) { busy.stop(); return render(); }
+  if (!missing.length) { busy.stop(); return drawViews(); }
   busy.start(`Explaining ${missing.map((t) => targetLabel(t)).join(' & ')}…`);
   const startLayer = state.startLayer;
   try {
@@ -91,7 +91,7 @@ export async function ensureMaps() {
     if (r.stale || photo !== state.photo) return;
     storeMaps(r.replies.find((m) => m.type === REPLY.MAPS));
     busy.stop();
-    render();
+    drawViews();
   } catch (err) {
     busy.stop();
     showError(`Could not explain: ${err.message}`);

@@ -12,7 +12,7 @@ let searchB = null;
 
 export function bindClasses() {
   searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
-  searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; ensureMaps(); });
+  searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; markClasses(); ensureMaps(); });
   $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; markContrastMethods(); ensureMaps(); });
 }
 
@@ -27,7 +27,14 @@ export function showClasses() {
   $('contrastive').checked = state.contrastive;
   searchA.show(state.classA);
   searchB.show(state.classB);
+  markClasses();
   showTop5();
+}
+
+// The classes explained, as data-class and data-class-b on the body.
+function markClasses() {
+  document.body.dataset.class = state.classA ?? '';
+  document.body.dataset.classB = state.classB ?? '';
 }
 
 function pickA(id) {
@@ -62,6 +69,7 @@ export function showTop5() {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.classId = id;
+    b.dataset.prob = String(prob);
     b.setAttribute('aria-pressed', String(id === state.classA));
     const name = document.createElement('span');
     name.textContent = state.metadata.labels[id];

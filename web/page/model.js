@@ -11,7 +11,8 @@ import { showError, clearError, setStatus } from './status.js';
 import { analyze, attribution } from './analysis.js';
 import { setClassMetadata, showClasses } from './classes.js';
 import { fillMethods, showSettings, viewNames } from './settings.js';
-import { drawLegend } from './views.js';
+import { drawLegend, drawViews } from './views.js';
+import { forgetHeat } from './tiles.js';
 import { showLinkNotices } from './link.js';
 import { compare, showPhotoSettings } from './photo-input.js';
 
@@ -126,7 +127,9 @@ async function openModel(model) {
   clearError();
   state.metadata = ready.metadata;
   state.modelKey = ready.modelKey;
-  timeline.modelReady = { at: performance.now(), phaseMs: ready.phaseMs, compileMs: ready.compileMs, fromCache: ready.fromCache };
+  timeline.modelReady = {
+    at: performance.now(), phaseMs: ready.phaseMs, compileMs: ready.compileMs, fromCache: ready.fromCache, split: Boolean(ready.split),
+  };
   state.methods = ready.methods.map((m) => m.id);
   state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
   await coreLoading;
@@ -137,7 +140,6 @@ async function openModel(model) {
   attribution.reset();
   // The backend that runs, and why it is not the one chosen where WebGPU could not open.
   const backend = `${ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly'}${ready.backendNote ? ` (${ready.backendNote})` : ''}`;
-  state.splitGraphs = Boolean(ready.split);
   const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
   setStatus(`${model.name} · ${backend} · ${threads}${ready.fromCache ? ' · cached' : ''}`);
   $('engine-status').title = ready.isolated ? 'Cross-origin isolated: WebAssembly threads enabled'
@@ -149,6 +151,10 @@ async function openModel(model) {
   showControls();
   showLinkNotices();
   compare.reset(); // a new Worker: the second photo is analysed again on it
+  // The photo's maps were another model's (or backend's): it is explained again.
+  state.maps.clear();
+  forgetHeat();
+  if (state.photo) drawViews();
   document.body.dataset.modelReady = 'true';
   if (state.photo) analyze(state.photo);
 }

@@ -10,7 +10,7 @@ import { showError, clearError } from './status.js';
 import { engine, nextImageId } from './model.js';
 import { analyze, attribution } from './analysis.js';
 import { showTop5 } from './classes.js';
-import { render } from './views.js';
+import { drawViews } from './views.js';
 import { forgetHeat } from './tiles.js';
 import { openLinkedPhotos } from './link.js';
 
@@ -36,6 +36,9 @@ async function onPhoto(blob, name) {
   for (const c of state.photo?.copies ?? []) c.close();
   if (state.photo) engine?.request(REQUEST.RELEASE, { imageId: state.photo.imageId }).catch(() => {});
   state.photo = { ...photo, imageId: nextImageId() };
+  timeline.photoCached = null; // this photo's, when the Worker has kept its tensors
+  // The photo shown, for whoever waits on it (its top-5 follows in #top5).
+  Object.assign(document.body.dataset, { photo: name, photoSize: `${photo.width}x${photo.height}` });
   state.region = null;
   state.top5 = [];
   state.logits = null;
@@ -48,7 +51,7 @@ async function onPhoto(blob, name) {
   $('main-caption').textContent = `${name} · ${photo.width}×${photo.height}${state.photo.note}`;
   // The Worker starts on the photo before the page draws it.
   if (state.metadata) analyze(state.photo);
-  render();
+  drawViews();
 }
 
 // The controls show the state (after a link has set it).
@@ -71,7 +74,7 @@ export function bindPhotoInput() {
       if (state.source) onPhoto(state.source.blob, state.source.name);
     });
   }
-  compare = new ComparePhoto({ engine: () => engine, nextImageId, onChange: render, onError: showError });
+  compare = new ComparePhoto({ engine: () => engine, nextImageId, onChange: drawViews, onError: showError });
   comparePicker = bindComparePicker({
     select: $('compare-sample'), browse: $('compare-browse'), fileInput: $('compare-file'),
     onChoose: (blob, name) => compare.set(blob, name, { exif: state.exif }), onError: showError,

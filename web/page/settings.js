@@ -5,7 +5,7 @@ import { contrastBlocker } from '../lib/scale-view.js';
 import { $, state } from './state.js';
 import { method, viewMethods } from './targets.js';
 import { ensureMaps, attribution } from './analysis.js';
-import { render, drawLegend } from './views.js';
+import { drawViews, drawLegend } from './views.js';
 
 const tabs = () => [...document.querySelectorAll('[role="tab"]')];
 export const viewNames = () => tabs().map((t) => t.dataset.view);
@@ -73,24 +73,24 @@ function selectView(view) {
   }
   showStartLayer();
   ensureMaps();
-  render();
+  drawViews();
 }
 
 export function bindSettings() {
-  $('method').addEventListener('change', (e) => { state.method = e.target.value; showMethodHelp(); ensureMaps(); render(); });
-  $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); render(); attribution.render(); });
-  $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; render(); });
-  $('scale').addEventListener('change', (e) => { state.scale = e.target.value; render(); });
+  $('method').addEventListener('change', (e) => { state.method = e.target.value; showMethodHelp(); ensureMaps(); drawViews(); });
+  $('colormap').addEventListener('change', (e) => { state.colormap = e.target.value; drawLegend(); drawViews(); attribution.render(); });
+  $('threshold').addEventListener('change', (e) => { state.threshold = e.target.value; drawViews(); });
+  $('scale').addEventListener('change', (e) => { state.scale = e.target.value; drawViews(); });
   $('opacity').addEventListener('input', (e) => {
     state.opacity = Number(e.target.value);
     showOpacity();
-    render();
+    drawViews();
   });
   $('start-layer').addEventListener('change', (e) => { state.startLayer = Number(e.target.value); ensureMaps(); });
   $('start-layer').addEventListener('input', (e) => { $('start-layer-out').textContent = e.target.value; });
   for (const name of ['display', 'frame']) {
     for (const r of document.querySelectorAll(`input[name="${name}"]`)) {
-      r.addEventListener('change', () => { state[name] = r.value; render(); });
+      r.addEventListener('change', () => { state[name] = r.value; drawViews(); });
     }
   }
   // Tabs: arrow keys move between them (WAI-ARIA tabs pattern).

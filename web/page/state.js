@@ -16,11 +16,12 @@ export const state = {
   opacity: 0.55, colormap: 'jet', threshold: 'none', startLayer: 0, display: 'smooth',
   scale: 'auto',               // colour scale: 'auto' | 'positive' | 'signed' (lib/scale-view.js)
   maps: new Map(),             // `${targetKey}|${startLayer}` → { [method]: map }
-  timings: {},
 };
 
 // What the page was opened with (?model=…&photo=…): applied as each part becomes known.
 export const link = new LinkState(location.search, state);
 
-// Timestamps of the last photo, class and map, for the browser tests and the benchmark.
-export const timeline = {};
+// Measurements, for the benchmark and the page's timings line: timestamps of the model's
+// load, the last photo, class and map; `timings`: what the Worker took for the maps shown
+// (and which graph predicted the photo).
+export const timeline = { timings: {} };

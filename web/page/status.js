@@ -1,6 +1,6 @@
 // The page's status line, its error bar and the "working" indicator.
 import { Busy } from '../lib/busy.js';
-import { $, state } from './state.js';
+import { $, timeline } from './state.js';
 
 export function showError(message) {
   $('error-text').textContent = message;
@@ -18,7 +18,7 @@ const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} 
 
 // How long the model took for the maps shown.
 export function showTimings() {
-  const t = state.timings;
+  const t = timeline.timings;
   const parts = [];
   if (t.explainMs) parts.push(`explainer graph ${ms(t.explainMs)}`);
   if (t.relevanceMs !== undefined) parts.push(`relevance maps ${ms(t.relevanceMs)}`);

@@ -71,6 +71,8 @@ export function paint(canvas, target, method, maxSide, { photo, region, maps: st
   canvas.dataset.constant = String(constant);
   canvas.dataset.target = target ? targetKey(target) : '';
   canvas.dataset.method = method;
+  canvas.dataset.startLayer = String(state.startLayer);
+  canvas.dataset.region = region ? `${region.x},${region.y},${region.width},${region.height}` : ''; // what the model saw
   canvas.dataset.tile = `${photo.imageId}|${canvas.dataset.target}|${method}`;
   canvas.dataset.rendered = heat || (map && constant) ? 'heat' : 'photo';
   canvas.dataset.scale = scale;

@@ -23,17 +23,17 @@ const SINGLE_SIDE = 2048;
 
 const captionOf = (canvas) => mapCaption(core, canvas.__binding.map, canvas.__binding.scale);
 
-export function render() {
+export function drawViews() {
   const photo = state.photo;
   disableDownloads();
   writeLink();
   if (!photo) return;
-  if (state.view === 'single') renderSingle();
-  else if (state.view === 'grid') renderGrid();
+  if (state.view === 'single') drawSingle();
+  else if (state.view === 'grid') drawGrid();
   else if (state.view === 'pair') {
     $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), method(state.method).name, 640)));
   } else {
-    renderCompare();
+    drawCompare();
   }
   // Each drawn map says what it shows (scale, range, share negative); one that cannot be
   // drawn for a contrast says why.
@@ -53,7 +53,7 @@ export function render() {
   showTimings();
 }
 
-function renderSingle() {
+function drawSingle() {
   const main = $('main-canvas');
   const t = state.classA === null ? null : primaryTarget();
   const drawn = paint(main, t, state.method, SINGLE_SIDE);
@@ -69,7 +69,7 @@ function renderSingle() {
   }
 }
 
-function renderGrid() {
+function drawGrid() {
   const t = state.classA === null ? null : primaryTarget();
   $('grid').replaceChildren(...state.methods.map((m) => {
     const pending = m === ATTATTR && t && !mapOf(t, m) ? ' · every block in the Attribution panel first' : '';
@@ -82,7 +82,7 @@ function renderGrid() {
 }
 
 // The compare view: the same class and method on the first photo and a second one.
-function renderCompare() {
+function drawCompare() {
   const t = state.classA === null ? null : primaryTarget();
   // Each photo with its own probability of the class.
   const sub = (logits) => (t ? `${method(state.method).name} · ${targetLabel(t, logits)}` : '');
