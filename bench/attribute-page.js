@@ -65,7 +65,7 @@ export async function pageAttributionBench({ steps = 20 } = {}) {
     const sampler = linux ? setInterval(readPeaks, 50) : null;
     const t0 = performance.now();
     await page.click('#attr-run');
-    await page.waitForFunction(() => window.__vitrel.attribution.stats.finished > 0, null, { timeout: 1_800_000 });
+    await page.waitForFunction(() => document.querySelector('#attribution').dataset.runsFinished, null, { timeout: 1_800_000 });
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     const status = await page.textContent('#attr-status');

@@ -54,7 +54,7 @@ try {
 
   const photoToHeat = async (file) => {
     await page.setInputFiles('#file-input', file);
-    await page.waitForFunction((name) => window.__vitrel.state.photo?.name === name
+    await page.waitForFunction((name) => document.body.dataset.photo === name
       && window.__vitrel.timeline.firstHeatmap, path.basename(file), { timeout: 180_000 });
     return page.evaluate(() => window.__vitrel.timeline.firstHeatmap - window.__vitrel.timeline.photoChosen);
   };
@@ -71,24 +71,23 @@ try {
   for (const name of photos) first.push(await photoToHeat(sample(name)));
   // Where the last one's time went (the Worker's own timings, the page's timeline).
   const lastFirst = await page.evaluate(() => {
-    const { timeline: t, state: s } = window.__vitrel;
-    return { shown: t.analyzeSent - t.photoChosen, pre: s.timings.preprocessMs, graph: s.timings.explainMs,
-      maps: s.timings.relevanceMs, total: t.firstHeatmap - t.photoChosen };
+    const { timeline: t } = window.__vitrel;
+    return { shown: t.analyzeSent - t.photoChosen, pre: t.timings.preprocessMs, graph: t.timings.explainMs,
+      maps: t.timings.relevanceMs, total: t.firstHeatmap - t.photoChosen };
   });
 
   // With split graphs the Worker caches the photo's target-independent tensors after the
   // first heat map, while the visitor looks at it; a class switch is measured once that
   // is done (the page is idle), as a visitor's first click comes seconds later.
-  const split = await page.evaluate(() => window.__vitrel.state.splitGraphs);
+  const split = await page.evaluate(() => window.__vitrel.timeline.modelReady.split);
   let cacheMs = null;
   if (split) {
-    await page.waitForFunction(() => window.__vitrel.timeline.photoCached?.imageId === window.__vitrel.state.photo.imageId,
-      null, { timeout: 180_000 });
+    await page.waitForFunction(() => window.__vitrel.timeline.photoCached, null, { timeout: 180_000 });
     cacheMs = await page.evaluate(() => window.__vitrel.timeline.photoCached.modelMs);
   }
 
   const { switches } = await pageClassSwitches(page);
-  const timings = await page.evaluate(() => window.__vitrel.state.timings);
+  const timings = await page.evaluate(() => window.__vitrel.timeline.timings);
   const forward = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
 
   const firstMs = median(first);
@@ -114,7 +113,7 @@ try {
 
   // attnlrp and cp_lrp beside transformer attribution (issue 28): photo → first map with
   // each method chosen, median of three photos, as a ratio of the same forward.
-  const listed = await page.evaluate(() => window.__vitrel.state.methods);
+  const listed = await page.$$eval('#method option', (os) => os.map((o) => o.value));
   for (const [method, target] of [['transformer_attribution', null], ['attnlrp', 5], ['cp_lrp', 4]]) {
     if (!listed.includes(method)) {
       console.log(`first ${method} map: not in this model's graph (an older export: npm run build)`);

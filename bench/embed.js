@@ -70,13 +70,13 @@ try {
   // its other top-5 classes.
   const pageRound = async (name) => {
     await page.setInputFiles('#file-input', sample(name));
-    await page.waitForFunction((n) => window.__vitrel.state.photo?.name === n && window.__vitrel.timeline.firstHeatmap, name, { timeout: 180_000 });
-    await page.waitForFunction(() => window.__vitrel.timeline.photoCached?.imageId === window.__vitrel.state.photo.imageId, null, { timeout: 180_000 });
+    await page.waitForFunction((n) => document.body.dataset.photo === n && window.__vitrel.timeline.firstHeatmap, name, { timeout: 180_000 });
+    await page.waitForFunction(() => window.__vitrel.timeline.photoCached, null, { timeout: 180_000 });
     const firstMs = await page.evaluate(() => window.__vitrel.timeline.firstHeatmap - window.__vitrel.timeline.photoChosen);
     return { firstMs, ...(await pageClassSwitches(page)) };
   };
   await page.setInputFiles('#file-input', sample('dogbird.png')); // warm-up
-  await page.waitForFunction(() => window.__vitrel.state.photo?.name === 'dogbird.png' && window.__vitrel.timeline.firstHeatmap, null, { timeout: 180_000 });
+  await page.waitForFunction(() => document.body.dataset.photo === 'dogbird.png' && window.__vitrel.timeline.firstHeatmap, null, { timeout: 180_000 });
   const { ids, switches: pageSwitches, graphMs: pageGraphMs, firstMs } = await pageRound(PHOTO);
   const pageFirst = [firstMs];
 

@@ -17,14 +17,14 @@ export const LINK = { latencyMs: 50, mbitPerS: 50 };
 async function toFirstMap(page, photo, forwardRuns) {
   await page.waitForSelector('body[data-model-ready="true"]', { timeout: 300_000 });
   await page.setInputFiles('#file-input', photo);
-  await page.waitForFunction((name) => window.__vitrel.state.photo?.name === name && window.__vitrel.timeline.firstHeatmap,
+  await page.waitForFunction((name) => document.body.dataset.photo === name && window.__vitrel.timeline.firstHeatmap,
     path.basename(photo), { timeout: 300_000 });
   const out = await page.evaluate(() => {
-    const { timeline: t, state: s } = window.__vitrel;
+    const { timeline: t } = window.__vitrel;
     return {
       readyMs: t.modelReady.at, chosenMs: t.photoChosen, sentMs: t.analyzeSent, firstMapMs: t.firstHeatmap, explainer: t.explainerReady,
       phaseMs: t.modelReady.phaseMs, compileMs: t.modelReady.compileMs, fromCache: t.modelReady.fromCache,
-      explainMs: s.timings.explainMs, relevanceMs: s.timings.relevanceMs, predictedBy: s.timings.predictedBy,
+      explainMs: t.timings.explainMs, relevanceMs: t.timings.relevanceMs, predictedBy: t.timings.predictedBy,
     };
   });
   const times = await page.evaluate((n) => window.__vitrel.benchForward(n), forwardRuns);

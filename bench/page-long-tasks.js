@@ -29,7 +29,7 @@ export async function longTasksWhileShowing(page, file, view) {
   await page.click(`[role="tab"][data-view="${view}"]`);
   const from = await page.evaluate(() => performance.now());
   await page.setInputFiles('#file-input', file);
-  await page.waitForFunction(([n, v]) => window.__vitrel.state.photo?.name === n
+  await page.waitForFunction(([n, v]) => document.body.dataset.photo === n
     && document.querySelector(`#view-${v} canvas[data-rendered="heat"]`), [name, view], { timeout: 180_000 });
   await page.waitForTimeout(300); // let a task still running end and be reported
   return page.evaluate((t) => window.__longTasks.filter((e) => e.start >= t).map((e) => Math.round(e.ms)), from);

@@ -12,7 +12,7 @@ export async function pageClassSwitches(page) {
       return tl.lastRender?.target === t && tl.lastRender.at > tl.classChosen.at;
     }, `c${id}`, { timeout: 180_000 });
     switches.push(await page.evaluate(() => window.__vitrel.timeline.lastRender.at - window.__vitrel.timeline.classChosen.at));
-    graphMs.push(await page.evaluate(() => window.__vitrel.state.timings.explainMs));
+    graphMs.push(await page.evaluate(() => window.__vitrel.timeline.timings.explainMs));
   }
   return { ids, switches, graphMs };
 }

@@ -1,7 +1,7 @@
 // Starts the page's inference Worker from index.html's head, before app.js has loaded: a
 // Worker takes tens of milliseconds to start, and, named after the WebAssembly backend, it
 // compiles onnxruntime at once (web/worker.js), so that compile runs while the page's own
-// script loads. app.js takes the Worker over (window.__vitrelWorker), or starts its own
+// script loads. The page (web/page/model.js) takes the Worker over (window.__vitrelWorker), or starts its own
 // where there is none. A classic script: it runs as soon as it is read.
 {
   const worker = new Worker(new URL('./worker.js', document.baseURI), { type: 'module', name: 'vit-relevance:wasm' });

@@ -363,7 +363,7 @@ async function handle(msg, reply) {
   }
 }
 
-// The page names its Worker after the backend it opens first (web/app.js): onnxruntime
+// The page names its Worker after the backend it opens first (web/page/model.js): onnxruntime
 // and the core compile while the page still reads its list of models, before init.
 const warmBackend = /^vit-relevance:(wasm|webgpu)$/.exec(self.name)?.[1];
 if (warmBackend) {

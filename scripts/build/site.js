@@ -137,13 +137,13 @@ export async function buildSite(paths) {
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
   const out = paths.site;
   const webDir = path.join(paths.root, 'web');
-  // The page's own code is small: rebuild it from scratch so deleted files disappear (lib/
-  // and runtime/ are folders of builds that copied the modules).
-  for (const d of ['lib', 'runtime']) await rm(path.join(out, d), { recursive: true, force: true });
+  // The page's own code is small: rebuild it from scratch so deleted files disappear (lib/,
+  // page/ and runtime/ are folders of builds that copied the modules).
+  for (const d of ['lib', 'page', 'runtime']) await rm(path.join(out, d), { recursive: true, force: true });
   for (const f of await readdir(out).catch(() => [])) if (/\.js(\.map)?$/.test(f)) await rm(path.join(out, f));
-  // The top-level scripts become bundles; lib/ lives inside them; the pages get their
-  // copies; the rest (styles, type declarations, the examples shown as code) is copied.
-  await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' : !/\.(js|html)$/.test(n)));
+  // The top-level scripts become bundles; lib/ and page/ live inside them; the pages get
+  // their copies; the rest (styles, type declarations, the examples shown as code) is copied.
+  await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' && n !== 'page' : !/\.(js|html)$/.test(n)));
   await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
   await bundleScripts({ webDir, outDir: out });
   await copyPages(webDir, out, process.env.VITREL_MODEL_ORIGINS);

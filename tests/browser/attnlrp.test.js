@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, firstModel, paths, openReadyPage, screenshot, sample, waitForHeat, choosePhoto } from './harness.js';
+import { skipReason, firstModel, paths, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, copiedMap } from './harness.js';
 
 const BULL_MASTIFF = 243;
 // A graph exported before AttnLRP lacks its outputs, and the page its methods.
@@ -31,11 +31,9 @@ test('the grid shows transformer_attribution, attnlrp and cp_lrp side by side, t
   assert.equal(scales.transformer_attribution, 'positive');
   for (const m of LRP) assert.equal(scales[m], 'signed', `${m}: auto draws it signed`);
   for (const m of LRP) {
-    const map = await page().evaluate((id) => {
-      const mp = window.__vitrel.state.maps.get('c243|0')?.[id];
-      return mp && { rows: mp.rows, cols: mp.cols, negative: mp.data.some((v) => v < 0), positive: mp.data.some((v) => v > 0) };
-    }, m);
-    assert.deepEqual(map, { rows: 224, cols: 224, negative: true, positive: true }, `${m}: a signed 224×224 pixel map`);
+    const mp = await copiedMap(page(), tile(m));
+    const map = { method: mp.method, rows: mp.rows, cols: mp.cols, negative: mp.data.some((v) => v < 0), positive: mp.data.some((v) => v > 0) };
+    assert.deepEqual(map, { method: m, rows: 224, cols: 224, negative: true, positive: true }, `${m}: a signed 224×224 pixel map`);
   }
   assert.equal(await page().isHidden('#error'), true, 'no internal error is shown');
   await screenshot(page(), 'grid-attnlrp');

@@ -25,7 +25,10 @@ after(async () => {
 
 const page = () => session.page;
 const workerStats = () => page().evaluate(() => window.__vitrel.workerStats());
-const panelStats = () => page().evaluate(() => ({ ...window.__vitrel.attribution.stats }));
+// The panel's runs started, finished and cancelled (its data-runs-* attributes).
+const panelStats = () => page().$eval('#attribution', (p) => ({
+  started: Number(p.dataset.runsStarted ?? 0), finished: Number(p.dataset.runsFinished ?? 0), cancelled: Number(p.dataset.runsCancelled ?? 0),
+}));
 
 // Sets the panel's fields, presses Attribute and waits until the run ends.
 async function attribute(blocks, steps) {
@@ -34,7 +37,7 @@ async function attribute(blocks, steps) {
   await page().fill('#attr-steps', String(steps));
   await page().dispatchEvent('#attr-steps', 'change');
   await page().click('#attr-run');
-  await page().waitForFunction((n) => window.__vitrel.attribution.stats.finished > n, finished);
+  await page().waitForFunction((n) => Number(document.querySelector('#attribution').dataset.runsFinished ?? 0) > n, finished);
 }
 
 test('the panel starts with every block and m = 20', { skip }, async () => {

@@ -11,10 +11,8 @@ let browser;
 before(async () => { if (!skip) browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-const rendered = (page, width, height) => page.waitForFunction(([w, h]) => {
-  const photo = window.__vitrel.state.photo;
-  return photo?.width === w && photo?.height === h && document.querySelector('#main-canvas').dataset.rendered === 'heat';
-}, [width, height]);
+const rendered = (page, width, height) => page.waitForFunction((size) => document.body.dataset.photoSize === size
+  && document.querySelector('#main-canvas').dataset.rendered === 'heat', `${width}x${height}`);
 
 test('orientation 6: shown rotated by default, as stored with "Ignore EXIF orientation"', { skip }, async (t) => {
   const site = await startSite();

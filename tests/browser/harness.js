@@ -143,3 +143,25 @@ export async function waitForHeat(page, target, view = 'single') {
 export async function choosePhoto(page, file) {
   await page.setInputFiles('#file-input', file);
 }
+
+// Waits until the page shows photo `name` (its file name) with its top-5.
+export async function waitForTop5(page, name) {
+  await page.waitForFunction((n) => document.body.dataset.photo === n && document.querySelectorAll('#top5 button').length === 5, name);
+}
+
+// The top-5 the page shows: [{ id, prob }].
+export const shownTop5 = (page) => page.$$eval('#top5 button', (bs) => bs.map((b) => ({ id: Number(b.dataset.classId), prob: Number(b.dataset.prob) })));
+
+// A drawn map as the page's "Copy map JSON" gives it ({ method, target, startLayer, region,
+// rows, cols, data, … }): the tile `canvas` (a selector; clicked to choose it), else the
+// current view's first.
+export async function copiedMap(page, canvas) {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  if (canvas) await page.click(canvas);
+  await page.$eval('#action-status', (s) => { s.textContent = ''; });
+  await page.click('#copy-json');
+  await page.waitForFunction(() => document.querySelector('#action-status').textContent !== '');
+  const status = await page.textContent('#action-status');
+  if (status !== 'copied to the clipboard') throw new Error(`Copy map JSON: ${status}`);
+  return JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+}

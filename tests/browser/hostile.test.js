@@ -33,7 +33,7 @@ test('page: every bad photo gets its message, and the page keeps working', { ski
     });
   }
   await choosePhoto(page, sample('catdog.png'));
-  await page.waitForFunction(() => window.__vitrel.state.photo?.name === 'catdog.png'
+  await page.waitForFunction(() => document.body.dataset.photo === 'catdog.png'
     && document.querySelector('#main-canvas').dataset.rendered === 'heat');
   assert.deepEqual(errors.filter((e) => !/Failed to load resource/.test(e)), [], 'no uncaught errors');
 });

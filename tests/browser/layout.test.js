@@ -2,7 +2,7 @@
 // (so also: the page falls back to one WebAssembly thread and still works).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto } from './harness.js';
+import { skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto, waitForTop5 } from './harness.js';
 
 const skip = skipReason() ?? false; // node:test skips on null too
 let site;
@@ -28,7 +28,7 @@ test('without cross-origin isolation the page runs on one thread', { skip }, asy
 
 test('at 375 px the page explains a photo without horizontal scrolling', { skip }, async () => {
   await choosePhoto(page, sample('dogcat2.png'));
-  await page.waitForFunction(() => window.__vitrel.state.top5.length === 5);
+  await waitForTop5(page, 'dogcat2.png');
   const top = await page.$eval('#top5 button', (b) => b.dataset.classId);
   await waitForHeat(page, `c${top}`);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375);
@@ -55,5 +55,5 @@ test('every control has a label and views switch by keyboard', { skip }, async (
   // list after the switch above must not take the focus between the two.
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.press('#dropzone', 'Enter')]);
   await chooser.setFiles(sample('el2.png'));
-  await page.waitForFunction(() => window.__vitrel.state.photo?.name === 'el2.png');
+  await page.waitForSelector('body[data-photo="el2.png"]');
 });

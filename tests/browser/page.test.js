@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto,
+  skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, waitForTop5, shownTop5, copiedMap,
 } from './harness.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -20,11 +20,6 @@ before(async () => { if (!skip) session = await openReadyPage(); });
 after(async () => { await session?.close(); });
 
 const page = () => session.page;
-const mapOf = (target, method) => page().evaluate(([t, m]) => {
-  const maps = window.__vitrel.state.maps.get(`${t}|${window.__vitrel.state.startLayer}`);
-  const map = maps?.[m];
-  return map && { rows: map.rows, cols: map.cols, data: Array.from(map.data) };
-}, [target, method]);
 
 // How many distinct colours a canvas shows inside the model's region (a blank or
 // single-colour overlay has very few).
@@ -55,6 +50,7 @@ test('catdog.png: top-1 bull mastiff, heat map drawn', { skip }, async () => {
 });
 
 test('bull mastiff and tiger cat peak in different places, where the Node pipeline puts them', { skip }, async () => {
+  const dog = await copiedMap(page()); // the map the test above shows
   // Pick tiger cat through the type-ahead search, by keyboard.
   await page().fill('#class-a', 'tiger ca');
   await page().waitForSelector(`#class-a-list-${TIGER_CAT}`);
@@ -62,9 +58,9 @@ test('bull mastiff and tiger cat peak in different places, where the Node pipeli
   await waitForHeat(page(), `c${TIGER_CAT}`);
   await screenshot(page(), 'single-tiger-cat');
 
-  const dog = await mapOf(`c${BULL_MASTIFF}`, 'transformer_attribution');
-  const cat = await mapOf(`c${TIGER_CAT}`, 'transformer_attribution');
-  assert.ok(dog && cat, 'both maps are in the page');
+  const cat = await copiedMap(page());
+  assert.deepEqual([dog.target.class, cat.target.class], [BULL_MASTIFF, TIGER_CAT]);
+  assert.deepEqual([dog.method, cat.method], ['transformer_attribution', 'transformer_attribution']);
   assert.notEqual(argmax(dog.data), argmax(cat.data), 'class-specific peaks');
   const ref = await referenceMaps(sample('catdog.png'), [BULL_MASTIFF, TIGER_CAT]);
   for (const [id, map] of [[BULL_MASTIFF, dog], [TIGER_CAT, cat]]) {
@@ -81,9 +77,8 @@ test('bull mastiff and tiger cat peak in different places, where the Node pipeli
 const ICC_PHOTO = path.join(paths.shared, 'imagenet', 'samples', 'n04147183_schooner.JPEG');
 test('a JPEG with an ICC profile: the same top-5 as the Node pipeline', { skip: skip || (!existsSync(ICC_PHOTO) && 'no ImageNet samples') }, async () => {
   await choosePhoto(page(), ICC_PHOTO);
-  await page().waitForFunction(() => window.__vitrel.state.photo?.name === 'n04147183_schooner.JPEG'
-    && window.__vitrel.state.top5.length === 5);
-  const shown = await page().evaluate(() => window.__vitrel.state.top5);
+  await waitForTop5(page(), 'n04147183_schooner.JPEG');
+  const shown = await shownTop5(page());
   const ref = await referenceTop5(ICC_PHOTO);
   assert.deepEqual(shown.map((t) => t.id), ref.map((t) => t.id));
   shown.forEach((t, i) => assert.ok(Math.abs(t.prob - ref[i].prob) < 1e-3, `probability of class ${t.id}`));
@@ -96,7 +91,7 @@ test('every method renders a non-empty map in the comparison grid', { skip }, as
   await page().click('#top5 button[data-class-id="243"]');
   await page().click('#tab-grid');
   // Every method of the core's registry, as the Worker reported it.
-  const all = await page().evaluate(() => window.__vitrel.state.methods);
+  const all = await page().$$eval('#method option', (os) => os.map((o) => o.value));
   assert.ok(all.length >= 10, `the registry's methods: ${all}`);
   // attattr's tile stays a photo until the Attribution panel has run every block
   // (tests/browser/attribution.test.js); every other method is drawn from the explainer.
@@ -132,7 +127,7 @@ test('controls: colormap, threshold, patch grid, start layer, hover readout', { 
   await page().check('input[name="display"][value="patches"]');
   await page().fill('#start-layer', '1');
   await page().dispatchEvent('#start-layer', 'change');
-  await page().waitForFunction(() => window.__vitrel.state.maps.has('c243|1'));
+  await page().waitForSelector('#main-canvas[data-rendered="heat"][data-target="c243"][data-start-layer="1"]');
   // hover() scrolls the canvas into view first (the page is taller than the viewport).
   const canvas = page().locator('#main-canvas');
   const box = await canvas.boundingBox();
@@ -151,7 +146,7 @@ test('a non-image file shows an error and the next photo still works', { skip },
   await screenshot(page(), 'error-not-an-image');
   await choosePhoto(page(), sample('dogbird.png'));
   await page().waitForSelector('#error', { state: 'hidden' });
-  await page().waitForFunction(() => window.__vitrel.state.photo?.name === 'dogbird.png'
+  await page().waitForFunction(() => document.body.dataset.photo === 'dogbird.png'
     && document.querySelector('#main-canvas').dataset.rendered === 'heat');
 });
 

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { skipReason, startSite, launch, openPage, screenshot, waitForHeat, sample } from './harness.js';
+import { skipReason, startSite, launch, openPage, screenshot, waitForHeat, sample, waitForTop5, copiedMap } from './harness.js';
 import { sheetLayout } from '../../web/lib/contact-sheet.js';
 
 const skip = skipReason() ?? false; // node:test skips on null too
@@ -23,22 +23,21 @@ after(async () => {
 });
 
 const ready = (page) => page.waitForSelector('body[data-model-ready="true"]');
-const mapOf = (page, key, method) => page.evaluate(([k, m]) => {
-  const map = window.__vitrel.state.maps.get(k)?.[m];
-  return map && Array.from(map.data);
-}, [key, method]);
-// The view as the page holds it: what a link must bring back.
+// The view as the page shows it: what a link must bring back.
 const viewOf = (page) => page.evaluate(() => {
-  const s = window.__vitrel.state;
+  const value = (id) => document.getElementById(id).value;
+  const checked = (name) => document.querySelector(`input[name="${name}"]:checked`).value;
+  const classOf = (v) => (v === '' || v === undefined ? null : Number(v));
   return {
-    photo: s.photo?.name, classA: s.classA, classB: s.classB, contrastive: s.contrastive, method: s.method,
-    view: s.view, colormap: s.colormap, opacity: s.opacity, threshold: s.threshold, display: s.display, frame: s.frame,
-    startLayer: s.startLayer,
-    controls: ['method', 'colormap', 'threshold', 'opacity', 'start-layer'].map((id) => document.getElementById(id).value),
-    checked: ['display', 'frame'].map((n) => document.querySelector(`input[name="${n}"]:checked`).value),
-    tab: document.querySelector('[role="tab"][aria-selected="true"]').dataset.view,
+    photo: document.body.dataset.photo, classA: classOf(document.body.dataset.class), classB: classOf(document.body.dataset.classB),
+    contrastive: document.getElementById('contrastive').checked, method: value('method'),
+    view: document.querySelector('[role="tab"][aria-selected="true"]').dataset.view,
+    colormap: value('colormap'), opacity: Number(value('opacity')), threshold: value('threshold'), scale: value('scale'),
+    display: checked('display'), frame: checked('frame'), crop: checked('crop'), startLayer: Number(value('start-layer')),
   };
 });
+// The single view's map once drawn: class 282's attention rollout from start layer 2.
+const ROLLOUT_2 = `#main-canvas[data-rendered="heat"][data-target="c${TIGER_CAT}"][data-method="attention_rollout"][data-start-layer="2"]`;
 // PNG width and height from the IHDR chunk.
 const pngSize = (buf) => ({ width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) });
 
@@ -60,8 +59,7 @@ test('the URL carries the view: set it, reload the URL, same view and same map',
   await page.fill('#start-layer', '2');
   await page.dispatchEvent('#start-layer', 'change');
   await waitForHeat(page, `c${TIGER_CAT}`);
-  await page.waitForFunction(() => window.__vitrel.state.maps.get('c282|2')?.attention_rollout);
-  await page.waitForFunction(() => document.querySelector('#main-canvas').dataset.method === 'attention_rollout');
+  await page.waitForSelector(ROLLOUT_2);
   await page.waitForFunction(() => /method=attention_rollout/.test(location.search) && /layer=2/.test(location.search));
   const url = page.url();
   const query = new URL(url).searchParams;
@@ -69,16 +67,15 @@ test('the URL carries the view: set it, reload the URL, same view and same map',
   assert.equal(query.get('class'), String(TIGER_CAT));
   assert.equal(query.get('method'), 'attention_rollout');
   const before = await viewOf(page);
-  const map = await mapOf(page, `c${TIGER_CAT}|2`, 'attention_rollout');
+  const map = await copiedMap(page);
   const pixels = await page.$eval('#main-canvas', (c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data));
   await first.context.close();
 
   const again = await openPage(browser, url);
   await ready(again.page);
-  await again.page.waitForFunction(() => window.__vitrel.state.maps.get('c282|2')?.attention_rollout
-    && document.querySelector('#main-canvas').dataset.rendered === 'heat');
+  await again.page.waitForSelector(ROLLOUT_2);
   assert.deepEqual(await viewOf(again.page), before);
-  assert.deepEqual(await mapOf(again.page, `c${TIGER_CAT}|2`, 'attention_rollout'), map, 'the same map');
+  assert.deepEqual(await copiedMap(again.page), map, 'the same map');
   const repainted = await again.page.$eval('#main-canvas', (c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data));
   assert.equal(repainted.length, pixels.length);
   assert.ok(repainted.every((v, i) => Math.abs(v - pixels[i]) <= 2), 'the same picture');
@@ -93,7 +90,7 @@ test('a link with unknown keys and bad values: ignored with a notice, the rest a
   const q = 'photo=catdog.png&class=5000&method=nonsense&cmap=inferno&opacity=7&layer=99&view=grid&colour=red&contrast=maybe';
   const { page, context, errors } = await openPage(browser, `${site.url}?${q}`);
   await ready(page);
-  await page.waitForFunction(() => window.__vitrel.state.top5.length === 5);
+  await waitForTop5(page, 'catdog.png');
   await page.waitForSelector('#link-notice:not([hidden])');
   const notice = await page.textContent('#link-notice-text');
   for (const bad of ['class=5000', 'method=nonsense', 'opacity=7', 'layer=99', 'colour=red', 'contrast=maybe']) {
@@ -117,11 +114,11 @@ test('a link naming an uploaded photo says it cannot be restored', { skip }, asy
   await ready(page);
   await page.waitForSelector('#link-notice:not([hidden])');
   assert.match(await page.textContent('#link-notice-text'), /“holiday\.jpg”, which is not one of the samples.*cannot bring it back/);
-  assert.equal(await page.evaluate(() => window.__vitrel.state.photo), null);
+  assert.equal(await page.evaluate(() => document.body.dataset.photo), undefined, 'no photo is shown');
   // Choosing that photo again brings the linked view back.
   await page.setInputFiles('#file-input', { name: 'holiday.jpg', mimeType: 'image/png', buffer: readFileSync(sample('catdog.png')) });
   await waitForHeat(page, `c${TIGER_CAT}`);
-  assert.equal(await page.evaluate(() => window.__vitrel.state.classA), TIGER_CAT);
+  assert.equal((await viewOf(page)).classA, TIGER_CAT);
   await context.close();
 });
 
@@ -150,9 +147,10 @@ async function downloadAll(page) {
 test('Download all: one PNG holding every tile of the grid and of the pair view', { skip }, async () => {
   const { page, context, errors } = await openPage(browser, `${site.url}?photo=catdog.png&view=grid`);
   await ready(page);
-  const methods = await page.evaluate(() => window.__vitrel.state.methods.length);
+  const all = await page.$$eval('#method option', (os) => os.map((o) => o.value));
+  const methods = all.length;
   // Every tile but attattr's, which waits for the Attribution panel's run (never started by the grid).
-  const drawn = await page.evaluate(() => window.__vitrel.state.methods.filter((m) => m !== 'attattr').length);
+  const drawn = all.filter((m) => m !== 'attattr').length;
   await page.waitForFunction((n) => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length === n,
     drawn);
   assert.match(await page.textContent('#dl-scope'), /save the first tile \(.+\).*“Download all” saves every tile/);
@@ -186,7 +184,7 @@ test('compare view: two photos side by side, each with its own map for the same 
   const { page, context, errors } = await openPage(browser, `${site.url}?photo=catdog.png&view=compare&class=${TIGER_CAT}`);
   await ready(page);
   await page.waitForSelector('#view-compare:not([hidden])');
-  await page.waitForFunction(() => window.__vitrel.state.classA === 282);
+  await page.waitForSelector(`body[data-class="${TIGER_CAT}"]`);
   await page.waitForFunction(() => document.querySelectorAll('#compare-sample option').length > 1);
   await page.selectOption('#compare-sample', 'dogcat2.png');
   await page.waitForFunction(() => document.querySelectorAll('#compare canvas[data-rendered="heat"]').length === 2);

@@ -5,7 +5,7 @@
 // attention-only methods explain themselves.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto } from './harness.js';
+import { skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, copiedMap } from './harness.js';
 
 const skip = skipReason() ?? false;
 const BULL_MASTIFF = 243;
@@ -15,10 +15,6 @@ let session; // { page, errors, close }
 before(async () => { if (!skip) session = await openReadyPage(); });
 after(async () => { await session?.close(); });
 const page = () => session.page;
-const mapOf = (key) => page().evaluate((k) => {
-  const map = window.__vitrel.state.maps.get(`${k}|0`)?.transformer_attribution;
-  return map && { rows: map.rows, cols: map.cols, data: Array.from(map.data) };
-}, key);
 
 // The main canvas's colour at the centre of patch `i` of a rows x cols map (the photo is
 // 224 x 224 and drawn whole, so canvas pixels are photo pixels).
@@ -45,7 +41,8 @@ test('signed scale: a contrast draws negative relevance blue, zero white, positi
   await waitForHeat(page(), `c${BULL_MASTIFF}-${TIGER_CAT}`);
   assert.equal(await page().$eval('#main-canvas', (c) => c.dataset.scale), 'signed', 'auto draws contrasts signed');
 
-  const map = await mapOf(`c${BULL_MASTIFF}-${TIGER_CAT}`);
+  const map = await copiedMap(page());
+  assert.deepEqual([map.method, map.target.contrast], ['transformer_attribution', [BULL_MASTIFF, TIGER_CAT]]);
   const lowest = indexOf(map.data, (v, best) => v < best);
   const highest = indexOf(map.data, (v, best) => v > best);
   const nearZero = indexOf(map.data, (v, best) => Math.abs(v) < Math.abs(best));
@@ -69,11 +66,13 @@ test('signed scale: a contrast draws negative relevance blue, zero white, positi
 });
 
 test('swapping the contrast\'s classes changes the page\'s map', { skip }, async () => {
+  const ab = await copiedMap(page()); // bull mastiff rather than tiger cat, from the test above
+  assert.deepEqual(ab.target.contrast, [BULL_MASTIFF, TIGER_CAT]);
   // Picking tiger cat as class A makes bull mastiff class B.
   await page().click(`#top5 button[data-class-id="${TIGER_CAT}"]`);
   await waitForHeat(page(), `c${TIGER_CAT}-${BULL_MASTIFF}`);
-  const ab = await mapOf(`c${BULL_MASTIFF}-${TIGER_CAT}`);
-  const ba = await mapOf(`c${TIGER_CAT}-${BULL_MASTIFF}`);
+  const ba = await copiedMap(page());
+  assert.deepEqual(ba.target.contrast, [TIGER_CAT, BULL_MASTIFF]);
   let change = 0;
   for (let i = 0; i < ab.data.length; i++) change = Math.max(change, Math.abs(ab.data[i] - ba.data[i]));
   assert.ok(change > 0.1, `the swapped contrast changed by only ${change}`);
@@ -96,16 +95,13 @@ test('a contrast whose two classes\' maps are near-equal says so in its caption;
     const c = document.querySelector('#main-canvas');
     return c.dataset.rendered === 'heat' && c.dataset.target === k && c.dataset.method === 'partial_lrp';
   }, key);
-  const r = await page().evaluate((k) => window.__vitrel.state.maps.get(`${k}|0`).partial_lrp.correlation, key);
+  // "Copy map JSON" carries the correlation, and the caption says it.
+  const copied = await copiedMap(page());
+  assert.deepEqual([copied.method, copied.target.contrast], ['partial_lrp', [BULL_MASTIFF, TIGER_CAT]]);
+  const r = copied.target.correlation;
   assert.ok(r >= 0.95, `partial LRP's two maps: r = ${r}`);
   assert.match(await caption(), new RegExp(`the two classes' own maps correlate at r = ${r.toFixed(2)}: this method hardly tells them apart here`));
   await screenshot(page(), 'contrast-near-equal-maps');
-  // "Copy map JSON" carries it too.
-  await session.context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page().click('#copy-json');
-  await page().waitForFunction(() => /copied/.test(document.querySelector('#action-status').textContent));
-  const copied = JSON.parse(await page().evaluate(() => navigator.clipboard.readText()));
-  assert.deepEqual([copied.method, copied.target.contrast, copied.target.correlation], ['partial_lrp', [BULL_MASTIFF, TIGER_CAT], r]);
   await page().selectOption('#method', 'transformer_attribution');
   await page().waitForFunction(() => document.querySelector('#main-canvas').dataset.method === 'transformer_attribution');
   assert.doesNotMatch(await caption(), /correlate at/);

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { skipReason, startSite, launch, openPage, firstModel, sample } from './harness.js';
+import { skipReason, startSite, launch, openPage, firstModel, sample, shownTop5 } from './harness.js';
 
 const skip = skipReason() ?? false;
 let site;
@@ -98,9 +98,9 @@ test('only the graphs the page opens are fetched: no attribution graph, no secon
 // The photo's name → its top-5 and the graph that predicted it, once its first map shows.
 async function firstMapOf(page, file) {
   await page.setInputFiles('#file-input', file);
-  await page.waitForFunction((name) => window.__vitrel.state.photo?.name === name && window.__vitrel.timeline.firstHeatmap,
-    path.basename(file));
-  return page.evaluate(() => ({ top5: window.__vitrel.state.top5, by: window.__vitrel.state.timings.predictedBy }));
+  await page.waitForFunction((name) => document.body.dataset.photo === name
+    && document.querySelector('#main-canvas').dataset.rendered === 'heat', path.basename(file));
+  return { top5: await shownTop5(page), by: await page.evaluate(() => window.__vitrel.timeline.timings.predictedBy) };
 }
 
 // Issue 30: the explainer graph's session opens in the Worker's queue turn right after

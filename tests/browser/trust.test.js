@@ -11,8 +11,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import {
-  skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, paths, firstModel,
+  skipReason, openReadyPage, screenshot, sample, waitForHeat, choosePhoto, paths, firstModel, shownTop5,
 } from './harness.js';
+import { loadCore } from '../../runtime/core.js';
 import { tempDir } from '../node/maps-support.js';
 import { decodeImageBytes } from '../../runtime/node/image.js';
 
@@ -38,11 +39,17 @@ function cli(file, extra = []) {
   return JSON.parse(readFileSync(path.join(out, 'maps.json'), 'utf8'));
 }
 
+// The region of the photo the model saw, as the single view's canvas says it.
+const regionShown = () => page().$eval('#main-canvas', (c) => {
+  const [x, y, width, height] = c.dataset.region.split(',').map(Number);
+  return { x, y, width, height };
+});
+
 async function showPhoto(file, name = path.basename(file)) {
   await choosePhoto(page(), file);
-  await page().waitForFunction((n) => window.__vitrel.state.photo?.name === n && window.__vitrel.state.top5.length === 5
+  await page().waitForFunction((n) => document.body.dataset.photo === n && document.querySelectorAll('#top5 button').length === 5
     && document.querySelector('#main-canvas').dataset.rendered === 'heat', name);
-  return page().evaluate(() => ({ top5: window.__vitrel.state.top5, region: window.__vitrel.state.region }));
+  return { top5: await shownTop5(page()), region: await regionShown() };
 }
 
 const sameTop5 = (shown, cliTop5, what) => {
@@ -71,8 +78,10 @@ test('a class outside the top-5: its probability and rank, and a note that it is
 });
 
 test('method help: a description and a paper link in the selector and on every grid tile', { skip }, async () => {
-  const info = await page().evaluate(() => [...window.__vitrel.state.methodInfo.values()]
-    .map(({ id, description, paper }) => ({ id, description, paper })));
+  // The registry of the core the Worker runs, for the methods the page lists.
+  const core = await loadCore();
+  const info = (await page().$$eval('#method option', (os) => os.map((o) => o.value)))
+    .map((id) => core.method(id)).map(({ id, description, paper }) => ({ id, description, paper }));
   assert.ok(await page().$eval('#method-help a', (a) => a.href.startsWith('http')));
   await page().click('#tab-grid');
   // Every tile but attattr's, which waits for the Attribution panel's run.
@@ -125,13 +134,14 @@ test('a constant map says so in the single, grid and pair views', { skip }, asyn
 const pixelPair = (fx, fy) => page().evaluate(([x, y]) => {
   const c = document.querySelector('#main-canvas');
   const px = c.getContext('2d').getImageData(Math.floor(x * c.width), Math.floor(y * c.height), 1, 1).data;
-  const { photo, region, frame } = window.__vitrel.state;
-  const box = frame === 'model' ? region : { x: 0, y: 0, width: photo.width, height: photo.height };
+  const photo = window.__vitrel.photoBitmap();
+  const [rx, ry, rw, rh] = c.dataset.region.split(',').map(Number);
+  const box = c.dataset.frame === 'model' ? { x: rx, y: ry, width: rw, height: rh } : { x: 0, y: 0, width: photo.width, height: photo.height };
   const ref = new OffscreenCanvas(c.width, c.height);
   const ctx = ref.getContext('2d');
   ctx.imageSmoothingQuality = 'high';
   const s = c.width / box.width;
-  ctx.drawImage(photo.bitmap, -box.x * s, -box.y * s, photo.width * s, photo.height * s);
+  ctx.drawImage(photo, -box.x * s, -box.y * s, photo.width * s, photo.height * s);
   const want = ctx.getImageData(Math.floor(x * c.width), Math.floor(y * c.height), 1, 1).data;
   return { shown: [...px.slice(0, 3)], photo: [...want.slice(0, 3)], width: c.width, height: c.height };
 }, [fx, fy]);
@@ -162,12 +172,12 @@ test('the crop made visible: the unseen part dimmed, or the model\'s view alone'
 
 test('"no crop" preprocessing: the whole photo, another top-5, the same as `explain --crop none`', { skip }, async () => {
   const file = sample('dogcat2.png');
-  const centre = await page().evaluate(() => window.__vitrel.state.top5);
+  const centre = await shownTop5(page());
   sameTop5(centre, cli(file).top5, 'centre crop');
   await page().check('input[name="crop"][value="none"]');
-  await page().waitForFunction(() => window.__vitrel.state.region?.x === 0 && window.__vitrel.state.top5.length === 5
-    && document.querySelector('#main-canvas').dataset.rendered === 'heat');
-  const { top5, region } = await page().evaluate(() => window.__vitrel.state);
+  await page().waitForFunction(() => document.querySelector('#main-canvas').dataset.region.startsWith('0,0,')
+    && document.querySelectorAll('#top5 button').length === 5 && document.querySelector('#main-canvas').dataset.rendered === 'heat');
+  const [top5, region] = [await shownTop5(page()), await regionShown()];
   assert.deepEqual(region, { x: 0, y: 0, width: 660, height: 371 }, 'the map covers the whole photo');
   const whole = cli(file, ['--crop', 'none']);
   assert.deepEqual(whole.image.region, region);
@@ -177,7 +187,8 @@ test('"no crop" preprocessing: the whole photo, another top-5, the same as `expl
   assert.match(await text('#framing-note'), /No crop: the model saw the whole photo, resized to 224×224 \(its 660×371 proportions squeezed\)/);
   await screenshot(page(), 'trust-no-crop');
   await page().check('input[name="crop"][value="center"]');
-  await page().waitForFunction(() => window.__vitrel.state.region?.x > 0 && window.__vitrel.state.top5.length === 5);
+  await page().waitForFunction(() => Number(document.querySelector('#main-canvas').dataset.region.split(',')[0]) > 0
+    && document.querySelectorAll('#top5 button').length === 5);
 });
 
 test('a PNG with transparency: decoded as PIL decodes it, the same top-5 as the CLI', { skip }, async () => {
@@ -192,7 +203,7 @@ test('a PNG with transparency: decoded as PIL decodes it, the same top-5 as the 
   sameTop5(shown.top5, cli(file).top5, 'alpha PNG');
   // The pixels the page hands the model are PIL's (the CLI's decoder, tests/node/png-decode.test.js).
   const pagePixels = await page().evaluate(() => {
-    const { bitmap } = window.__vitrel.state.photo;
+    const bitmap = window.__vitrel.photoBitmap();
     const c = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
     c.drawImage(bitmap, 0, 0);
     return Array.from(c.getImageData(0, 0, bitmap.width, bitmap.height).data);
@@ -202,18 +213,18 @@ test('a PNG with transparency: decoded as PIL decodes it, the same top-5 as the 
   for (let i = 0; i < pil.rgba.length; i++) if (i % 4 !== 3 && pil.rgba[i] !== pagePixels[i]) differ++;
   assert.equal(differ, 0, 'the page reads the same RGB values as PIL');
   // The canvas's own decoding would have lost the colours under transparency.
-  const lost = await page().evaluate(async () => {
-    const blob = window.__vitrel.state.source.blob;
+  const lost = await page().evaluate(async (bytes) => {
+    const blob = new Blob([new Uint8Array(bytes)], { type: 'image/png' });
     const c = new OffscreenCanvas(224, 224).getContext('2d');
     c.drawImage(await createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' }), 0, 0);
     const canvasRead = c.getImageData(0, 0, 224, 224).data;
     const d = new OffscreenCanvas(224, 224).getContext('2d');
-    d.drawImage(window.__vitrel.state.photo.bitmap, 0, 0);
+    d.drawImage(window.__vitrel.photoBitmap(), 0, 0);
     const ours = d.getImageData(0, 0, 224, 224).data;
     let differ = 0;
     for (let i = 0; i < ours.length; i += 4) differ += canvasRead[i] !== ours[i];
     return differ / (ours.length / 4);
-  });
+  }, [...readFileSync(file)]);
   assert.ok(lost > 0.3, `the canvas would have read ${Math.round(lost * 100)}% of the pixels differently`);
 });
 

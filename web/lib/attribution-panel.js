@@ -55,7 +55,8 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   let running = null;      // { key, controller, blocks }
   let treeCache = null;    // { key, attr } the concatenated Attr of every block, for τ changes
   const maps = new Map();  // `${key}|${startLayer}` → attattr map
-  const stats = { started: 0, finished: 0, cancelled: 0 }; // for the browser tests
+  // Runs started, finished and cancelled, as data-runs-* on the panel (the browser tests wait on them).
+  const count = (what) => { root.dataset[what] = String(Number(root.dataset[what] ?? 0) + 1); };
 
   const steps = () => Number($('attr-steps').value);
   const keyOf = (p, classId, m) => `${p.photo.imageId}|${classId}|${m}`;
@@ -196,7 +197,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     }
     const controller = new AbortController();
     running = { key, controller, blocks: todo, done: 0 };
-    stats.started++;
+    count('runsStarted');
     $('attr-cancel').hidden = false;
     $('attr-run').disabled = true;
     setStatus(`${label}: starting (m = ${m})…`, { done: 0, total: todo.length });
@@ -222,10 +223,10 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     running = null;
     $('attr-cancel').hidden = true;
     if (outcome === 'cancelled') {
-      stats.cancelled++;
+      count('runsCancelled');
       setStatus(`Cancelled after ${done} of ${todo.length} block${todo.length === 1 ? '' : 's'}; those finished are kept.`);
     } else if (outcome === 'done') {
-      stats.finished++;
+      count('runsFinished');
       setStatus(`${label}: ${entry.blocks.size} block${entry.blocks.size === 1 ? '' : 's'} attributed (m = ${m}).`);
     }
     render();
@@ -254,7 +255,6 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   });
 
   return {
-    stats,
     render,
     // A new photo or model: stop the run, forget every Attr.
     reset() {

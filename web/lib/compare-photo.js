@@ -3,7 +3,7 @@
 // photo's (they queue beside them), so both maps arrive.
 import { readPhoto, rgbaOf } from './image-input.js';
 import { decodeOffThread } from './photo-decoder.js';
-import { REQUEST } from './protocol.js';
+import { REQUEST, REPLY } from './protocol.js';
 
 export class ComparePhoto {
   // engine(): the page's current Engine; onChange(): redraw; onError(message).
@@ -69,11 +69,11 @@ export class ComparePhoto {
           modelKey, imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: [method], startLayer, crop,
         }, { transfer: [rgba.buffer] });
         if (r.stale || photo !== this.photo) return;
-        ({ region: this.region, logits: this.logits } = r.replies.find((m) => m.type === 'prediction'));
+        ({ region: this.region, logits: this.logits } = r.replies.find((m) => m.type === REPLY.PREDICTION));
       }
       const r = await engine.request(REQUEST.EXPLAIN, { imageId: photo.imageId, targets: [target], methods: [method], startLayer });
       if (r.stale || photo !== this.photo) return;
-      const { results } = r.replies.find((m) => m.type === 'maps');
+      const { results } = r.replies.find((m) => m.type === REPLY.MAPS);
       this.maps.set(key, { ...this.maps.get(key), ...results[0].maps });
       this.onChange();
     } catch (err) {

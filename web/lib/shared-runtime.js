@@ -33,7 +33,7 @@ export function openSharedModel(site, { model = site.models.href, backend = 'was
         for (const l of listeners) l(loaded, total, phases);
       };
       const r = await sharedEngine(site).request(REQUEST.INIT, { model: found, base, backend, threads }, { onEvent });
-      return r.replies.find((m) => m.type === 'ready');
+      return r.replies.find((m) => m.type === REPLY.READY);
     })();
     entry = { promise, listeners };
     models.set(key, entry);

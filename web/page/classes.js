@@ -1,0 +1,88 @@
+// The class controls: the top-5 buttons, the class A and B searches, the contrastive
+// switch, and the explained class's standing.
+import { ClassSearch } from '../lib/class-search.js';
+import { pct, standingText, unlikelyNote } from 'vit-relevance/runtime/confidence.js';
+import { $, state, timeline } from './state.js';
+import { targetKey, primaryTarget, standing } from './targets.js';
+import { attribution, ensureMaps } from './analysis.js';
+import { markContrastMethods } from './settings.js';
+
+let searchA = null;
+let searchB = null;
+
+export function bindClasses() {
+  searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
+  searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; markClasses(); ensureMaps(); });
+  $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; markContrastMethods(); ensureMaps(); });
+}
+
+// A new model's classes for the searches.
+export function setClassMetadata(metadata) {
+  searchA.setMetadata(metadata);
+  searchB.setMetadata(metadata);
+}
+
+// The controls show the classes of the state (after a prediction or a link).
+export function showClasses() {
+  $('contrastive').checked = state.contrastive;
+  searchA.show(state.classA);
+  searchB.show(state.classB);
+  markClasses();
+  showTop5();
+}
+
+// The classes explained, as data-class and data-class-b on the body.
+function markClasses() {
+  document.body.dataset.class = state.classA ?? '';
+  document.body.dataset.classB = state.classB ?? '';
+}
+
+function pickA(id) {
+  state.classA = id;
+  if (state.classB === id) state.classB = state.top5.find((t) => t.id !== id)?.id ?? state.classB;
+  timeline.classChosen = { at: performance.now(), target: targetKey(primaryTarget()) };
+  showClasses();
+  attribution.render();
+  ensureMaps();
+}
+
+// The explained class's probability and rank, outside the top-5 too.
+export function showStanding() {
+  const s = state.classA === null ? null : standing(state.classA);
+  $('class-standing').textContent = s ? `${state.metadata.labels[state.classA]}: ${standingText(s)}` : '';
+  const note = s ? unlikelyNote(state.metadata.labels[state.classA], s) : '';
+  $('unlikely-note').hidden = !note;
+  $('unlikely-note').textContent = note;
+}
+
+export function showTop5() {
+  showStanding();
+  const list = $('top5');
+  // Rebuilding the list must not drop the keyboard focus of the button just chosen.
+  const focused = document.activeElement?.closest?.('#top5 button')?.dataset.classId;
+  if (!state.top5.length) {
+    list.innerHTML = `<li class="muted">${state.photo ? 'Classifying…' : 'No photo yet'}</li>`;
+    return;
+  }
+  list.replaceChildren(...state.top5.map(({ id, prob }) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.classId = id;
+    b.dataset.prob = String(prob);
+    b.setAttribute('aria-pressed', String(id === state.classA));
+    const name = document.createElement('span');
+    name.textContent = state.metadata.labels[id];
+    const p = document.createElement('span');
+    p.className = 'prob';
+    p.textContent = pct(prob);
+    const bar = document.createElement('span');
+    bar.className = 'bar';
+    bar.style.width = `${Math.max(1, prob * 100)}%`;
+    b.append(name, p, bar);
+    b.addEventListener('click', () => pickA(id));
+    li.append(b);
+    return li;
+  }));
+  if (focused !== undefined) list.querySelector(`button[data-class-id="${focused}"]`)?.focus();
+}

@@ -1,0 +1,86 @@
+// The downloads: the overlay, the map and its JSON of the chosen tile (else the view's
+// first), and every tile of the view in one labelled PNG.
+import { downloadCanvas, downloadMapPng, copyJson, slug } from '../lib/exports.js';
+import { contactSheet } from '../lib/contact-sheet.js';
+import { $, state } from './state.js';
+import { showError } from './status.js';
+import { targetLabel } from './targets.js';
+import { core } from './model.js';
+
+const BUTTONS = ['dl-overlay', 'dl-map', 'copy-json', 'dl-all'];
+let chosenTile = null; // a canvas's data-tile: photo, target and method
+
+export function chooseTile(canvas) {
+  chosenTile = canvas.dataset.tile;
+  showDownloadScope();
+}
+
+function currentBinding() {
+  const drawn = [...document.querySelectorAll(`#view-${state.view} canvas[data-rendered="heat"]`)];
+  const canvas = drawn.find((c) => c.dataset.tile === chosenTile) ?? drawn[0];
+  return canvas && { canvas, ...canvas.__binding };
+}
+
+// While the views redraw, nothing is there to save.
+export function disableDownloads() {
+  for (const id of BUTTONS) $(id).disabled = true;
+}
+
+// The buttons act once a map is drawn; views of several tiles say which tile the single
+// downloads save, and that tile is marked.
+export function showDownloadScope() {
+  const b = currentBinding();
+  for (const id of BUTTONS) $(id).disabled = !b;
+  const several = document.querySelectorAll(`#view-${state.view} canvas`).length > 1;
+  for (const fig of document.querySelectorAll(`#view-${state.view} .tile`)) {
+    if (several && fig.contains(b?.canvas)) fig.setAttribute('aria-current', 'true');
+    else fig.removeAttribute('aria-current');
+  }
+  const which = b?.canvas.dataset.tile === chosenTile ? 'the chosen tile' : 'the first tile';
+  $('dl-scope').textContent = b && several
+    ? `Overlay, map and JSON save ${which} (${b.canvas.dataset.caption} · ${b.canvas.dataset.sub}); click a tile to choose another. `
+      + '“Download all” saves every tile in one PNG.'
+    : '';
+  $('dl-all').hidden = state.view === 'single';
+}
+
+function fileStem(b) {
+  return `${slug(b.photo.name.replace(/\.[^.]+$/, ''))}-${slug(targetLabel(b.target).replace(/ [\d.]+%( \(rank \d+\))?$/, ''))}-${b.method}`;
+}
+
+async function act(fn) {
+  try { $('action-status').textContent = (await fn()) ?? ''; } catch (err) { showError(err.message); }
+}
+
+export function bindDownloads() {
+  $('dl-overlay').addEventListener('click', () => act(async () => {
+    const b = currentBinding();
+    await downloadCanvas(b.canvas, `${fileStem(b)}-overlay.png`);
+    return 'overlay saved';
+  }));
+  $('dl-map').addEventListener('click', () => act(async () => {
+    const b = currentBinding();
+    await downloadMapPng(b.map, `${fileStem(b)}-map.png`, core.scaled(b.map.data, b.scale));
+    return 'map saved';
+  }));
+  $('copy-json').addEventListener('click', () => act(() => {
+    const b = currentBinding();
+    return copyJson({
+      model: state.model.name, photo: b.photo.name, method: b.method,
+      target: b.target.b === undefined ? { class: b.target.a, label: state.metadata.labels[b.target.a] }
+        : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]],
+          correlation: b.map.correlation }, // how alike the two classes' own maps are (docs/contrast.md)
+      startLayer: state.startLayer, region: b.region, scale: b.scale,
+      rows: b.map.rows, cols: b.map.cols, data: Array.from(b.map.data),
+    }, `${fileStem(b)}.json`);
+  }));
+  // Every tile of the view in one labelled PNG (web/lib/contact-sheet.js).
+  $('dl-all').addEventListener('click', () => act(async () => {
+    const tiles = [...document.querySelectorAll(`#view-${state.view} canvas`)]
+      .map((canvas) => ({ canvas, caption: canvas.dataset.caption, sub: canvas.dataset.sub }));
+    const title = `${state.model.name} · ${state.photo.name} · ${$(`tab-${state.view}`).textContent}`;
+    const sheet = contactSheet(tiles, title, state.view === 'grid' ? 4 : 2);
+    await downloadCanvas(sheet, `${slug(state.photo.name.replace(/\.[^.]+$/, ''))}-${state.view}-all.png`);
+    return `saved all ${tiles.length} tiles in one PNG`;
+  }));
+}

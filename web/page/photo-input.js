@@ -1,0 +1,94 @@
+// The photos: the first one (drop zone, browse, paste, the sample gallery) with its EXIF
+// and crop settings, and the compare view's second one (web/lib/compare-photo.js).
+import { readPhoto } from '../lib/image-input.js';
+import { decodeOffThread } from '../lib/photo-decoder.js';
+import { bindPhotoSources } from '../lib/input-sources.js';
+import { ComparePhoto, bindComparePicker } from '../lib/compare-photo.js';
+import { REQUEST } from '../lib/protocol.js';
+import { $, state, link, timeline } from './state.js';
+import { showError, clearError } from './status.js';
+import { engine, nextImageId } from './model.js';
+import { analyze, attribution } from './analysis.js';
+import { showTop5 } from './classes.js';
+import { drawViews } from './views.js';
+import { forgetHeat } from './tiles.js';
+import { openLinkedPhotos } from './link.js';
+
+export let compare = null;
+export let comparePicker = null;
+let sources = null;
+
+async function onPhoto(blob, name) {
+  // The link's classes belong to the link's photo only.
+  if (link.peek('photo') !== undefined && link.peek('photo') !== name) link.forget('class', 'vs', 'contrast');
+  link.forget('photo');
+  timeline.photoChosen = performance.now();
+  timeline.firstHeatmap = null;
+  state.source = { blob, name }; // read again when the EXIF setting changes
+  let photo;
+  try {
+    photo = await readPhoto(blob, name, { exif: state.exif, decode: decodeOffThread });
+  } catch (err) {
+    return showError(err.message);
+  }
+  clearError();
+  state.photo?.bitmap.close?.();
+  for (const c of state.photo?.copies ?? []) c.close();
+  if (state.photo) engine?.request(REQUEST.RELEASE, { imageId: state.photo.imageId }).catch(() => {});
+  state.photo = { ...photo, imageId: nextImageId() };
+  timeline.photoCached = null; // this photo's, when the Worker has kept its tensors
+  // The photo shown, for whoever waits on it (its top-5 follows in #top5).
+  Object.assign(document.body.dataset, { photo: name, photoSize: `${photo.width}x${photo.height}` });
+  state.region = null;
+  state.top5 = [];
+  state.logits = null;
+  state.maps.clear();
+  forgetHeat();
+  attribution.reset();
+  showTop5();
+  state.photo.note = photo.original.width !== photo.width
+    ? ` · scaled from ${photo.original.width}×${photo.original.height} to ${photo.width}×${photo.height} to fit in memory` : '';
+  $('main-caption').textContent = `${name} · ${photo.width}×${photo.height}${state.photo.note}`;
+  // The Worker starts on the photo before the page draws it.
+  if (state.metadata) analyze(state.photo);
+  drawViews();
+}
+
+// The controls show the state (after a link has set it).
+export function showPhotoSettings() {
+  for (const r of document.querySelectorAll('input[name="crop"]')) r.checked = r.value === state.crop;
+  $('exif-ignore').checked = state.exif === 'ignore';
+}
+
+export function bindPhotoInput() {
+  $('exif-ignore').addEventListener('change', (e) => {
+    state.exif = e.target.checked ? 'ignore' : 'use';
+    if (state.source) onPhoto(state.source.blob, state.source.name);
+    if (compare.source) compare.set(compare.source.blob, compare.source.name, { exif: state.exif });
+  });
+  // A new framing is a new model input: the photo is classified and explained again.
+  for (const r of document.querySelectorAll('input[name="crop"]')) {
+    r.addEventListener('change', () => {
+      state.crop = r.value;
+      compare.reset();
+      if (state.source) onPhoto(state.source.blob, state.source.name);
+    });
+  }
+  compare = new ComparePhoto({ engine: () => engine, nextImageId, onChange: drawViews, onError: showError });
+  comparePicker = bindComparePicker({
+    select: $('compare-sample'), browse: $('compare-browse'), fileInput: $('compare-file'),
+    onChoose: (blob, name) => compare.set(blob, name, { exif: state.exif }), onError: showError,
+  });
+  sources = bindPhotoSources({
+    dropzone: $('dropzone'), fileInput: $('file-input'), gallery: $('gallery'), onPhoto, onError: showError,
+  });
+}
+
+// The sample photos, in the gallery and the compare picker; then the link's photos.
+export function loadSamples() {
+  fetch('samples/index.json').then((r) => r.json()).then((j) => {
+    sources.loadGallery(j.images);
+    comparePicker.setSamples(j.images);
+    openLinkedPhotos(j.images);
+  }).catch(() => {});
+}

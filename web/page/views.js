@@ -1,0 +1,125 @@
+// The views: single, grid (every method), pair (two classes) and compare (two photos),
+// with their captions, the notices under them and the colour legend.
+import { legendImage } from '../lib/render.js';
+import { CONSTANT_NOTE } from 'vit-relevance/runtime/confidence.js';
+import { methodHelp } from '../lib/method-help.js';
+import { framingNote } from '../lib/framing.js';
+import { scaleOf, mapCaption, legendWords } from '../lib/scale-view.js';
+import { ATTATTR } from '../lib/attribution-panel.js';
+import { $, state, timeline } from './state.js';
+import { showTimings } from './status.js';
+import { primaryTarget, viewTargets, targetLabel, targetKey, method, contrastNote } from './targets.js';
+import { mapOf } from './analysis.js';
+import { core } from './model.js';
+import { showStanding } from './classes.js';
+import { compare } from './photo-input.js';
+import { writeLink } from './link.js';
+import { showDownloadScope, disableDownloads } from './downloads.js';
+import { tile, paint } from './tiles.js';
+
+// The single view's canvas, long side in pixels: twice its width on a wide screen; a
+// 4096 px canvas cost the main thread hundreds of ms per redraw (issue 13).
+const SINGLE_SIDE = 2048;
+
+const captionOf = (canvas) => mapCaption(core, canvas.__binding.map, canvas.__binding.scale);
+
+export function drawViews() {
+  const photo = state.photo;
+  disableDownloads();
+  writeLink();
+  if (!photo) return;
+  if (state.view === 'single') drawSingle();
+  else if (state.view === 'grid') drawGrid();
+  else if (state.view === 'pair') {
+    $('pair').replaceChildren(...viewTargets().map((t) => tile(t, state.method, targetLabel(t), method(state.method).name, 640)));
+  } else {
+    drawCompare();
+  }
+  // Each drawn map says what it shows (scale, range, share negative); one that cannot be
+  // drawn for a contrast says why.
+  for (const fig of document.querySelectorAll(`#view-${state.view} figure.tile`)) {
+    const canvas = fig.querySelector('canvas');
+    const text = canvas.dataset.rendered === 'heat' ? captionOf(canvas) : contrastNote(canvas.dataset.method) ?? '';
+    if (text) fig.querySelector('figcaption .sub').append(` · ${text}`);
+  }
+  drawLegend();
+  const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
+  showDownloadScope();
+  if (drawnAny && !timeline.firstHeatmap) timeline.firstHeatmap = performance.now();
+  if (drawnAny) timeline.lastRender = { at: performance.now(), target: drawnAny.dataset.target, view: state.view };
+  showNotices();
+  showStanding();
+  document.body.dataset.renders = String(Number(document.body.dataset.renders ?? 0) + 1);
+  showTimings();
+}
+
+function drawSingle() {
+  const main = $('main-canvas');
+  const t = state.classA === null ? null : primaryTarget();
+  const drawn = paint(main, t, state.method, SINGLE_SIDE);
+  const why = state.classA === null ? null : contrastNote(state.method);
+  const m = method(state.method);
+  if (drawn) {
+    $('main-caption').textContent = `${m.name} · ${targetLabel(t)}`
+      + (m.startLayer ? ` · start layer ${state.startLayer}` : '')
+      + (main.dataset.constant === 'true' ? ` · ${CONSTANT_NOTE}` : '') + state.photo.note
+      + ` · ${captionOf(main)}${why ? ` · ${why}` : ''}`;
+  } else if (why) {
+    $('main-caption').textContent = why;
+  }
+}
+
+function drawGrid() {
+  const t = state.classA === null ? null : primaryTarget();
+  $('grid').replaceChildren(...state.methods.map((m) => {
+    const pending = m === ATTATTR && t && !mapOf(t, m) ? ' · every block in the Attribution panel first' : '';
+    const fig = tile(t, m, method(m).shortName, t ? `${targetLabel(t)}${pending}` : '', 320);
+    const note = Object.assign(document.createElement('span'), { className: 'method-note' });
+    note.append(methodHelp(method(m)));
+    fig.querySelector('figcaption').append(note);
+    return fig;
+  }));
+}
+
+// The compare view: the same class and method on the first photo and a second one.
+function drawCompare() {
+  const t = state.classA === null ? null : primaryTarget();
+  // Each photo with its own probability of the class.
+  const sub = (logits) => (t ? `${method(state.method).name} · ${targetLabel(t, logits)}` : '');
+  const figs = [tile(t, state.method, state.photo.name, sub(state.logits), 640)];
+  if (compare.photo) {
+    figs.push(tile(t, state.method, compare.photo.name, sub(compare.logits), 640, compare.view));
+    if (t && state.metadata) {
+      compare.ensure({ modelKey: state.modelKey, target: t, targetKey: targetKey(t), method: state.method, startLayer: state.startLayer, crop: state.crop });
+    }
+  } else {
+    figs.push(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'Choose a second photo above: a sample or one of yours.' }));
+  }
+  $('compare').replaceChildren(...figs);
+}
+
+// The notices under the views: what part of the photo the model saw, and any constant map.
+function showNotices() {
+  const input = state.metadata?.architecture.image_size ?? [224, 224];
+  $('framing-note').textContent = state.photo ? framingNote(state.photo, state.region, state.crop, state.frame, input) : '';
+  const flat = [...document.querySelectorAll(`#view-${state.view} canvas[data-constant="true"]`)];
+  $('map-notice').hidden = !flat.length;
+  $('map-notice').textContent = flat.length
+    ? `${flat.map((c) => method(c.dataset.method).name).filter((n, i, a) => a.indexOf(n) === i).join(', ')}: the ${CONSTANT_NOTE}`
+      + ' (every value is equal, so no colour is drawn).'
+    : '';
+}
+
+export function drawLegend() {
+  if (!core) return;
+  const c = $('legend');
+  const strip = new OffscreenCanvas(256, 1);
+  const scale = state.metadata && state.classA !== null ? scaleOf(state, primaryTarget(), state.method) : state.scale === 'signed' ? 'signed' : 'positive';
+  strip.getContext('2d').putImageData(legendImage(core, state.colormap, scale), 0, 0);
+  const [low, mid, high] = legendWords(scale);
+  const words = c.parentElement.querySelectorAll('.legend-scale span');
+  [words[0].textContent, words[1].textContent, words[2].textContent] = [low, mid, high];
+  const ctx = c.getContext('2d');
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(strip, 0, 0, c.width, c.height);
+}
