@@ -23,6 +23,7 @@ import { PHASE_WORDS } from './lib/load-phases.js';
 import { webGpuOffer } from './lib/webgpu-adapter.js';
 import { createAttributionPanel, ATTATTR } from './lib/attribution-panel.js';
 import { siteFiles } from './lib/site-files.js';
+import { createModelPicker } from './page/model-picker.js';
 
 const SITE = siteFiles(import.meta.url);
 
@@ -30,7 +31,7 @@ const $ = (id) => document.getElementById(id);
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);
 
 const state = {
-  models: [], model: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
+  model: null, modelBase: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
   photo: null,                 // { imageId, bitmap, width, height, name }
   region: null, top5: [], logits: null,
   crop: 'center',  // the model's input: 'center' (its preprocessing) or 'none' (whole photo)
@@ -104,29 +105,8 @@ async function boot() {
     scales: options('scale'),
   }, state);
   showSettings();
-  let index;
-  try {
-    const r = await fetch('models/index.json', { cache: 'no-cache' }); // it names the files' hashes: never an old copy
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    index = await r.json();
-  } catch (err) {
-    setStatus('No model');
-    return showError(`Could not read models/index.json (${err.message}). Run \`npm run build\`.`);
-  }
-  state.models = index.models ?? [];
-  if (!state.models.length) {
-    setStatus('No model');
-    return showError('No explainer graph was built: models/index.json lists none. Run `npm run build`.');
-  }
-  const select = $('model-select');
-  select.replaceChildren(...state.models.map((m, i) => new Option(m.name, String(i))));
-  select.disabled = false;
-  $('backend-select').disabled = false;
-  const { model } = link.take('index', { models: state.models.map((m) => m.name) }, state);
-  const chosen = Math.max(0, state.models.findIndex((m) => m.name === model));
-  select.value = String(chosen);
+  await picker.load(); // opens the linked model, else the first
   showLinkNotices();
-  await openModel(state.models[chosen]);
 }
 
 // The WebGPU option, labelled (and explained in its tooltip) when the adapter is software.
@@ -139,8 +119,11 @@ async function offerWebGpu() {
   $('backend-select').append(option);
 }
 
-async function openModel(model) {
+// `base`: the absolute URL of the model's folder (the site's models/, or a kept model's own).
+async function openModel(model, base) {
   state.model = model;
+  state.modelBase = base;
+  $('backend-select').disabled = false;
   state.metadata = null;
   document.body.dataset.modelReady = 'false';
   engine?.terminate();
@@ -160,7 +143,6 @@ async function openModel(model) {
   };
   let ready;
   try {
-    const base = SITE.models.href;
     const r = await engine.request(REQUEST.INIT, { model, base, backend: state.backend, prepare: true }, { onEvent });
     if (r.stale) return; // another model was chosen meanwhile
     ready = r.replies.find((m) => m.type === 'ready');
@@ -201,8 +183,11 @@ async function openModel(model) {
   if (state.photo) analyze(state.photo);
 }
 
-$('model-select').addEventListener('change', (e) => openModel(state.models[Number(e.target.value)]));
-$('backend-select').addEventListener('change', (e) => { state.backend = e.target.value; openModel(state.model); });
+const picker = createModelPicker({
+  box: $('model-box'), select: $('model-select'), openButton: $('model-open'), folderInput: $('model-folder'), removeButton: $('model-remove'),
+  siteBase: SITE.models.href, link, open: openModel, onError: showError, onNotice: (text) => showLinkNotices(text), statusLine: $('engine-status'),
+});
+$('backend-select').addEventListener('change', (e) => { state.backend = e.target.value; openModel(state.model, state.modelBase); });
 
 function fillMethods() {
   const select = $('method');
