@@ -138,7 +138,7 @@ test('an exported folder opens through “Open your model…”, explains with i
     await ready(page, siteModel);
     await page.waitForSelector('#link-notice:not([hidden])');
     assert.match(await page.textContent('#link-notice-text'),
-      new RegExp(`The link names the model “${NAME}”, which is neither on this site nor in this browser.*not in this browser`));
+      new RegExp(`The link names the model “${NAME}”, which is not on this site and not in this browser: .*kept only in the browser that opened it`));
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

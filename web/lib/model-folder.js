@@ -45,8 +45,8 @@ async function readJson(file, what) {
 // → [{ entry, files: [[name, File]], info (model-files.js) }], one per model
 // its index.json lists, or throws one line: not an exported folder, a file missing,
 // metadata unreadable, a name the site already uses (`taken`), too big for the storage
-// the browser leaves this site.
-export async function checkModelFolder({ folder, files }, { taken = [] } = {}) {
+// the browser leaves this site (`estimate`: navigator.storage's).
+export async function checkModelFolder({ folder, files }, { taken = [], estimate = () => globalThis.navigator?.storage?.estimate?.() } = {}) {
   const where = `“${folder}”`;
   const index = files.get('index.json');
   if (!index) throw new Error(`${where} is not an exported model folder: it has no index.json (vit-relevance export writes one)`);
@@ -74,7 +74,7 @@ export async function checkModelFolder({ folder, files }, { taken = [] } = {}) {
     models.push({ entry, files: kept, info: modelInfo(metadata, bytes) });
   }
   const need = models.reduce((sum, m) => sum + m.info.bytes, 0);
-  const { quota, usage } = await navigator.storage?.estimate?.().catch(() => ({})) ?? {};
+  const { quota, usage } = await Promise.resolve(estimate()).catch(() => null) ?? {};
   if (quota !== undefined && usage !== undefined && quota - usage < need) {
     throw new Error(`${where} needs ${mb(need)} of the browser's storage, but this site has only ${mb(Math.max(0, quota - usage))} left`);
   }

@@ -91,8 +91,8 @@ export function createModelPicker({ box, select, openButton, folderInput, remove
     const linked = link.peek('model');
     if (linked !== undefined && !names.includes(linked)) {
       link.forget('model');
-      onNotice(`The link names the model “${linked}”, which is neither on this site nor in this browser: a model opened with “Open your model…” `
-        + 'stays in the browser that opened it, so it is not in this browser. Open its folder here with “Open your model…”.');
+      onNotice(`The link names the model “${linked}”, which is not on this site and not in this browser: a model opened with “Open your model…” `
+        + 'is kept only in the browser that opened it. Open its folder here with “Open your model…” to see it.');
     }
     const { model } = link.take('index', { models: names }, {}); // `model` sets no page field
     if (!choices().length) {
@@ -160,5 +160,5 @@ export function createModelPicker({ box, select, openButton, folderInput, remove
     }, (err) => onError(`Could not read the dropped folder: ${err.message}`));
   });
 
-  return { load, current: () => current };
+  return { load };
 }
