@@ -3,7 +3,8 @@
 // names (top-5, class search, contrast, the grid of every method, the Attribution panel);
 // it is kept in this browser and read from there, never requested from the server; a
 // reload reopens it; removed, it is gone, and a link naming it then says it is not in this
-// browser. A folder that is not a model, or lacks a file, gets one line before any work.
+// browser. The hostile table's folders (not a model, a file missing, unreadable metadata, a
+// graph from another export) each get their one line and leave nothing behind.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto, paths } from './harness.js';
+import { CASES } from '../hostile/cases.js';
 
 const skip = skipReason() ?? false;
 const NAME = 'pocket-vit';
@@ -145,28 +147,43 @@ test('an exported folder opens through “Open your model…”, explains with i
   }
 });
 
-test('a folder that is not a model, or lacks a file, gets one line and the page keeps its model', { skip }, async () => {
-  const photos = path.join(dir, 'photos');
-  mkdirSync(photos);
-  copyFileSync(sample('catdog.png'), path.join(photos, 'catdog.png'));
-  const partial = path.join(dir, 'partial');
-  mkdirSync(partial);
-  for (const f of readdirSync(model)) if (!f.endsWith('.weights.bin')) copyFileSync(path.join(model, f), path.join(partial, f));
-  writeFileSync(path.join(partial, 'README.txt'), 'the weights were left behind');
+// The hostile table's folders (tests/hostile/cases.js), each made from the export.
+const FOLDERS = {
+  photos: (to) => copyFileSync(sample('catdog.png'), path.join(to, 'catdog.png')),
+  'no-weights': (to) => copyModel(to, (f) => !f.endsWith('.weights.bin')),
+  'bad-metadata': (to) => {
+    copyModel(to);
+    writeFileSync(path.join(to, `${NAME}.json`), '{ "format": "vit-relevance-explainer", ');
+  },
+  mixed: (to) => {
+    copyModel(to);
+    copyFileSync(path.join(model, `${NAME}.target.onnx`), path.join(to, `${NAME}.photo.onnx`));
+  },
+};
+function copyModel(to, keep = () => true) {
+  for (const f of readdirSync(model).filter(keep)) copyFileSync(path.join(model, f), path.join(to, f));
+}
+
+test('a folder that is not a model, lacks a file, or mixes exports gets one line; the page keeps its model', { skip }, async () => {
   const { page, context } = await openPage(browser, site.url);
   try {
     await page.waitForSelector('body[data-model-ready="true"]');
     const siteModel = await page.evaluate(() => window.__vitrel.state.model.name);
-    for (const [folder, message] of [
-      [photos, /^Could not open your model: “photos” is not an exported model folder: it has no index\.json \(vit-relevance export writes one\)$/],
-      [partial, new RegExp(`^Could not open your model: “partial” lacks ${NAME}\\.weights\\.bin, which its index\\.json names for ${NAME}$`)],
-    ]) {
+    const cases = CASES.filter((c) => c.folder);
+    assert.deepEqual(cases.map((c) => c.folder.kind).sort(), Object.keys(FOLDERS).sort());
+    for (const c of cases) {
+      const folder = path.join(dir, c.folder.kind);
+      mkdirSync(folder);
+      FOLDERS[c.folder.kind](folder);
       await page.setInputFiles('#model-folder', folder);
-      assert.match(await errorText(page), message);
+      const text = await errorText(page);
+      if (c.message instanceof RegExp) assert.match(text, c.message, c.name);
+      else assert.equal(text, c.message, c.name);
       await page.click('#error-close');
     }
     assert.equal(await page.evaluate(() => window.__vitrel.state.model.name), siteModel);
     assert.equal(await page.getAttribute('body', 'data-model-ready'), 'true');
+    // The mixed folder's files kept before its bad graph was found are gone again.
     assert.deepEqual((await cacheKeys(page)).filter((u) => u.includes('/models/local/')), []);
   } finally {
     await context.close();
