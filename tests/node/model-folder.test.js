@@ -5,16 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, openAsBlob, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { register } from 'node:module';
 import { projectPaths } from '../../scripts/paths.js';
-
-// web/lib/ imports ../runtime/, where the built site puts runtime/: here, the repository's.
-register(`data:text/javascript,${encodeURIComponent(`export function resolve(spec, ctx, next) {
-  const url = ctx.parentURL && new URL(spec, ctx.parentURL).href;
-  return next(url?.includes('/web/runtime/') ? url.replace('/web/runtime/', '/runtime/') : spec, ctx);
-}`)}`);
-const { checkModelFolder } = await import('../../web/lib/model-folder.js');
-const { pageFiles } = await import('../../web/lib/model-files.js');
+import { checkModelFolder } from '../../web/lib/model-folder.js';
+import { pageFiles } from '../../web/lib/model-files.js';
 
 const { models } = projectPaths();
 const skip = existsSync(path.join(models, 'index.json')) ? false : 'no built model (npm run build)';
