@@ -30,6 +30,7 @@ function input(c) {
   if (c.args) return code(`vit-relevance ${c.args.join(' ')}`);
   if (c.upload) return `${code(c.upload.name)} (${c.upload.type || 'no type'})`;
   if (c.model) return `a model listed in models/index.json: ${code(c.model.kind)}`;
+  if (c.folder) return `a folder opened with “Open your model…”: ${code(c.folder.kind)}`;
   if (c.start) return code(`node scripts/serve.js SITE ${c.start.port}`);
   return code(requestLine(c.request.raw));
 }

@@ -12,7 +12,9 @@ import { SERVER_CASES, SERVER_START_CASES } from '../node/server-cases.js';
 //   page                    upload: { file, name, type } chosen in the page; message: the
 //                           page's error text (run by tests/browser/hostile.test.js); or
 //                           model: { kind } a broken model listed first in the site's
-//                           models/index.json, built and run by tests/browser/errors.test.js
+//                           models/index.json, built and run by tests/browser/errors.test.js; or
+//                           folder: { kind } a model folder opened with “Open your model…”,
+//                           built from a small export and run by tests/browser/open-model.test.js
 //   server                  request: { raw } HTTP bytes; status and message: the answer's
 //                           status and body (tests/node/server-cases.js, run by
 //                           tests/node/server-hostile.test.js with its own site); or
@@ -30,6 +32,7 @@ const attribute = (name, args, exit, message) => ({ surface: 'attribute', name, 
 const evaluation = (name, args, exit, message) => ({ surface: 'eval', name, args: ['eval', ...args], exit, message });
 const page = (name, upload, message) => ({ surface: 'page', name, upload, message });
 const pageModel = (name, kind, message) => ({ surface: 'page', name, model: { kind }, message });
+const pageFolder = (name, kind, message) => ({ surface: 'page', name, folder: { kind }, message });
 const server = (name, request, status, message) => ({ surface: 'server', name, request, status, message });
 
 const tensors = ['--attn', '<tmp>/attn.npy', '--grad', '<tmp>/grad.npy'];
@@ -245,6 +248,10 @@ export const CASES = [
   pageModel("a weights file that is not the split graphs'", 'bad-weights', /could not be loaded.*(split graphs|external|not an ONNX)/i),
   pageModel('a model file that is not the one models/index.json hashes', 'altered', /could not be loaded.*does not match models\/index\.json: its SHA-256 is [0-9a-f]{64}, the index says 0{64}/),
   pageModel('metadata that is not the one models/index.json hashes', 'altered-metadata', /could not be loaded.*\.json does not match models\/index\.json: its SHA-256 is [0-9a-f]{64}, the index says 0{64}/),
+  pageFolder('a folder that is not a model', 'photos', 'Could not open your model: “photos” is not an exported model folder: it has no index.json (vit-relevance export writes one)'),
+  pageFolder('a model folder without its weights', 'no-weights', /^Could not open your model: “no-weights” lacks [\w-]+\.weights\.bin, which its index\.json names for [\w-]+$/),
+  pageFolder('a model folder whose metadata is not JSON', 'bad-metadata', /^Could not open your model: “bad-metadata”: the metadata [\w-]+\.json is not valid JSON$/),
+  pageFolder('a graph from another export', 'mixed', /^Could not open your model: [\w-]+\.photo\.onnx does not match its index\.json \(SHA-256 [0-9a-f]{12}…, the index says [0-9a-f]{12}…\): the folder mixes files of two exports$/),
 
   // ---- the static server (scripts/serve.js): its own table, run by tests/node/server-hostile.test.js
   ...SERVER_CASES.map((c) => server(c.name, { raw: c.request }, c.status, c.body)),

@@ -4,7 +4,7 @@
 
 const CACHE_NAME = 'vit-relevance-models-v1';
 
-async function openCache() {
+export async function openCache() {
   try {
     return globalThis.caches ? await caches.open(CACHE_NAME) : null; // absent on insecure origins
   } catch {
@@ -41,14 +41,14 @@ const join = (chunks) => {
 // content in the query, so a re-export gets a new key (an older visit's copy is never
 // read) and passes HTTP caches and CDNs that still hold the old file. Static servers
 // ignore the query.
-function versionedUrl(url, sha256) {
+export function versionedUrl(url, sha256) {
   if (!sha256) return url;
   const u = new URL(url);
   u.searchParams.set('sha256', sha256);
   return u.href;
 }
 
-async function sha256Hex(bytes) {
+export async function sha256Hex(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -1,5 +1,5 @@
-// The model: reads models/index.json, fills the model and backend pickers, starts the
-// inference Worker and the core, opens the chosen model and shows its load.
+// The model: starts the inference Worker and the core, fills the backend picker, opens the
+// model the picker chooses (web/page/model-picker.js) and shows its load.
 import { Engine } from '../lib/worker-client.js';
 import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
 import { loadCore } from 'vit-relevance/runtime/core.js';
@@ -15,6 +15,7 @@ import { drawLegend, drawViews } from './views.js';
 import { forgetHeat } from './tiles.js';
 import { showLinkNotices } from './link.js';
 import { compare, showPhotoSettings } from './photo-input.js';
+import { createModelPicker } from './model-picker.js';
 
 // The Worker client of the open model, and the core (it draws maps and the legend here).
 export let engine = null;
@@ -49,29 +50,9 @@ export async function boot(siteFiles) {
     scales: options('scale'),
   }, state);
   showControls();
-  let index;
-  try {
-    const r = await fetch('models/index.json', { cache: 'no-cache' }); // it names the files' hashes: never an old copy
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    index = await r.json();
-  } catch (err) {
-    setStatus('No model');
-    return showError(`Could not read models/index.json (${err.message}). Run \`npm run build\`.`);
-  }
-  state.models = index.models ?? [];
-  if (!state.models.length) {
-    setStatus('No model');
-    return showError('No explainer graph was built: models/index.json lists none. Run `npm run build`.');
-  }
-  const select = $('model-select');
-  select.replaceChildren(...state.models.map((m, i) => new Option(m.name, String(i))));
-  select.disabled = false;
-  $('backend-select').disabled = false;
-  const { model } = link.take('index', { models: state.models.map((m) => m.name) }, state);
-  const chosen = Math.max(0, state.models.findIndex((m) => m.name === model));
-  select.value = String(chosen);
+  picker = createPicker(); // the site's models are found from app.js's place: boot(site)
+  await picker.load(); // opens the linked model, else the first
   showLinkNotices();
-  await openModel(state.models[chosen]);
 }
 
 // The controls show the state (after a link has set it).
@@ -102,8 +83,11 @@ function showLoad(model, msg) {
   $('load-text').textContent = `${(msg.loaded / 1048576).toFixed(1)}${total ? ` / ${(total / 1048576).toFixed(1)}` : ''} MB`;
 }
 
-async function openModel(model) {
+// `base`: the absolute URL of the model's folder (the site's models/, or a kept model's own).
+async function openModel(model, base) {
   state.model = model;
+  state.modelBase = base;
+  $('backend-select').disabled = false;
   state.metadata = null;
   document.body.dataset.modelReady = 'false';
   engine?.terminate();
@@ -115,7 +99,6 @@ async function openModel(model) {
   $('load-bar').value = 0;
   let ready;
   try {
-    const base = site.models.href;
     const r = await engine.request(REQUEST.INIT, { model, base, backend: state.backend, prepare: true },
       { onEvent: (msg) => showLoad(model, msg) });
     if (r.stale) return; // another model was chosen meanwhile
@@ -180,7 +163,16 @@ export const benchForward = async (runs = 5) => (await engine.request(REQUEST.BE
   .replies.find((m) => m.type === REPLY.BENCH).times;
 export const workerStats = async () => (await engine.request(REQUEST.STATS)).replies.find((m) => m.type === REPLY.STATS);
 
+// The picker: the site's models and those kept in this browser (web/page/model-picker.js).
+let picker = null;
+
+function createPicker() {
+  return createModelPicker({
+    box: $('model-box'), select: $('model-select'), openButton: $('model-open'), folderInput: $('model-folder'), removeButton: $('model-remove'),
+    siteBase: site.models.href, link, open: openModel, onError: showError, onNotice: (text) => showLinkNotices(text), statusLine: $('engine-status'),
+  });
+}
+
 export function bindModel() {
-  $('model-select').addEventListener('change', (e) => openModel(state.models[Number(e.target.value)]));
-  $('backend-select').addEventListener('change', (e) => { state.backend = e.target.value; openModel(state.model); });
+  $('backend-select').addEventListener('change', (e) => { state.backend = e.target.value; openModel(state.model, state.modelBase); });
 }

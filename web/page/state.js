@@ -5,7 +5,7 @@ import { LinkState } from '../lib/url-state.js';
 export const $ = (id) => document.getElementById(id);
 
 export const state = {
-  models: [], model: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
+  model: null, modelBase: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
   photo: null,                 // { imageId, bitmap, width, height, name }
   region: null, top5: [], logits: null,
   crop: 'center',  // the model's input: 'center' (its preprocessing) or 'none' (whole photo)

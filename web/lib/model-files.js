@@ -1,0 +1,16 @@
+// The files of a models/index.json entry the page reads: the metadata, the split graphs
+// and their weights (else the self-contained explainer graph), and the Attribution
+// panel's graphs. Not the plain forward graph with its own copy of the weights, nor the
+// head-masked forward: the Node evaluations read those.
+export function pageFiles(entry) {
+  const split = entry.split;
+  const graphs = split ? [split.weights, split.graph, split.photo, split.target, ...(split.forward ? [split.forward] : [])] : [entry.onnx];
+  const attribution = entry.attribution ? [entry.attribution.states, ...(entry.attribution.blocks ?? []), entry.attribution.weights] : [];
+  return [entry.metadata, ...graphs, ...attribution];
+}
+
+// What the model picker lists: classes, input size ([rows, cols]) and bytes kept.
+export const modelInfo = (metadata, bytes) => ({ classes: metadata.labels.length, imageSize: metadata.architecture.image_size, bytes });
+
+// What the page keeps of a model, in bytes, as models/index.json counts it.
+export const pageBytes = (entry) => (entry.split?.bytes ?? entry.bytes ?? 0) + (entry.attribution?.bytes ?? 0);
