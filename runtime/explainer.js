@@ -406,7 +406,8 @@ export async function openExplainer({
 
     // Open the photo, explainer and target graphs' sessions ahead of their first use (the
     // page does it while the visitor chooses a photo); photo and target need split graphs.
-    // prepareExplainer opens the graph explain() runs for `wanted` outputs (default: all).
+    // prepareExplainer opens the graph explain() runs for `wanted` outputs (default: the
+    // contract's).
     async preparePhoto() {
       if (split) await photoSession();
     },
