@@ -133,7 +133,7 @@ try {
   // a simulated link, each against the forward pass of its own page.
   const visits = await returningVisits(page, 7, sample('catdog.png'));
   const phases = (v) => Object.entries(v.phaseMs).map(([p, t]) => `${p} ${f(t)}`).join(', ');
-  const opened = (v) => `forward ${f(v.phaseMs.prepare)} (the prepare phase, checks included), explainer ${f(v.explainer.ms)} (open at ${f(v.explainer.at)})`;
+  const opened = (v) => `forward ${f(v.phaseMs.prepare)} (the prepare phase, checks included), default method's graph ${f(v.explainer.ms)} (open at ${f(v.explainer.at)})`;
   const describe = (v) => `first heat map ${f(v.firstMapMs)} after page load (${(v.firstMapMs / v.forwardMs).toFixed(1)}× forward); `
     + `ready ${f(v.readyMs)}, photo chosen ${f(v.chosenMs)}; init waited (fetch and compile overlap): ${phases(v)}; `
     + `onnxruntime's compile ${f(v.compileMs)}; sessions created: ${opened(v)}; predicted by the ${v.predictedBy} graph; `

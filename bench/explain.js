@@ -12,15 +12,19 @@
 // (targets ≤ 5 and ≤ 4). Last, the matrix-product work of each graph, counted from
 // onnxruntime's profile: what the time ratios can be measured against, and attnlrp's and
 // cp_lrp's products against their rules' minimum (one forward + one modified backward).
+// With the method family graphs beside the model (models/exporter/families.py, what the
+// page runs for a photo's first map), each method alone through its family's graph too,
+// and that graph's products beyond the plain forward's against the same minimum.
 // Env: VITREL_BENCH_MODEL (explainer .onnx; default build/models/deit_tiny_patch16_224.onnx),
 // VITREL_BENCH_THREADS (default: available cores), VITREL_BENCH_ROUNDS (default 7).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openExplainerFile, forwardPathFor, ort } from '../runtime/node/open-explainer.js';
 import { readNpyFile } from '../runtime/node/npy-file.js';
 import { loadCore } from '../runtime/core.js';
+import { openExplainer } from '../runtime/explainer.js';
 import { modifiedBackwardMacs, profiledMatmulWork } from './matmul-work.js';
 import { graphMethodIds, OPTIONAL_OUTPUTS, tokenLayout } from '../runtime/metadata.js';
 
@@ -84,6 +88,14 @@ async function main() {
   };
   const lrp = LRP_TARGETS.filter(([m]) => graphMethodIds(core, metadata).includes(m));
   if (lrp.length < LRP_TARGETS.length) console.log('(the graph predates attnlrp and cp_lrp: re-export it with npm run build to measure them)');
+  const families = await openFamilies(metadata);
+  const familyGraphOf = {}; // method → the graph its request ran
+  const familyAlone = (m) => async () => {
+    const out = await families.ex.explain(pixels, [five[0]], { outputs: core.outputsFor([m]) });
+    familyGraphOf[m] = out.graph;
+    core.computeMaps(out.tensors[0], { methods: [m], ...layout });
+  };
+  const familyMethods = families ? ['transformer_attribution', ...lrp.map(([m]) => m)] : [];
 
   const variants = {
     'plain forward (.forward.onnx)': forward && (() => explainer.predict(pixels)),
@@ -95,6 +107,7 @@ async function main() {
     },
     'transformer_attribution alone': alone('transformer_attribution'),
     ...Object.fromEntries(lrp.map(([m]) => [`${m} alone`, alone(m)])),
+    ...Object.fromEntries(familyMethods.map((m) => [`${m} alone, its family graph`, familyAlone(m)])),
     'explanation without lrp_full (9 methods)': async () => {
       const out = await explainer.explain(pixels, [five[0]], { outputs: core.outputsFor(withoutLrpFull) });
       core.computeMaps(out.tensors[0], { methods: withoutLrpFull, ...layout });
@@ -128,6 +141,12 @@ async function main() {
     const ratio = med[`${m} alone`] / plain;
     console.log(`${m} alone / ${plainName} = ${ratio.toFixed(2)} (target ≤ ${target})${ratio <= target ? '' : '  MISSED'}`);
   }
+  for (const m of familyMethods) {
+    const ratio = med[`${m} alone, its family graph`] / plain;
+    const target = lrp.find(([l]) => l === m)?.[1];
+    console.log(`${m} alone through ${familyGraphOf[m]} / ${plainName} = ${ratio.toFixed(2)}`
+      + (target ? ` (target ≤ ${target})${ratio <= target ? '' : '  MISSED'}` : ''));
+  }
   console.log(`K=5 one run / five K=1 runs = ${ratio2.toFixed(2)} (target ≤ 0.8)${ratio2 <= 0.8 ? '' : '  MISSED'}`);
   if (forward) {
     const skip = med['explainer, logits-only fetch'] / plain;
@@ -135,8 +154,51 @@ async function main() {
       + '(≈1: onnxruntime-web prunes nodes the fetch does not need; ≫1: it runs the whole graph)');
     printProductWork(med, { imageSize: [H, W], classes: C, threads });
     printLrpWork(lrp.map(([m]) => m), metadata.architecture, { imageSize: [H, W], classes: C, threads });
+    if (families) printFamilyWork(lrp.map(([m]) => m), metadata.architecture, { imageSize: [H, W], classes: C, threads }, families, familyGraphOf);
   }
   await explainer.release();
+  await families?.ex.release();
+}
+
+// The method family graphs of the model, from the index beside it, opened as the page
+// opens them (weights in the split graphs' shared file) → { ex, split, dir }, or null.
+async function openFamilies(metadata) {
+  const dir = path.dirname(model);
+  const indexFile = path.join(dir, 'index.json');
+  const split = existsSync(indexFile)
+    ? JSON.parse(readFileSync(indexFile, 'utf8')).models.find((m) => m.name === metadata.name)?.split : null;
+  if (!split?.families) {
+    console.log('(no method family graphs beside the model: npm run build exports them)');
+    return null;
+  }
+  const read = (f) => readFileSync(path.join(dir, f));
+  const ex = await openExplainer({
+    ort,
+    model: read(split.graph),
+    metadata,
+    modelName: split.graph,
+    families: Object.values(split.families).map((name) => ({ name, bytes: read(name) })),
+    sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
+  });
+  return { ex, split, dir };
+}
+
+// AttnLRP's and CP-LRP's products as the page runs them, through their family's graph: all
+// of them against the rules' minimum, the plain forward's plus printLrpWork's minimum (below
+// 1 is possible: the graph's forward runs the last block on the head's rows alone).
+function printFamilyWork(methods, arch, shape, { split, dir }, graphOf) {
+  const g = (macs) => `${(macs / 1e9).toFixed(2)} GMAC`;
+  const forward = profiledMatmulWork(forwardModel, shape).macs;
+  for (const m of methods) {
+    const minimum = modifiedBackwardMacs(arch, m);
+    const input = Object.values(OPTIONAL_OUTPUTS).find((o) => o.method === m).input;
+    const all = profiledMatmulWork(path.join(dir, graphOf[m]), {
+      ...shape, pixelRelevance: 0, switches: [input], weights: path.join(dir, split.weights),
+    }).macs;
+    const ratio = all / (forward + minimum);
+    console.log(`  ${m} through ${graphOf[m]}: ${g(all)}, ${ratio.toFixed(4)}× the plain forward's ${g(forward)} + the `
+      + `${g(minimum)} its modified backward needs at least (target ≤ 1.1)${ratio <= 1.1 ? '' : '  MISSED'}`);
+  }
 }
 
 // attnlrp, cp_lrp: the methods read from an optional output, with their targets (issue 28:

@@ -55,9 +55,10 @@ export function matmulWorkFromProfile(profileText) {
 // process's stdout, so it gets a process of its own). An explainer graph runs K = 1 target
 // with the given pixel_relevance and the optional outputs' switches named in `switches` on
 // (e.g. ['attnlrp_relevance']), the others off; a plain forward graph ignores them all.
-export function profiledMatmulWork(model, { imageSize: [H, W], classes, pixelRelevance = 1, threads = 0, switches = [] }) {
+// weights: the external weights file of a graph that has one.
+export function profiledMatmulWork(model, { imageSize: [H, W], classes, pixelRelevance = 1, threads = 0, switches = [], weights }) {
   const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'profile-once.js');
-  const args = [child, model, H, W, classes, pixelRelevance, threads, switches.join(',')].map(String);
+  const args = [child, model, H, W, classes, pixelRelevance, threads, switches.join(','), ...(weights ? [weights] : [])].map(String);
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`profiling ${path.basename(model)} failed: ${r.stderr.trim().split('\n').pop()}`);
   return matmulWorkFromProfile(r.stdout);

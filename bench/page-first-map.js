@@ -1,8 +1,9 @@
 // The path a visitor takes (issue 30), timed in the page (bench/browser.js): the page
 // loads, a photo is chosen the moment the page says the model is ready, and its first heat
 // map shows. Everything is measured from the page's navigation start: "ready" (its last
-// phase, `prepare`, is the forward graph's session), the explainer graph's session (when it
-// opened, and onnxruntime's time creating it), the first heat map,
+// phase, `prepare`, is the forward graph's session), the session of the graph that explains
+// the default method (its family's graph where the model has one: when it opened, and
+// onnxruntime's time creating it), the first heat map,
 // with the Worker's phases (web/lib/load-phases.js) and the explanation's own timings, and
 // the forward pass of the same page, timed after that map.
 import path from 'node:path';

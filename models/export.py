@@ -13,7 +13,7 @@ models/exporter/layouts) and checks the graph against a PyTorch forward before w
 
 Writes OUT/<name>.onnx, OUT/<name>.json, updates OUT/index.json, and with --plain also
 OUT/<name>.forward.onnx (logits only), with --split the page's graphs (.graph.onnx, .photo.onnx,
-.target.onnx sharing .weights.bin), with --attribution the Self-Attention Attribution graphs.
+.target.onnx and one per method family sharing .weights.bin), with --attribution the Self-Attention Attribution graphs.
 Skips the export when OUT/<name>.stamp.json shows
 the checkpoint, the labels and the exporter's sources are unchanged. See models/README.md.
 """
@@ -35,6 +35,7 @@ from models.exporter.architectures import (KNOWN_MODELS, check_state_dict,  # no
 from models.exporter.checkpoints import (checkpoint_dir, load_state_dict,  # noqa: E402
                                          locate_or_download, sha256_file)
 from models.exporter.errors import CheckpointMissing, ExportUserError, UnknownModel  # noqa: E402
+from models.exporter.families import FAMILIES  # noqa: E402
 from models.exporter.metadata import build_metadata, read_synset_words  # noqa: E402
 from models.exporter.model_index import update_index  # noqa: E402
 
@@ -69,8 +70,9 @@ def parse_args(argv):
     p.add_argument("--out", default=str(REPO_ROOT / "build" / "models"), help="output folder")
     p.add_argument("--plain", action="store_true", help="also write <name>.forward.onnx (logits only)")
     p.add_argument("--split", action="store_true",
-                   help="also write the page's graphs: <name>.graph.onnx, .photo.onnx and .target.onnx "
-                        "sharing <name>.weights.bin (models/exporter/split.py)")
+                   help="also write the page's graphs: <name>.graph.onnx, .photo.onnx, .target.onnx and "
+                        "one per method family (.transformer_attribution.onnx, .attnlrp.onnx) sharing "
+                        "<name>.weights.bin (models/exporter/split.py, families.py)")
     p.add_argument("--attribution", action="store_true",
                    help="also write the Self-Attention Attribution graphs: <name>.states.onnx, "
                         "<name>.attr<b>.onnx per block and <name>.masked.onnx (head mask) sharing "
@@ -163,6 +165,7 @@ def wanted_files(args, name: str):
     if args.split:
         files += [f"{name}.{part}" for part in ("graph.onnx", "photo.onnx", "target.onnx", "logits.onnx",
                                                 "weights.bin")]
+        files += [f"{name}.{family}.onnx" for family in FAMILIES]
     if args.attribution:
         files += [f"{name}.{part}" for part in ("states.onnx", "masked.onnx", "attribution.bin")]
     return files
@@ -248,7 +251,8 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
     entry = update_index(out, name, onnx_file, json_file, forward_file if args.plain else None,
-                         split and {k: split[k] for k in ("graph", "photo", "target", "forward", "weights")},
+                         split and {k: split[k] for k in ("graph", "photo", "target", "forward", "weights",
+                                                          "families")},
                          attribution)
     if stamp:
         files = {f: (out / f).stat().st_size for f in written + [json_file]}

@@ -116,6 +116,22 @@ function checkSplitContract(photo, target, name, outputs) {
   return cacheInputs;
 }
 
+// A family graph (models/exporter/families.py) takes the explainer graph's pixels and
+// target, and the switch of each switched output it has; its outputs are the contract's
+// names. → its output names.
+function checkFamilyContract({ inputNames, outputNames }, name) {
+  const known = [...CONTRACT_OUTPUTS, ...Object.keys(OPTIONAL_OUTPUTS)];
+  const problems = [];
+  const needed = ['pixels', 'target', ...Object.entries(SWITCHES).filter(([, o]) => outputNames.includes(o)).map(([i]) => i)];
+  const missing = needed.filter((n) => !inputNames.includes(n));
+  if (missing.length) problems.push(`it lacks inputs ${missing.join(', ')}`);
+  const unknown = outputNames.filter((o) => !known.includes(o));
+  if (unknown.length) problems.push(`its outputs ${unknown.join(', ')} are not the explainer contract's`);
+  if (!outputNames.includes('logits')) problems.push('it lacks output logits');
+  if (problems.length) throw new Error(`${name} is not a method family's graph: ${problems.join('; ')}`);
+  return outputNames;
+}
+
 // forwardModel (optional): the plain forward graph of the same weights (input pixels,
 // output logits). onnxruntime-web runs every node of a graph whatever the fetches, so a
 // logits-only fetch of the explainer costs a whole explanation; with forwardModel,
@@ -123,6 +139,10 @@ function checkSplitContract(photo, target, name, outputs) {
 // split (optional): { photo, target } bytes of the split graphs (models/exporter/split.py),
 // checked to fit at once: cachePhoto() runs the photo graph once, explainCached() then
 // explains any targets at about half the cost of explain() (a class switch in the page).
+// families (optional): [{ name, bytes }] graphs per method family (models/exporter/
+// families.py) of the same weights, each with only the passes its methods read: an
+// explanation runs the smallest graph (in bytes, which follow its nodes and its session's
+// opening time) that has every output it fetches, the explainer graph when none has.
 // Graphs with external weights need sessionOptions.externalData.
 // Sessions: without split graphs the explainer graph's opens at once. With them the plain
 // forward graph's opens at once when given (the smallest: it predicts while the others
@@ -134,7 +154,7 @@ function checkSplitContract(photo, target, name, outputs) {
  */
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
-  split,
+  split, families = [],
 }) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
@@ -180,6 +200,27 @@ export async function openExplainer({
       throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
     }
   }
+  // The graphs an explanation may run, smallest first; each opens once, when first needed.
+  const explainers = [
+    { name: modelName, bytes, outputs: graphOutputs(metadata), open: explainerSession, isOpen: () => session !== null },
+    ...families.map(({ name, bytes: graphBytes }) => {
+      const familyOutputs = checkFamilyContract(ioNames(graphBytes, name), name);
+      let familySession = null;
+      return {
+        name,
+        bytes: graphBytes,
+        outputs: familyOutputs,
+        open: once(async () => {
+          familySession = await checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata));
+          return familySession;
+        }),
+        isOpen: () => familySession !== null,
+      };
+    }),
+  ].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength);
+  // The smallest graph with every output of `fetches`; the explainer graph has them all.
+  const explainerFor = (fetches) => explainers.find((g) => fetches.every((o) => g.outputs.includes(o)));
+
   const photoSession = once(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
   const targetSession = once(() => createSession(ort, split.target, options, 'its target graph'));
   let forward = null;
@@ -235,13 +276,14 @@ export async function openExplainer({
 
   async function run(pixels, targetData, K, fetches) {
     const inputs = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', targetData, [K, C]) };
-    const explainer = await explainerSession(); // opening it is not the run's time
+    const graph = explainerFor(fetches);
+    const explainer = await graph.open(); // opening it is not the run's time
     const feeds = { ...inputs, ...switchFeeds(ort, explainer.inputNames, fetches) };
     const started = now();
     const result = await explainer.run(feeds, fetches);
     const modelMs = now() - started;
-    checkShapes(result, fetches, K, modelName);
-    return { result, modelMs };
+    checkShapes(result, fetches, K, graph.name);
+    return { result, modelMs, graph: graph.name };
   }
 
   // The graph outputs (besides logits) to fetch for `wanted`, in contract order; an
@@ -333,7 +375,8 @@ export async function openExplainer({
     // targets: class ids, Float32Array(C) weight vectors (e.g. e_A − e_B), or null for the
     // predicted class (one run gives the logits and the top-1 explanation). options.outputs:
     // the graph outputs to fetch (default all; core.outputsFor(methods) gives what some
-    // methods read). Returns { logits, classes, tensors, timings }: classes[k] is the class
+    // methods read). Returns { logits, classes, tensors, timings, graph }: graph is the
+    // name of the graph that ran (a family's or the explainer's), classes[k] is the class
     // row k explains (null for a weight vector); tensors[k] = { attn, attn_grad, attn_rel,
     // attn_rel_classic_last, input_rel_classic }, each { data, shape } as core.computeMaps
     // takes them: data is a
@@ -342,30 +385,43 @@ export async function openExplainer({
     async explain(pixels, targets, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
       const fetches = fetchList(wanted);
       const K = targets.length;
-      const { result, modelMs } = await run(pixels, targetMatrix(targets, C), K, ['logits', ...fetches]);
+      const { result, modelMs, graph } = await run(pixels, targetMatrix(targets, C), K, ['logits', ...fetches]);
       const logits = result.logits.data;
       return {
         logits,
         classes: targets.map((t) => explainedClass(t, logits)),
         tensors: perTargetTensors(result, fetches, K),
         timings: { modelMs },
+        graph,
       };
     },
 
     // True when cachePhoto()/explainCached() are available (split graphs given).
     get canCachePhoto() { return Boolean(split); },
 
-    // True once the explainer graph's session is open: until then predict() with the
-    // forward graph gives a prediction without waiting for it.
+    // True once the explainer graph's session is open.
     get explainerOpen() { return session !== null; },
+
+    // True once the session of the graph that explain() runs for `wanted` outputs is open:
+    // until then predict() with the forward graph gives a prediction without waiting for it.
+    isOpenFor(wanted) {
+      return explainerFor(['logits', ...fetchList(wanted)]).isOpen();
+    },
 
     // Open the photo, explainer and target graphs' sessions ahead of their first use (the
     // page does it while the visitor chooses a photo); photo and target need split graphs.
+    // prepareExplainer opens the graph explain() runs for `wanted` outputs (default: the
+    // contract's).
     async preparePhoto() {
       if (split) await photoSession();
     },
-    async prepareExplainer() {
-      await explainerSession();
+    async prepareExplainer(wanted = CONTRACT_OUTPUTS) {
+      await explainerFor(['logits', ...fetchList(wanted)]).open();
+    },
+    // The explanation graphs whose sessions are not open yet, smallest first, each as a
+    // function that opens it: for opening them one at a time while the caller is idle.
+    unopenedExplainers() {
+      return explainers.filter((g) => !g.isOpen()).map((g) => g.open);
     },
     async prepareTarget() {
       if (split) await targetSession();

@@ -94,10 +94,11 @@ async function fetchMetadata(url, name, sha256) {
 // compile, then opens the first session: with the split graphs the photo graph's (embeds
 // predict with it), or with `prepare` (the page) the plain forward graph's (the smallest:
 // it predicts while the others open); without them the explainer graph's. The model is
-// ready then. With `prepare` the explainer graph's session (about a second:
-// docs/architecture.md) opens right after, and the target and photo graphs' when the Worker
-// is idle; otherwise each opens when a photo first needs it (embeds need no explainer graph). The attribution graphs
-// open elsewhere (web/attribution-job.js).
+// ready then. With `prepare` the session of the graph that explains the default method
+// (its family's graph, models/exporter/families.py; about a second: docs/architecture.md)
+// opens right after, and the target, photo and other explanation graphs' when the Worker
+// is idle; otherwise each opens when a photo first needs it (embeds need no explainer graph).
+// The attribution graphs open elsewhere (web/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply) {
   const url = (file) => new URL(file, base).href;
   const { time, ms } = phaseTimer(reply);
@@ -106,8 +107,11 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
   // costs the target graph alone; and the plain forward graph over the same weights.
   const split = model.split;
   const forward = prepare && split?.forward;
-  const files = split ? [[split.weights], [split.graph], [split.photo], [split.target], [forward]].filter(([f]) => f)
-    : [[model.onnx, model.bytes]];
+  // The graphs per method family (models/exporter/families.py), for the page: its first
+  // map runs the family graph of the method asked for, whose session opens fastest.
+  const families = prepare ? Object.values(split?.families ?? {}) : [];
+  const files = split ? [[split.weights], [split.graph], [split.photo], [split.target], [forward], ...families.map((f) => [f])]
+    .filter(([f]) => f) : [[model.onnx, model.bytes]];
   const total = split ? split.bytes : files.reduce((s, [, b]) => s + (b || 0), 0);
   let fromCache = true;
   // The files are read at once, not one after another (each read from Cache Storage waits
@@ -152,6 +156,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     model: split ? downloads[1] : downloads[0],
     split: split && { photo: downloads[2], target: downloads[3] },
     forwardModel: forward && downloads[4],
+    families: families.map((name, i) => ({ name, bytes: downloads[files.length - families.length + i] })),
     forwardName: forward || undefined,
     metadata: meta,
     sessionOptions,
@@ -159,17 +164,21 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
   }));
   // A failure shows when a photo needs the session.
   if (prepare && explainer.canCachePhoto) {
-    // The explainer graph's at once, in the queue turn after `ready`: the page's first heat
-    // map of a photo runs it, so a photo chosen at ready (its request queued behind) waits
-    // for that opening alone, not for an idle second first. Class switches need the others,
-    // which wait for idle counted from its end: the opening holds the Worker's thread, and
-    // an idle timer armed before it would fire at its end, ahead of the photo's request.
+    // The session of the graph that explains the registry's first method (the page's
+    // default: its family's graph where the model has one) at once, in the queue turn after
+    // `ready`: the page's first heat map of a photo runs it, so a photo chosen at ready (its
+    // request queued behind) waits for that opening alone, not for an idle second first.
+    // Class switches need the others, which wait for idle counted from its end: the opening
+    // holds the Worker's thread, and an idle timer armed before it would fire at its end,
+    // ahead of the photo's request. The other explanation graphs (the other families', and
+    // the explainer graph's for requests spanning families) open last, smallest first.
     enqueue(async () => {
       const started = now();
-      await explainer.prepareExplainer().catch(() => {});
+      await explainer.prepareExplainer(core.outputsFor(graphMethodIds(core, meta).slice(0, 1))).catch(() => {});
       notice({ type: NOTICE.EXPLAINER_READY, ms: now() - started });
       whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
       whenIdle('photo-graph', () => explainer.preparePhoto());
+      explainer.unopenedExplainers().forEach((open, i) => whenIdle(`explainer ${i}`, () => open().catch(() => {})));
     });
   }
   const session = createSession({ explainer, core });
@@ -259,8 +268,9 @@ async function analyze(msg, reply) {
   const preprocessMs = now() - t0;
   checkFresh(msg);
   const viaPhoto = photoGraph && session.explainer.canCachePhoto;
-  // Before the explainer graph's session is open, the forward graph predicts at once.
-  const viaForward = !viaPhoto && session.explainer.hasForward && !session.explainer.explainerOpen;
+  // Before the session of the graph that explains these methods is open, the forward graph
+  // predicts at once.
+  const viaForward = !viaPhoto && session.explainer.hasForward && !session.explainer.isOpenFor(core.outputsFor(methods));
   const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo)
     : viaForward ? await session.predictForward(photo) : await session.predict(photo, { methods });
   reply({

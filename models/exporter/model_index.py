@@ -24,14 +24,18 @@ def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
                  "bytes": (out_dir / onnx_file).stat().st_size}
         if forward_file:  # the plain forward graph, for benchmarks and size checks
             entry.update({"forward_onnx": forward_file, "forward_bytes": (out_dir / forward_file).stat().st_size})
-        if split:  # the page's graphs: {graph, photo, target, forward, weights} file names
-            entry["split"] = {**split, "bytes": sum((out_dir / f).stat().st_size for f in split.values())}
+        # the page's graphs: {graph, photo, target, forward, weights} file names, and
+        # families: {family: file name} (models/exporter/families.py)
+        families = (split or {}).get("families", {})
+        split_files = [f for k, f in (split or {}).items() if k != "families"] + list(families.values())
+        if split:
+            entry["split"] = {**split, "bytes": sum((out_dir / f).stat().st_size for f in split_files)}
         if attribution:  # {states, blocks: [per block], masked, weights} file names
             files = [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
             entry["attribution"] = {**attribution, "bytes": sum((out_dir / f).stat().st_size for f in files)}
         # Every file the entry names, by content: the page keeps files in Cache Storage
         # under these hashes, so a re-export is never read from an old visit's copy.
-        named = [onnx_file, metadata_file, forward_file, *(split or {}).values()]
+        named = [onnx_file, metadata_file, forward_file, *split_files]
         if attribution:
             named += files
         entry["sha256"] = {f: sha256_file(out_dir / f) for f in dict.fromkeys(f for f in named if f)}

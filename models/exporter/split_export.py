@@ -1,5 +1,6 @@
 """Export of the split explainer (split.py): <name>.photo.onnx and <name>.target.onnx whose
-weights live once in <name>.weights.bin, which both graphs reference as ONNX external data.
+weights live once in <name>.weights.bin, which both graphs reference as ONNX external data,
+and the graphs per method family (families.py), <name>.<family>.onnx, reading the same file.
 
 Only the cache tensors TargetGraph reads are kept: its unused inputs are dropped, and the
 PhotoGraph outputs (and the nodes that only fed them) with them.
@@ -13,6 +14,7 @@ import torch
 from onnx import numpy_helper
 
 from .config import ViTConfig
+from .families import FAMILIES, build_family
 from .metadata import K
 from .onnx_export import OPSET
 from .split import CACHE_PREFIX, PHOTO_OUTPUTS, TARGET_INPUTS_AFTER_CACHE, TARGET_OUTPUTS, build_split
@@ -78,15 +80,34 @@ def externalise(models: List[onnx.ModelProto], weights_name: str) -> bytes:
     return bytes(blob)
 
 
+def export_family(cfg: ViTConfig, state_dict, family: str, path: Path, final_ln_eps=None) -> onnx.ModelProto:
+    """One family graph (families.py), traced as export_explainer traces the whole one."""
+    switches, outputs = FAMILIES[family]
+    h, w = cfg.image_size
+    pixels = torch.randn(1, 3, h, w)
+    tgt = torch.zeros(2, cfg.num_classes)  # K = 2 while tracing (no op specialised to K = 1)
+    tgt[0, 0] = 1.0
+    dynamic = {n: {0: K} for n in ["target"] + outputs if n not in ("logits", "attn")}
+    with torch.no_grad():
+        torch.onnx.export(build_family(cfg, state_dict, family, final_ln_eps),
+                          (pixels, tgt, *[torch.tensor(1.0)] * len(switches)), str(path), opset_version=OPSET,
+                          input_names=["pixels", "target", *switches], output_names=outputs,
+                          dynamic_axes=dynamic, do_constant_folding=False)
+    model = onnx.load(str(path))
+    path.unlink()
+    return model
+
+
 def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=None,
                  single: Path = None, plain: Path = None) -> Dict[str, object]:
-    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.weights.bin into `out`; with
+    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.<family>.onnx for each family
+    and <name>.weights.bin into `out`; with
     `single` (an exported single explainer graph) <name>.graph.onnx, and with `plain` (an
     exported plain forward graph) <name>.logits.onnx: those graphs reading their weights
     from the shared file too, so a page that runs them all reads the weights once (the
     logits graph is the smallest session to open: the page is ready with it).
     Returns {"photo", "target", "weights"[, "graph"][, "forward"]: file names,
-    "cache": kept cache input names}."""
+    "families": {family: file name}, "cache": kept cache input names}."""
     photo, target, names = build_split(cfg, state_dict, final_ln_eps)
     cache = _cache_names(names)
     h, w = cfg.image_size
@@ -118,14 +139,20 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
     _drop_dead_nodes(photo_model.graph)
 
     models = {"photo": photo_model, "target": target_model}
+    families = {family: f"{name}.{family}.onnx" for family in FAMILIES}
     if single is not None:
         files["graph"] = f"{name}.graph.onnx"
         models["graph"] = onnx.load(str(single))
     if plain is not None:
         files["forward"] = f"{name}.logits.onnx"
         models["forward"] = onnx.load(str(plain))
-    blob = externalise(list(models.values()), files["weights"])
+    family_models = {f: export_family(cfg, state_dict, family, out / (f + ".tmp"), final_ln_eps)
+                     for family, f in families.items()}
+    blob = externalise([*models.values(), *family_models.values()], files["weights"])
     (out / files["weights"]).write_bytes(blob)
     for key, model in models.items():
         onnx.save(model, str(out / files[key]))
-    return {**files, "cache": [i.name for i in target_model.graph.input if i.name.startswith(CACHE_PREFIX)]}
+    for f, model in family_models.items():
+        onnx.save(model, str(out / f))
+    cache_inputs = [i.name for i in target_model.graph.input if i.name.startswith(CACHE_PREFIX)]
+    return {**files, "families": families, "cache": cache_inputs}

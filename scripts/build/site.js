@@ -69,11 +69,12 @@ async function copyModels(fromDir, toDir, warn) {
   const index = JSON.parse(await readFile(indexPath, 'utf8'));
   for (const m of index.models ?? []) {
     // onnx: the self-contained explainer (what the page runs when there are no split
-    // graphs); split: the page's explainer, photo, target and plain forward graphs and
-    // their shared weights file; attribution: the Attribution panel's hidden-states and
+    // graphs); split: the page's explainer, photo, target, plain forward and method family
+    // graphs and their shared weights file; attribution: the Attribution panel's hidden-states and
     // per-block graphs and their weights. Not forward_onnx, the plain forward graph with a
     // copy of the weights: the Node evaluations read it.
-    const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights] : [];
+    const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights,
+      ...Object.values(m.split.families ?? {})] : [];
     const attribution = m.attribution ? [m.attribution.states, ...m.attribution.blocks, m.attribution.weights] : [];
     for (const f of [m.onnx, m.metadata, ...split, ...attribution].filter(Boolean)) {
       const from = path.join(fromDir, f);

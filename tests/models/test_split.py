@@ -1,7 +1,9 @@
 """The split explainer (models/exporter/split.py): photo graph + target graph compute what
 the single explainer graph computes, in PyTorch bit for bit and in onnxruntime-web within
 float32 tolerance, on inputs and target counts they were not traced with; the two ONNX
-files, and the plain forward graph exported beside them, share one weights file."""
+files, the plain forward graph and the graphs per method family (families.py) exported
+beside them share one weights file, and each family graph computes its outputs as the
+single graph does."""
 import subprocess
 
 import numpy as np
@@ -11,6 +13,7 @@ import torch
 
 from conftest import REPO_ROOT, random_inputs
 from models.exporter.explainer import OFF, OUTPUT_NAMES, build_explainer, build_plain
+from models.exporter.families import FAMILIES, build_family
 from models.exporter.onnx_export import export_plain
 from models.exporter.split import build_split
 from models.exporter.split_export import export_split
@@ -46,6 +49,23 @@ def test_split_equals_single_graph_in_pytorch(tiny_model, flag):
                 assert torch.equal(a, b), name
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_family_equals_single_graph_in_pytorch(tiny_model, family):
+    cfg, sd = tiny_model
+    single = build_explainer(cfg, sd)
+    graph = build_family(cfg, sd, family)
+    switches, outputs = FAMILIES[family]
+    for seed, flag in ((3, 1.0), (4, 0.0)):
+        pixels, tgt = random_inputs(cfg, 3, seed)
+        tgt[1] = 0  # a predicted-class row
+        with torch.no_grad():
+            want = dict(zip(OUTPUT_NAMES, single(pixels, tgt, *[torch.tensor(flag)] * 3)))
+            got = graph(pixels, tgt, *[torch.tensor(flag)] * len(switches))
+        assert len(got) == len(outputs)
+        for name, value in zip(outputs, got):
+            assert torch.equal(value, want[name]), f"{family}: {name}, seed {seed}"
+
+
 @pytest.fixture(scope="module", params=["tiny_random_vit", "tiny_random_deit_distilled"])
 def split_files(request, tmp_path_factory):
     from conftest import TINY, TINY_DISTILLED, lively_state_dict
@@ -64,13 +84,13 @@ def test_split_files_share_one_weights_file(split_files):
     weights = out / files["weights"]
     stored = sum(t.numel() * 4 for t in sd.values())
     assert weights.stat().st_size < stored * 1.05  # every tensor once (plus alignment)
-    for key in ("photo", "target", "forward"):
-        model = onnx.load(str(out / files[key]), load_external_data=False)
-        assert model.graph.initializer, key
+    for f in [files[key] for key in ("photo", "target", "forward")] + list(files["families"].values()):
+        model = onnx.load(str(out / f), load_external_data=False)
+        assert model.graph.initializer, f
         for init in model.graph.initializer:
             assert init.data_location == onnx.TensorProto.EXTERNAL, init.name
             assert {e.key: e.value for e in init.external_data}["location"] == files["weights"]
-        onnx.checker.check_model(str(out / files[key]))
+        onnx.checker.check_model(str(out / f))
     photo = onnx.load(str(out / files["photo"]), load_external_data=False)
     target = onnx.load(str(out / files["target"]), load_external_data=False)
     cache_out = [o.name for o in photo.graph.output if o.name.startswith("cache.")]
@@ -87,6 +107,23 @@ def test_split_plain_forward_reads_the_shared_weights(split_files, tmp_path):
     with torch.no_grad():
         want = build_plain(cfg, sd)(pixels).numpy()
     assert_close("ort_vs_torch.logits", got, want, "the split's plain forward graph")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_family_graph_matches_single_graph(split_files, family, tmp_path):
+    cfg, sd, out, files = split_files
+    single = build_explainer(cfg, sd)
+    switches, outputs = FAMILIES[family]
+    for seed, k, flag in ((11, 3, 1.0), (12, 1, 0.0)):
+        pixels, tgt = random_inputs(cfg, k, seed)
+        feeds = {"pixels": pixels.numpy(), "target": tgt.numpy(), **{n: np.asarray(flag) for n in switches}}
+        got = run_feeds(out / files["families"][family], tmp_path / f"{seed}", feeds, outputs,
+                        weights=out / files["weights"])
+        with torch.no_grad():
+            want = dict(zip(OUTPUT_NAMES, (o.numpy() for o in single(pixels, tgt, *[torch.tensor(flag)] * 3))))
+        for name in outputs:
+            assert got[name].shape == want[name].shape, name
+            assert_close(f"ort_vs_torch.{name}", got[name], want[name], f"{family} graph, seed {seed}")
 
 
 def test_split_plain_forward_leaves_nothing_to_fold(split_files):

@@ -110,6 +110,64 @@ test('a graph exported before attnlrp lacks it: an error naming the model and th
     /old\.onnx lacks inputs attnlrp_relevance, cp_lrp_relevance and outputs input_rel_attnlrp, input_rel_cp_lrp/);
 });
 
+// Graphs per method family (models/exporter/families.py) in the fixture's form: the
+// explainer graph's outputs of one family, same weights.
+const FAMILY_OUTPUTS = {
+  transformer_attribution: ['logits', 'attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'input_rel_classic'],
+  attnlrp: ['logits', 'input_rel_attnlrp', 'input_rel_cp_lrp'],
+};
+const families = Object.entries(FAMILY_OUTPUTS).map(([family, outputs]) => ({ name: `${family}.onnx`, bytes: tinyExplainerOnnx({ outputs, lrp: true }) }));
+
+test('an explanation runs the smallest graph with every output it fetches, with the explainer graph\'s values', async () => {
+  const ex = await openExplainer({ ort, model: tinyExplainerOnnx({ lrp: true }), metadata: tinyMetadata({ lrp: true }), modelName: 'tiny.onnx', families });
+  const cases = [
+    [['attn_rel', 'attn_grad'], 'transformer_attribution.onnx'],
+    [['input_rel_classic'], 'transformer_attribution.onnx'],
+    [['input_rel_attnlrp'], 'attnlrp.onnx'],
+    [['input_rel_cp_lrp', 'input_rel_attnlrp'], 'attnlrp.onnx'],
+    [['attn_rel', 'input_rel_cp_lrp'], 'tiny.onnx'], // spans both families
+  ];
+  for (const [outputs, graph] of cases) {
+    const got = await ex.explain(pixels, [null, 2], { outputs });
+    assert.equal(got.graph, graph, outputs.join());
+    assert.ok(ex.isOpenFor(outputs));
+    const want = await ex.explain(pixels, [null, 2], { outputs: [...outputs, 'attn_rel', 'input_rel_attnlrp'] });
+    assert.equal(want.graph, 'tiny.onnx');
+    assert.deepEqual(got.logits, want.logits);
+    assert.deepEqual(got.classes, want.classes);
+    for (const k of [0, 1]) for (const o of outputs) assert.deepEqual(got.tensors[k][o].data, want.tensors[k][o].data, `${o} of row ${k}`);
+  }
+  // The switches follow the fetches in a family graph as in the explainer graph.
+  const off = await ex.explain(pixels, [3], { outputs: ['attn_rel'] });
+  assert.equal(off.graph, 'transformer_attribution.onnx');
+  assert.equal(off.tensors[0].input_rel_classic, undefined);
+  assert.deepEqual(ex.unopenedExplainers(), []);
+  await ex.release();
+});
+
+test('family graphs open when first needed or prepared, each once', async () => {
+  const ex = await openExplainer({
+    ort, model: tinyExplainerOnnx({ lrp: true }), metadata: tinyMetadata({ lrp: true }), modelName: 'tiny.onnx', families,
+  });
+  assert.equal(ex.isOpenFor(['attn_grad']), false);
+  await ex.prepareExplainer(['attn_grad', 'attn_rel']);
+  assert.equal(ex.isOpenFor(['attn_grad']), true);
+  assert.equal(ex.isOpenFor(['input_rel_attnlrp']), false);
+  const rest = ex.unopenedExplainers();
+  assert.equal(rest.length, 1); // the explainer graph opened at once (no split graphs)
+  await rest[0]();
+  assert.equal(ex.isOpenFor(['input_rel_attnlrp']), true);
+  await ex.release();
+});
+
+test('a family graph that breaks the contract is refused at opening, naming it', async () => {
+  const open = (family) => openExplainer({ ort, model: tinyExplainerOnnx({ lrp: true }), metadata: tinyMetadata({ lrp: true }), families: [family] });
+  await assert.rejects(open({ name: 'a.onnx', bytes: tinyExplainerOnnx({ outputs: ['attn', 'attn_grad'] }) }),
+    /^Error: a\.onnx is not a method family's graph: it lacks output logits$/);
+  await assert.rejects(open({ name: 'c.onnx', bytes: tinyExplainerOnnx({ plain: true }) }),
+    /^Error: c\.onnx is not a method family's graph: it lacks inputs target$/);
+});
+
 test('predict returns the logits alone', async () => {
   const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
   const full = await ex.explain(pixels, [1]);

@@ -90,10 +90,11 @@ export const NOTICE = Object.freeze({
   PHOTO_CACHED: 'photo-cached',
   /** @type {'photo-cache-failed'} { imageId, message } */
   PHOTO_CACHE_FAILED: 'photo-cache-failed',
-  /** @type {'sessions-ready'} {}: the explainer and target graphs' sessions are open (the explainer graph's opens
-   * right after `ready`, the target graph's when the Worker is idle) */
+  /** @type {'sessions-ready'} {}: the default method's graph's and the target graph's sessions are open (the first
+   * opens right after `ready`, the target graph's when the Worker is idle) */
   SESSIONS_READY: 'sessions-ready',
-  /** @type {'explainer-ready'} { ms }: the page's explainer graph's session, opened right after `ready`, has
+  /** @type {'explainer-ready'} { ms }: the session of the page's graph for its default method (that method family's
+   * graph, else the explainer graph), opened right after `ready`, has
    * opened (or failed to: the photo's request then says why), onnxruntime having taken `ms` (for the benchmark) */
   EXPLAINER_READY: 'explainer-ready',
 });

@@ -1,0 +1,85 @@
+// The graphs per method family of the real DeiT-tiny (models/exporter/families.py) through
+// openExplainer: each method's maps from the smallest graph that serves it equal the
+// explainer graph's, for the predicted class and two others; a request spanning families
+// runs the explainer graph.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-web';
+import { openExplainer } from '../../runtime/explainer.js';
+import { loadCore } from '../../runtime/core.js';
+import { graphMethodIds, tokenLayout } from '../../runtime/metadata.js';
+import { readNpyFile } from '../../runtime/node/npy-file.js';
+import { root } from './maps-support.js';
+import { skipDeit, goldenInput, argmax } from './explain-support.js';
+
+ort.env.wasm.numThreads = 2;
+const models = path.join(root, 'build', 'models');
+const entry = existsSync(path.join(models, 'index.json'))
+  ? JSON.parse(readFileSync(path.join(models, 'index.json'), 'utf8')).models.find((m) => m.split?.families)
+  : null;
+const skip = skipDeit || (!entry && 'no method family graphs in build/models (npm run build exports them)');
+const read = (f) => readFileSync(path.join(models, f));
+
+// The largest difference relative to the largest value of the reference map.
+function relErr(a, b) {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < a.length; i++) {
+    num = Math.max(num, Math.abs(a[i] - b[i]));
+    den = Math.max(den, Math.abs(b[i]));
+  }
+  return den === 0 ? num : num / den;
+}
+
+// Maps of a family graph against the explainer graph's, same weights, same operations: the
+// two sessions' kernels may still sum in other orders (onnxruntime fuses each graph on its
+// own). Measured on the golden photo, three targets, every method: at most 2.6e-6 of the map's
+// largest value; 1e-4 leaves over 30× that for other CPUs' kernels.
+const TOLERANCE = 1e-4;
+
+test('maps from the method family graphs equal the explainer graph\'s; spanning requests run the explainer graph', { skip, timeout: 600_000 }, async () => {
+  const { split } = entry;
+  const metadata = JSON.parse(read(entry.metadata));
+  const ex = await openExplainer({
+    ort,
+    model: read(split.graph),
+    split: { photo: read(split.photo), target: read(split.target) },
+    families: Object.values(split.families).map((name) => ({ name, bytes: read(name) })),
+    metadata,
+    sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
+    modelName: split.graph,
+  });
+  const core = await loadCore();
+  try {
+    const pixels = (await readNpyFile(goldenInput)).data;
+    const methods = graphMethodIds(core, metadata);
+    const options = { methods: 'all', ...tokenLayout(metadata) };
+    const targets = [null, 282, 243];
+    // Every output at once: the explainer graph, the reference.
+    const whole = await ex.explain(pixels, targets, { outputs: core.outputsFor(methods) });
+    assert.equal(whole.graph, split.graph);
+    assert.equal(ex.explainerOpen, true);
+    let worst = 0;
+    for (const [family, graph] of Object.entries(split.families)) {
+      const served = methods.filter((m) => (family === 'attnlrp') === ['attnlrp', 'cp_lrp'].includes(m));
+      const got = await ex.explain(pixels, targets, { outputs: core.outputsFor(served) });
+      assert.equal(got.graph, graph, `${served} ran ${got.graph}`);
+      assert.deepEqual(got.classes, whole.classes);
+      for (let k = 0; k < targets.length; k++) {
+        const a = core.computeMaps(got.tensors[k], { ...options, methods: served });
+        const b = core.computeMaps(whole.tensors[k], { ...options, methods: served });
+        for (const m of served) {
+          const err = relErr(a[m].data, b[m].data);
+          worst = Math.max(worst, err);
+          assert.ok(err < TOLERANCE, `${m} of target ${targets[k]}: ${err}`);
+          assert.equal(argmax(a[m].data), argmax(b[m].data), m);
+        }
+      }
+    }
+    console.log(`largest map difference, family graph vs explainer graph: ${worst.toExponential(2)}`);
+  } finally {
+    await ex.release();
+  }
+});
