@@ -150,7 +150,8 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // explainer and target graphs take about a second each to open, far more than a forward.
 /**
  * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
- *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, split?: object }} options
+ *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, split?: object,
+ *   families?: { name: string, bytes: ArrayBuffer | Uint8Array }[] }} options
  */
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
