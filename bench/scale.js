@@ -147,7 +147,10 @@ async function main() {
   const site = path.join(dir, 'site');
   const exported = [];
   let server = null;
-  const models = [{ name: builtIn.name, label: 'DeiT-tiny', folder: paths.models, exportMs: null }, ...RANDOM.map((spec) => ({ ...spec }))];
+  // VITREL_BENCH_SCALE_MODELS (labels, comma-separated) runs some of them, e.g. "ViT-S/16".
+  const only = process.env.VITREL_BENCH_SCALE_MODELS?.split(',').map((l) => l.trim());
+  const models = [{ name: builtIn.name, label: 'DeiT-tiny', folder: paths.models, exportMs: null }, ...RANDOM.map((spec) => ({ ...spec }))]
+    .filter((m) => !only || only.includes(m.label));
   console.log('times are medians; first heat map: photos ' + PHOTOS.slice(WARM_UP).join(', ') + ` after ${WARM_UP} warm-up photos;`
     + ' class switch: the last photo\'s other top-5 classes; ready in the page: from navigation start');
   try {
