@@ -8,12 +8,13 @@ import path from 'node:path';
 
 // The files of one index entry the page may fetch. onnx: the self-contained explainer
 // (what the page runs when there are no split graphs); split: the page's explainer, photo,
-// target and plain forward graphs and their shared weights file; attribution: the
-// Attribution panel's hidden-states and per-block graphs and their weights. Not
-// forward_onnx, the plain forward graph with a copy of the weights: the Node evaluations
-// read it.
+// target, plain forward and method family graphs (the families where an export has them)
+// and their shared weights file; attribution: the Attribution panel's hidden-states and
+// per-block graphs and their weights. Not forward_onnx, the plain forward graph with a
+// copy of the weights: the Node evaluations read it.
 export function siteFiles(m) {
-  const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights] : [];
+  const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights,
+    ...Object.values(m.split.families ?? {})] : [];
   const attribution = m.attribution ? [m.attribution.states, ...m.attribution.blocks, m.attribution.weights] : [];
   return [m.onnx, m.metadata, ...split, ...attribution].filter(Boolean);
 }
