@@ -15,8 +15,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
-import { pageClassSwitches } from './page-switches.js';
-import { returningVisits, firstVisit, LINK } from './page-first-map.js';
+import { pageClassSwitches, photoCached } from './page-switches.js';
+import { returningVisits, firstVisit, LINK, photoToHeatMap } from './page-first-map.js';
 import { OBSERVE_LONG_TASKS, largePhoto, longTasksWhileShowing } from './page-long-tasks.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -52,12 +52,7 @@ try {
   await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
   console.log(`backend: ${await page.textContent('#engine-status')}`);
 
-  const photoToHeat = async (file) => {
-    await page.setInputFiles('#file-input', file);
-    await page.waitForFunction((name) => document.body.dataset.photo === name
-      && window.__vitrel.timeline.firstHeatmap, path.basename(file), { timeout: 180_000 });
-    return page.evaluate(() => window.__vitrel.timeline.firstHeatmap - window.__vitrel.timeline.photoChosen);
-  };
+  const photoToHeat = (file) => photoToHeatMap(page, file);
   // Seven photos of different sizes, chosen one after another: an odd count, so the median
   // is a real sample. The first pass is a warm-up: V8 recompiles onnxruntime's hot
   // WebAssembly functions with its optimising tier in the background as they turn hot,
@@ -76,16 +71,8 @@ try {
       maps: t.timings.relevanceMs, total: t.firstHeatmap - t.photoChosen };
   });
 
-  // With split graphs the Worker caches the photo's target-independent tensors after the
-  // first heat map, while the visitor looks at it; a class switch is measured once that
-  // is done (the page is idle), as a visitor's first click comes seconds later.
-  const split = await page.evaluate(() => window.__vitrel.timeline.modelReady.split);
-  let cacheMs = null;
-  if (split) {
-    await page.waitForFunction(() => window.__vitrel.timeline.photoCached, null, { timeout: 180_000 });
-    cacheMs = await page.evaluate(() => window.__vitrel.timeline.photoCached.modelMs);
-  }
-
+  const cacheMs = await photoCached(page); // null without split graphs
+  const split = cacheMs !== null;
   const { switches } = await pageClassSwitches(page);
   const timings = await page.evaluate(() => window.__vitrel.timeline.timings);
   const forward = median(await page.evaluate(() => window.__vitrel.benchForward(7)));

@@ -9,6 +9,14 @@
 import path from 'node:path';
 import { openPage } from '../tests/browser/harness.js';
 
+// An open page's first heat map of `file`, chosen now → ms from choosing it to the map.
+export async function photoToHeatMap(page, file) {
+  await page.setInputFiles('#file-input', file);
+  await page.waitForFunction((name) => document.body.dataset.photo === name
+    && window.__vitrel.timeline.firstHeatmap, path.basename(file), { timeout: 300_000 });
+  return page.evaluate(() => window.__vitrel.timeline.firstHeatmap - window.__vitrel.timeline.photoChosen);
+}
+
 // A simulated network for the first visit: 50 ms round trip, 50 Mbit/s each way.
 export const LINK = { latencyMs: 50, mbitPerS: 50 };
 
@@ -17,9 +25,7 @@ export const LINK = { latencyMs: 50, mbitPerS: 50 };
 // compileMs, fromCache, explainMs, relevanceMs, predictedBy, forwardMs }.
 async function toFirstMap(page, photo, forwardRuns) {
   await page.waitForSelector('body[data-model-ready="true"]', { timeout: 300_000 });
-  await page.setInputFiles('#file-input', photo);
-  await page.waitForFunction((name) => document.body.dataset.photo === name && window.__vitrel.timeline.firstHeatmap,
-    path.basename(photo), { timeout: 300_000 });
+  await photoToHeatMap(page, photo);
   const out = await page.evaluate(() => {
     const { timeline: t } = window.__vitrel;
     return {

@@ -1,3 +1,13 @@
+// With split graphs the Worker caches the photo's target-independent tensors after its
+// first heat map, while the visitor looks at it; a class switch is measured once that is
+// done (the page idle), as a visitor's first click comes seconds later. → the caching's
+// model time in ms, or null without split graphs (every switch runs the whole explainer).
+export async function photoCached(page) {
+  if (!await page.evaluate(() => window.__vitrel.timeline.modelReady.split)) return null;
+  await page.waitForFunction(() => window.__vitrel.timeline.photoCached, null, { timeout: 300_000 });
+  return page.evaluate(() => window.__vitrel.timeline.photoCached.modelMs);
+}
+
 // The page's class switch, timed in the page (bench/browser.js, bench/embed.js): each of
 // the other top-5 classes in turn (none cached yet), from the click to its heat map.
 // → { ids (the top-5 class ids), switches (ms), graphMs (the Worker's graph time of each) }

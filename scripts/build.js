@@ -4,10 +4,13 @@
 //   VITREL_SHARED_DIR      the shared data folder (default ../shared)
 //   VITREL_CHECKPOINT_DIR  where checkpoints are found (default <shared>/models if it
 //                          exists, else models/checkpoints)
+//   VITREL_MODELS          extra model folders (vit-relevance export), comma-separated,
+//                          added to the site's models after the built-in one
 import { buildWasm } from './build/wasm.js';
 import { buildMethodIds } from './build/method-ids.js';
-import { buildModels } from './build/models.js';
+import { BUILD_MODELS, buildModels } from './build/models.js';
 import { buildSite } from './build/site.js';
+import { extraModels } from './build/site-models.js';
 import { buildTypes } from './build/types.js';
 import { projectPaths } from './paths.js';
 
@@ -21,6 +24,14 @@ const steps = [
 
 const only = process.argv.slice(2);
 const paths = projectPaths();
+// A wrong extra model folder stops the build before any step's work; the site step checks
+// again against the models actually exported.
+try {
+  extraModels(process.env.VITREL_MODELS, BUILD_MODELS.map((name) => ({ name })));
+} catch (err) {
+  console.error(`build: ${err.message}`);
+  process.exit(1);
+}
 for (const [name, step] of steps) {
   if (only.length && !only.some((o) => name.includes(o))) continue;
   const started = Date.now();

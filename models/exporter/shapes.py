@@ -13,9 +13,10 @@ named by it ("K", "K*pixel_relevance", "1-pixel_relevance"); anything else is le
 import itertools
 import json
 import math
+import re
 import subprocess
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import onnx
 from onnx import helper
@@ -57,30 +58,50 @@ def _external_files(model: onnx.ModelProto, folder: Path) -> List[str]:
     return [f"{loc}={folder / loc}" for loc in sorted(locations)]
 
 
-def record(path: Path, graph_model: onnx.ModelProto, settings: List[Dict[str, int]]) -> List[Dict[str, dict]]:
-    """Per setting, {value name: {"dims", "type"}} of every non-constant node output of the
-    graph at `path` (loaded as `graph_model`, which stays unchanged)."""
+# What onnxruntime-web says when a run's values do not fit its WebAssembly memory (4 GB).
+OUT_OF_MEMORY = re.compile(r"memory|alloc|abort", re.IGNORECASE)
+
+
+def _record_outputs(path: Path, graph_model: onnx.ModelProto, names: List[str],
+                    settings: List[Dict[str, int]]) -> subprocess.CompletedProcess:
+    """One recorder run of the graph with `names` made outputs beside its own."""
     model = onnx.ModelProto()
     model.CopyFrom(graph_model)
-    declared = {o.name for o in model.graph.output}
-    for node in model.graph.node:
-        if node.op_type == "Constant":
-            continue
-        for name in node.output:
-            if name and name not in declared:
-                model.graph.output.append(onnx.ValueInfoProto(name=name))
-                declared.add(name)
+    model.graph.output.extend(onnx.ValueInfoProto(name=name) for name in names)
     probe = path.with_name(path.name + ".shapes.onnx")
     try:
         onnx.save(model, str(probe))
-        done = subprocess.run(["node", str(RECORDER), str(probe), json.dumps(settings),
+        return subprocess.run(["node", str(RECORDER), str(probe), json.dumps(settings),
                                *_external_files(model, path.parent)],
                               capture_output=True, text=True, cwd=REPO, timeout=1800)
     finally:
         probe.unlink(missing_ok=True)
-    if done.returncode != 0:
-        raise ExportCheckFailed(f"recording the shapes of {path.name} failed: {done.stderr.strip()[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def record(path: Path, graph_model: onnx.ModelProto, settings: List[Dict[str, int]],
+           chunk: Optional[int] = None) -> List[Dict[str, dict]]:
+    """Per setting, {value name: {"dims", "type"}} of every non-constant node output of the
+    graph at `path` (loaded as `graph_model`, which stays unchanged). Every value made an
+    output is kept until the run ends: a ViT-S/16's explainer graph holds more than the 4 GB
+    of onnxruntime-web's memory that way, so a part that does not fit is recorded again in
+    two halves. `chunk`: at most this many values per run from the start."""
+    declared = {o.name for o in graph_model.graph.output}
+    names = list(dict.fromkeys(name for node in graph_model.graph.node if node.op_type != "Constant"
+                               for name in node.output if name and name not in declared))
+    size = chunk or max(len(names), 1)
+    pending = [names[i:i + size] for i in range(0, len(names), size)] or [[]]
+    runs: List[Dict[str, dict]] = [{} for _ in settings]
+    while pending:
+        part = pending.pop(0)
+        done = _record_outputs(path, graph_model, part, settings)
+        if done.returncode != 0 and len(part) > 1 and OUT_OF_MEMORY.search(done.stderr):
+            pending[:0] = [part[:len(part) // 2], part[len(part) // 2:]]
+            continue
+        if done.returncode != 0:
+            raise ExportCheckFailed(f"recording the shapes of {path.name} failed: {done.stderr.strip()[-2000:]}")
+        for run, measured in zip(runs, json.loads(done.stdout.strip().splitlines()[-1])):
+            run.update(measured)
+    return runs
 
 
 def annotate(path: Path) -> int:

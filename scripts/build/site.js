@@ -1,14 +1,16 @@
 // Builds dist/site: the page (web/) with its scripts bundled and minified (bundle.js; the
 // shared runtime/ inside them), the WebAssembly core (build/wasm), the onnxruntime-web
-// files the Worker loads, the explainer graphs (build/models) and the sample photos, each
-// where web/lib/site-files.js looks for it. Everything relative, nothing from a CDN, so the
-// folder works on any static host. Unchanged files are not copied again. To run the
-// modules as written instead, serve the sources (scripts/serve-sources.js).
+// files the Worker loads, the explainer graphs (build/models, and the extra exported models
+// of VITREL_MODELS) and the sample photos, each where web/lib/site-files.js looks for it.
+// Everything relative, nothing from a CDN, so the folder works on any static host.
+// Unchanged files are not copied again. To run the modules as written instead, serve the
+// sources (scripts/serve-sources.js).
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { headersFile } from '../site-headers.js';
 import { bundleScripts, minifyModule } from './bundle.js';
+import { extraModels, siteFiles } from './site-models.js';
 
 // onnxruntime-web: the plain WebAssembly build, plus the WebGPU build (JSEP) for browsers
 // that offer WebGPU. Each .mjs loads the matching ort-wasm-*.{mjs,wasm} pair from its own
@@ -57,32 +59,34 @@ async function copySamples(fromDir, toDir, warn) {
   await writeFile(path.join(toDir, 'index.json'), listing);
 }
 
-// Models: index.json and the files it names. Missing models are a warning: the page
-// then says so instead of the build failing for people who only work on the UI.
-async function copyModels(fromDir, toDir, warn) {
+// The built-in models' index.json (build/models), or null when nothing was exported.
+function readBuiltInIndex(fromDir) {
   const indexPath = path.join(fromDir, 'index.json');
+  return existsSync(indexPath) ? JSON.parse(readFileSync(indexPath, 'utf8')) : null;
+}
+
+// Models: index.json and the files it names, the built-in models first, then the extra
+// folders' (site-models.js). Missing built-in models are a warning: the page then says so
+// instead of the build failing for people who only work on the UI.
+async function copyModels(fromDir, index, extras, toDir, warn) {
   await mkdir(toDir, { recursive: true });
-  if (!existsSync(indexPath)) {
-    warn(`no ${indexPath}: run the model export first; the page will report that no model is available`);
-    return writeFile(path.join(toDir, 'index.json'), '{"models":[]}\n');
-  }
-  const index = JSON.parse(await readFile(indexPath, 'utf8'));
-  for (const m of index.models ?? []) {
-    // onnx: the self-contained explainer (what the page runs when there are no split
-    // graphs); split: the page's explainer, photo, target, plain forward and method family
-    // graphs and their shared weights file; attribution: the Attribution panel's hidden-states and
-    // per-block graphs and their weights. Not forward_onnx, the plain forward graph with a
-    // copy of the weights: the Node evaluations read it.
-    const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights,
-      ...Object.values(m.split.families ?? {})] : [];
-    const attribution = m.attribution ? [m.attribution.states, ...m.attribution.blocks, m.attribution.weights] : [];
-    for (const f of [m.onnx, m.metadata, ...split, ...attribution].filter(Boolean)) {
+  if (!index) warn(`no ${path.join(fromDir, 'index.json')}: run the model export first; the page will report that no model is available`);
+  const builtIn = index?.models ?? [];
+  for (const m of builtIn) {
+    for (const f of siteFiles(m)) {
       const from = path.join(fromDir, f);
       if (existsSync(from)) await copyIfChanged(from, path.join(toDir, f));
       else warn(`model file ${from} listed in index.json is missing`);
     }
   }
-  await copyIfChanged(indexPath, path.join(toDir, 'index.json'));
+  for (const { dir, entry } of extras) for (const f of siteFiles(entry)) await copyIfChanged(path.join(dir, f), path.join(toDir, f));
+  const models = [...builtIn, ...extras.map((e) => e.entry)];
+  // The files of a model no longer listed (an extra folder left out of this build) go.
+  const listed = new Set(['index.json', ...models.flatMap(siteFiles)]);
+  for (const name of await readdir(toDir)) if (!listed.has(name)) await rm(path.join(toDir, name), { recursive: true, force: true });
+  const text = JSON.stringify({ ...index, models }, null, 2) + '\n';
+  const indexPath = path.join(toDir, 'index.json');
+  if (!existsSync(indexPath) || readFileSync(indexPath, 'utf8') !== text) await writeFile(indexPath, text);
 }
 
 // ort/v<version>/ with onnxruntime-web's files, ort/<entry> re-exporting each entry, and
@@ -133,7 +137,10 @@ function withModelOrigins(html, setting) {
   return html.replace(meta, meta.replace('content=""', `content="${modelOrigins(setting).join(' ')}"`));
 }
 
-export async function buildSite(paths) {
+// `models`: the extra model folders (the build setting VITREL_MODELS), checked first.
+export async function buildSite(paths, { models = process.env.VITREL_MODELS } = {}) {
+  const index = readBuiltInIndex(paths.models);
+  const extras = extraModels(models, index?.models);
   const warnings = [];
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
   const out = paths.site;
@@ -161,7 +168,7 @@ export async function buildSite(paths) {
 
   await copyOrt(path.join(paths.root, 'node_modules', 'onnxruntime-web'), path.join(out, 'ort'));
 
-  await copyModels(paths.models, path.join(out, 'models'), warn);
+  await copyModels(paths.models, index, extras, path.join(out, 'models'), warn);
   await copySamples(paths.sampleImages, path.join(out, 'samples'), warn);
   // Netlify and Cloudflare Pages read the response headers from here (docs/hosting.md).
   await writeFile(path.join(out, '_headers'), headersFile());

@@ -50,8 +50,9 @@ const CSP_REPORT_PATH = '/__csp-report';
 // `cspReports`: an array (anything with a push) collecting the Content-Security-Policy
 // violation reports the browser posts (every policy then names this server as its report-uri).
 // `root`: serve this folder (a part of the built site) instead of dist/site.
-export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/', root = null } = {}) {
-  await buildSite(paths);
+// `build: false`: serve `root` as it is, a site the caller built (e.g. with extra models).
+export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/', root = null, build = true } = {}) {
+  if (build) await buildSite(paths);
   const files = createStaticServer(root ?? paths.site, { isolate, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
   const server = createServer((req, res) => {
     const pathname = new URL(req.url, 'http://x').pathname;

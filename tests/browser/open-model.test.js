@@ -55,7 +55,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const ready = (page, name) => page.waitForFunction((n) => window.__vitrel.state.model?.name === n
+const ready = (page, name) => page.waitForFunction((n) => document.body.dataset.model === n
   && document.body.dataset.modelReady === 'true', name);
 const top5Labels = (page) => page.$$eval('#top5 button span:first-child', (spans) => spans.map((s) => s.textContent));
 const cacheKeys = (page) => page.evaluate(async () => (await (await caches.open('vit-relevance-models-v1')).keys()).map((r) => r.url));
@@ -67,7 +67,7 @@ const errorText = async (page) => {
 test('an exported folder opens through “Open your model…”, explains with its labels, survives a reload and is removed', { skip }, async () => {
   const { page, context, requests, offOrigin, errors } = await openPage(browser, site.url);
   try {
-    const siteModel = await page.waitForFunction(() => document.body.dataset.modelReady === 'true' && window.__vitrel.state.model.name)
+    const siteModel = await page.waitForFunction(() => document.body.dataset.modelReady === 'true' && document.body.dataset.model)
       .then((h) => h.jsonValue());
     await page.setInputFiles('#model-folder', model);
     await ready(page, NAME);
@@ -103,7 +103,7 @@ test('an exported folder opens through “Open your model…”, explains with i
     await waitForHeat(page, `c${otter}-${other}`);
     await page.uncheck('#contrastive');
     await page.click('#tab-grid');
-    const methods = await page.evaluate(() => window.__vitrel.state.methods.filter((m) => m !== 'attattr').length);
+    const methods = await page.$$eval('#method option', (os) => os.filter((o) => o.value !== 'attattr').length);
     await page.waitForFunction((n) => document.querySelectorAll('#view-grid canvas[data-rendered="heat"]').length >= n, methods);
     // The Attribution panel: both blocks, few steps; its map joins the grid.
     await page.fill('#attr-steps', '2');
@@ -168,7 +168,7 @@ test('a folder that is not a model, lacks a file, or mixes exports gets one line
   const { page, context } = await openPage(browser, site.url);
   try {
     await page.waitForSelector('body[data-model-ready="true"]');
-    const siteModel = await page.evaluate(() => window.__vitrel.state.model.name);
+    const siteModel = await page.evaluate(() => document.body.dataset.model);
     const cases = CASES.filter((c) => c.folder);
     assert.deepEqual(cases.map((c) => c.folder.kind).sort(), Object.keys(FOLDERS).sort());
     for (const c of cases) {
@@ -181,7 +181,7 @@ test('a folder that is not a model, lacks a file, or mixes exports gets one line
       else assert.equal(text, c.message, c.name);
       await page.click('#error-close');
     }
-    assert.equal(await page.evaluate(() => window.__vitrel.state.model.name), siteModel);
+    assert.equal(await page.evaluate(() => document.body.dataset.model), siteModel);
     assert.equal(await page.getAttribute('body', 'data-model-ready'), 'true');
     // The mixed folder's files kept before its bad graph was found are gone again.
     assert.deepEqual((await cacheKeys(page)).filter((u) => u.includes('/models/local/')), []);

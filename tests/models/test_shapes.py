@@ -9,7 +9,7 @@ import pytest
 
 from conftest import random_inputs
 from models.exporter.explainer import OUTPUT_NAMES
-from models.exporter.shapes import annotate, axis, settings_for
+from models.exporter.shapes import annotate, axis, record, settings_for
 from ort_runner import run_in_ort
 
 SETTINGS = [{"K": 1, "pixel_relevance": 1}, {"K": 2, "pixel_relevance": 1}, {"K": 1, "pixel_relevance": 0}]
@@ -55,6 +55,16 @@ def test_every_intermediate_value_gets_a_complete_shape(annotated):
     assert {"K", "K*pixel_relevance", "pixel_relevance", "K*attnlrp_relevance", "K*cp_lrp_relevance"} <= names
     assert unnamed <= 4, unnamed  # each switched output's Concat: 2K rows when on, K+1 when off
     assert not onnx.load(str(bare)).graph.value_info  # what torch wrote: nothing
+
+
+def test_recorded_in_parts_the_shapes_are_those_of_one_run(annotated):
+    # How a graph too big for one run with every value kept is recorded (ViT-S/16 and up).
+    _, bare, _, _ = annotated
+    model = onnx.load(str(bare), load_external_data=False)
+    settings = settings_for(model.graph)
+    whole = record(bare, model, settings)
+    assert len(whole[0]) > 3 * 40
+    assert record(bare, model, settings, chunk=40) == whole
 
 
 @pytest.mark.parametrize("k, flag", [(3, 1.0), (2, 0.0)])

@@ -140,6 +140,8 @@ async function openModel(model, base) {
   state.maps.clear();
   forgetHeat();
   if (state.photo) drawViews();
+  document.body.dataset.model = model.name; // what the tests and the bench wait on
+  document.body.dataset.classes = String(ready.metadata.labels.length);
   document.body.dataset.modelReady = 'true';
   if (state.photo) analyze(state.photo);
 }

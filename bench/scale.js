@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// `npm run bench -- scale` (issue 27): bigger models. Random-weight ViT-S/16 (width 384,
+// 6 heads) and ViT-B/16 (768, 12 heads), 12 blocks and 1000 classes each, are written as
+// bare timm checkpoints in a temp folder and exported with `vit-relevance export` (timed;
+// target ≤ 3 min for ViT-B). Then for DeiT-tiny (build/models) and both:
+//   Node  — in a process of its own per model, through the Node API: ready (loadExplainer),
+//           first map of a photo (predicted class), class switch (a chosen class's map of
+//           the same photo), the plain forward pass, and the process's peak memory
+//           (process.resourceUsage().maxRSS);
+//   page  — a site built with the two as extra models (VITREL_MODELS) in a temp folder,
+//           served like bench/browser.js, each model opened with ?model= in a browser of
+//           its own: ready (page load → model ready, nothing cached, then a returning
+//           visit), photo chosen → first heat map, class switch, the forward pass in the
+//           page's Worker, and peak memory: each Chromium process's VmHWM (peak resident
+//           set, /proc/<pid>/status), the processes listed by CDP SystemInfo.getProcessInfo;
+//           the renderer's (page, Worker, WebAssembly memory) and the sum over all of them
+//           (an upper bound of the browser's peak, as the processes peak at different times).
+// Each time is also a ratio of that model's own forward pass in the same run; targets:
+// first heat map ≤ 6×, class switch ≤ 5×, ViT-B in the page ≤ 2 GB.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
+import { exportRandomModel } from '../tests/node/random-model.js';
+import { buildSite } from '../scripts/build/site.js';
+import { photoToHeatMap, returningVisits } from './page-first-map.js';
+import { pageClassSwitches, photoCached } from './page-switches.js';
+
+const here = fileURLToPath(import.meta.url);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (t) => (t >= 10_000 ? `${(t / 1000).toFixed(1)} s` : `${t.toFixed(0)} ms`);
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const ratio = (t, forward) => `${(t / forward).toFixed(2)}×`;
+const RANDOM = [
+  { name: 'vit_small_random', label: 'ViT-S/16', width: 384, heads: 6, depth: 12 },
+  { name: 'vit_base_random', label: 'ViT-B/16', width: 768, heads: 12, depth: 12 },
+];
+// Photos of different sizes; the first WARM_UP are a warm-up (V8 optimises onnxruntime's
+// hot WebAssembly over the first runs, bench/browser.js), the median of the rest counts.
+const PHOTOS = ['dogbird.png', 'catdog.png', 'el1.png', 'dogcat2.png', 'el3.png', 'el4.png', 'el5.png'];
+const WARM_UP = 2;
+
+// ---- Node: one model, in this process (run as `scale.js --node FOLDER`) → one JSON line.
+async function nodeRun(folder) {
+  const { loadExplainer } = await import('../runtime/node/index.js');
+  const { openExplainerFile } = await import('../runtime/node/open-explainer.js');
+  const entry = JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')).models[0];
+  const threads = os.availableParallelism();
+  let started = performance.now();
+  const explainer = await loadExplainer({ model: folder, threads });
+  const readyMs = performance.now() - started;
+  const firstMap = async (name) => {
+    started = performance.now();
+    const result = await explainer.explain(sample(name));
+    return { ms: performance.now() - started, result };
+  };
+  for (const name of PHOTOS.slice(0, WARM_UP)) await firstMap(name);
+  const firsts = [];
+  const preprocess = []; // of each first map: the photo file read, decoded and preprocessed
+  let last;
+  for (const name of PHOTOS.slice(WARM_UP)) {
+    last = await firstMap(name);
+    firsts.push(last.ms);
+    preprocess.push(last.result.timings.preprocessMs);
+  }
+  // The other top-5 classes of the last photo, each asked for by id.
+  const switches = [];
+  for (const { id } of last.result.top5.slice(1)) {
+    started = performance.now();
+    await explainer.explain(sample(PHOTOS.at(-1)), { targets: [id] });
+    switches.push(performance.now() - started);
+  }
+  await explainer.close();
+  // The plain forward pass (the graph the exporter writes beside the explainer).
+  const forward = await openExplainerFile(path.join(folder, entry.onnx), { threads, withForward: true });
+  const [H, W] = forward.metadata.architecture.image_size;
+  const pixels = new Float32Array(3 * H * W).map((_, i) => Math.sin(i) * 0.5);
+  const forwards = [];
+  for (let i = 0; i < 7; i++) forwards.push((await forward.predict(pixels)).timings.modelMs);
+  await forward.release();
+  console.log(JSON.stringify({
+    readyMs, firstMs: median(firsts), firsts, preprocessMs: median(preprocess), switchMs: median(switches), switches, forwardMs: median(forwards),
+    maxRssBytes: process.resourceUsage().maxRSS * 1024, threads,
+  }));
+}
+
+function nodeFigures(folder) {
+  const r = spawnSync(process.execPath, [here, '--node', folder], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error(`the Node run of ${folder} exited with ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1));
+}
+
+// ---- Page: peak resident memory of each of the browser's processes.
+async function peakMemory(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  const peaks = processInfo.map(({ id, type }) => {
+    let status = '';
+    try { status = readFileSync(`/proc/${id}/status`, 'utf8'); } catch { /* the process has ended */ }
+    const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+    return { type, bytes: kb * 1024 };
+  });
+  return {
+    rendererBytes: Math.max(0, ...peaks.filter((p) => p.type === 'renderer').map((p) => p.bytes)),
+    totalBytes: peaks.reduce((sum, p) => sum + p.bytes, 0),
+    processes: peaks.length,
+  };
+}
+
+async function pageFigures(url, name) {
+  const browser = await launch();
+  try {
+    const { page } = await openPage(browser, `${url}?model=${encodeURIComponent(name)}`);
+    await page.waitForSelector('body[data-model-ready="true"]', { timeout: 600_000 });
+    const readyMs = await page.evaluate(() => window.__vitrel.timeline.modelReady.at);
+    const firsts = [];
+    for (const [i, photo] of PHOTOS.entries()) {
+      const t = await photoToHeatMap(page, sample(photo));
+      if (i >= WARM_UP) firsts.push(t);
+    }
+    await photoCached(page);
+    const { switches } = await pageClassSwitches(page);
+    const forwardMs = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
+    const [returning] = await returningVisits(page, 1, sample(PHOTOS.at(-1)));
+    return {
+      readyMs, returningReadyMs: returning.readyMs, fromCache: returning.fromCache, firstMs: median(firsts), firsts,
+      switchMs: median(switches), switches, forwardMs, memory: await peakMemory(browser),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+// ---- The run: model by model (DeiT-tiny first, ViT-B last), each one's rows printed as
+// soon as they are measured, so that a slow machine still shows the smaller models'.
+async function main() {
+  const reason = skipReason();
+  if (reason) {
+    console.log(`bench scale: skipped: ${reason}`);
+    return;
+  }
+  const builtIn = JSON.parse(readFileSync(path.join(paths.models, 'index.json'), 'utf8')).models[0];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrel-scale-'));
+  const site = path.join(dir, 'site');
+  const exported = [];
+  let server = null;
+  // VITREL_BENCH_SCALE_MODELS (labels, comma-separated) runs some of them, e.g. "ViT-S/16".
+  const only = process.env.VITREL_BENCH_SCALE_MODELS?.split(',').map((l) => l.trim());
+  const models = [{ name: builtIn.name, label: 'DeiT-tiny', folder: paths.models, exportMs: null }, ...RANDOM.map((spec) => ({ ...spec }))]
+    .filter((m) => !only || only.includes(m.label));
+  console.log('times are medians; first heat map: photos ' + PHOTOS.slice(WARM_UP).join(', ') + ` after ${WARM_UP} warm-up photos;`
+    + ' class switch: the last photo\'s other top-5 classes; ready in the page: from navigation start');
+  try {
+    for (const m of models) {
+      if (m.width) {
+        console.log(`\nexporting a random-weight ${m.label} (width ${m.width}, ${m.heads} heads, ${m.depth} blocks, 1000 classes)…`);
+        Object.assign(m, exportRandomModel(dir, m, { stdio: ['ignore', 'inherit', 'inherit'] }));
+        console.log(`${m.label}: exported in ${ms(m.exportMs)}`);
+        exported.push(m.folder);
+      }
+      console.log(`${m.label}: Node…`);
+      m.node = nodeFigures(m.folder);
+      // The site with the models exported so far; unchanged files are not copied again.
+      await buildSite({ ...paths, site }, { models: exported.join(',') });
+      server ??= await startSite({ root: site, build: false });
+      console.log(`${m.label}: page…`);
+      m.page = await pageFigures(server.url, m.name);
+      report(m);
+    }
+  } finally {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const verdict = (ok) => (ok ? 'OK' : 'MISSED');
+
+// One model's figures, and its targets met or missed.
+function report(m) {
+  const { node: n, page: p } = m;
+  console.log(`\n${m.label}${m.exportMs === null ? ' (built)' : `, exported in ${ms(m.exportMs)}`}`);
+  console.log(`  Node (${n.threads} threads): forward ${ms(n.forwardMs)}; ready ${ms(n.readyMs)} (${ratio(n.readyMs, n.forwardMs)}); `
+    + `first map ${ms(n.firstMs)} (${ratio(n.firstMs, n.forwardMs)}; photo read and preprocessed in ${ms(n.preprocessMs)}); `
+    + `class switch ${ms(n.switchMs)} (${ratio(n.switchMs, n.forwardMs)}); peak memory (maxRSS) ${mb(n.maxRssBytes)}`);
+  console.log(`  page: forward ${ms(p.forwardMs)}; ready ${ms(p.readyMs)} (${ratio(p.readyMs, p.forwardMs)}), returning visit `
+    + `${ms(p.returningReadyMs)} (${ratio(p.returningReadyMs, p.forwardMs)})${p.fromCache ? '' : ' NOT from the cache'}; `
+    + `first heat map ${ms(p.firstMs)} (${ratio(p.firstMs, p.forwardMs)}); class switch ${ms(p.switchMs)} (${ratio(p.switchMs, p.forwardMs)}); `
+    + `peak memory (VmHWM): renderer ${mb(p.memory.rendererBytes)}, all ${p.memory.processes} processes ${mb(p.memory.totalBytes)}`);
+  for (const [where, f] of [['Node', n], ['page', p]]) {
+    const first = f.firstMs / f.forwardMs;
+    const switched = f.switchMs / f.forwardMs;
+    console.log(`  ${m.label}, ${where}: first heat map / forward ${first.toFixed(2)}× (target ≤ 6×) ${verdict(first <= 6)}; `
+      + `class switch / forward ${switched.toFixed(2)}× (target ≤ 5×) ${verdict(switched <= 5)}`);
+  }
+  if (m.label !== 'ViT-B/16') return;
+  const peak = p.memory.totalBytes;
+  console.log(`  ViT-B/16 in the page: peak memory ${mb(peak)} (all processes; renderer ${mb(p.memory.rendererBytes)}) `
+    + `(target ≤ 2 GB) ${verdict(peak <= 2 * 2 ** 30)}`);
+  console.log(`  ViT-B/16 export: ${ms(m.exportMs)} (target ≤ 3 min) ${verdict(m.exportMs <= 180_000)}`);
+}
+
+if (process.argv[2] === '--node') await nodeRun(process.argv[3]);
+else await main();
