@@ -5,18 +5,13 @@
 // any work, since a user's folder that is wrong would otherwise fail halfway through.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pageFiles } from '../../web/lib/model-files.js';
 
-// The files of one index entry the page may fetch. onnx: the self-contained explainer
-// (what the page runs when there are no split graphs); split: the page's explainer, photo,
-// target, plain forward and method family graphs (the families where an export has them)
-// and their shared weights file; attribution: the Attribution panel's hidden-states and
-// per-block graphs and their weights. Not forward_onnx, the plain forward graph with a
-// copy of the weights: the Node evaluations read it.
+// The files of one index entry the site carries: those the page reads
+// (web/lib/model-files.js: the one list, shared with "Open your model…"), and the
+// self-contained explainer graph `onnx`, which the page runs where there are no split graphs.
 export function siteFiles(m) {
-  const split = m.split ? [m.split.graph, m.split.photo, m.split.target, m.split.forward, m.split.weights,
-    ...Object.values(m.split.families ?? {})] : [];
-  const attribution = m.attribution ? [m.attribution.states, ...m.attribution.blocks, m.attribution.weights] : [];
-  return [m.onnx, m.metadata, ...split, ...attribution].filter(Boolean);
+  return [...new Set([m.onnx, ...pageFiles(m)])].filter(Boolean);
 }
 
 const fail = (message) => { throw new Error(`VITREL_MODELS: ${message}`); };

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto, paths } from './harness.js';
+import { skipReason, startSite, launch, openPage, screenshot, sample, waitForHeat, choosePhoto, copiedMap, paths } from './harness.js';
 import { CASES } from '../hostile/cases.js';
 
 const skip = skipReason() ?? false;
@@ -82,11 +82,9 @@ test('an exported folder opens through “Open your model…”, explains with i
     const top = await top5Labels(page);
     assert.equal(top.length, LABELS.length, 'four classes: a top-4');
     assert.deepEqual([...top].sort(), [...LABELS].sort());
-    const { grid, top1 } = await page.evaluate(() => {
-      const { state } = window.__vitrel;
-      const map = state.maps.get(`c${state.classA}|0`).transformer_attribution;
-      return { grid: [map.rows, map.cols], top1: state.top5[0].id };
-    });
+    const map = await copiedMap(page); // the single view's map, as "Copy map JSON" gives it
+    const grid = [map.rows, map.cols];
+    const top1 = Number(await page.getAttribute('#top5 button >> nth=0', 'data-class-id'));
     assert.deepEqual(grid, [4, 6], 'the model\'s own 4×6 patch grid');
     await screenshot(page, 'open-model-single');
 
@@ -109,7 +107,7 @@ test('an exported folder opens through “Open your model…”, explains with i
     await page.fill('#attr-steps', '2');
     await page.dispatchEvent('#attr-steps', 'change');
     await page.click('#attr-run');
-    await page.waitForFunction(() => window.__vitrel.attribution.stats.finished > 0);
+    await page.waitForFunction(() => Number(document.querySelector('#attribution').dataset.runsFinished ?? 0) > 0);
     assert.equal(await page.$$eval('#attr-heads td', (tds) => tds.length), 2 * 3, 'a head-importance cell per block and head');
     await page.waitForSelector('#view-grid canvas[data-method="attattr"][data-rendered="heat"]');
     await screenshot(page, 'open-model-grid');
