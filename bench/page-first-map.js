@@ -39,11 +39,15 @@ async function toFirstMap(page, photo, forwardRuns) {
   return out;
 }
 
-// `visits` reloads of an open page whose model is cached (returning visits), in order.
+// `visits` returning visits (the model cached) to an open page's address, in order, each
+// keeping of the link the page has written there its model alone: a reload would open the
+// link's photo too, which a visitor who comes back to explain a photo of theirs does not.
 export async function returningVisits(page, visits, photo, forwardRuns = 7) {
   const out = [];
+  const address = new URL(page.url());
+  address.search = new URLSearchParams([...address.searchParams].filter(([key]) => key === 'model')).toString();
   for (let i = 0; i < visits; i++) {
-    await page.reload();
+    await page.goto(address.href);
     out.push(await toFirstMap(page, photo, forwardRuns));
   }
   return out;

@@ -400,11 +400,20 @@ self.onmessage = ({ data: msg }) => {
   run(msg, reply, () => handle(msg, reply));
 };
 
-// One queue turn of a request. A handler may return a function, its next step (the
-// attribution's next block): that step queues anew, after a macrotask so that messages
-// that arrived meanwhile (a cancel, other requests) are seen first.
+// Resolves in the next task: by then the messages that arrived while the Worker's thread
+// was held (a session's opening, a graph's run) have been dispatched. A queue turn starts
+// in the task that ended the one before, ahead of them.
+const messagesSeen = () => new Promise((resolve) => { setTimeout(resolve); });
+
+// One queue turn of a request, started once the messages that arrived before its turn have
+// been seen, so that one they supersede or cancel is skipped, not run: a photo chosen
+// while the Worker opens a session (a visit's first photo) replaces a link's photo queued
+// before it. A handler may return a function, its next step (the attribution's next
+// block): that step queues anew, after a macrotask so that messages that arrived meanwhile
+// (a cancel, other requests) queue ahead of it.
 function run(msg, reply, work) {
   enqueue(async () => {
+    await messagesSeen();
     try {
       checkFresh(msg);
       const result = await work();

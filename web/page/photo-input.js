@@ -19,8 +19,11 @@ export let comparePicker = null;
 let sources = null;
 
 async function onPhoto(blob, name) {
-  // The link's classes belong to the link's photo only.
-  if (link.peek('photo') !== undefined && link.peek('photo') !== name) link.forget('class', 'vs', 'contrast');
+  // The link's classes belong to the link's photo only: the one it names, else the first
+  // (a linked sample opens before the model is ready, and another photo may replace it
+  // before its prediction takes them).
+  const linked = link.peek('photo') ?? state.photo?.name ?? name;
+  if (linked !== name) link.forget('class', 'vs', 'contrast');
   link.forget('photo');
   timeline.photoChosen = performance.now();
   timeline.firstHeatmap = null;
