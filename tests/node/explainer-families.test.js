@@ -12,7 +12,7 @@ import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds, tokenLayout } from '../../runtime/metadata.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { root } from './maps-support.js';
-import { skipDeit, goldenInput, argmax } from './explain-support.js';
+import { skipDeit, goldenInput, argmax, relErr } from './explain-support.js';
 
 ort.env.wasm.numThreads = 2;
 const models = path.join(root, 'build', 'models');
@@ -21,17 +21,6 @@ const entry = existsSync(path.join(models, 'index.json'))
   : null;
 const skip = skipDeit || (!entry && 'no method family graphs in build/models (npm run build exports them)');
 const read = (f) => readFileSync(path.join(models, f));
-
-// The largest difference relative to the largest value of the reference map.
-function relErr(a, b) {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < a.length; i++) {
-    num = Math.max(num, Math.abs(a[i] - b[i]));
-    den = Math.max(den, Math.abs(b[i]));
-  }
-  return den === 0 ? num : num / den;
-}
 
 // Maps of a family graph against the explainer graph's, same weights, same operations: the
 // two sessions' kernels may still sum in other orders (onnxruntime fuses each graph on its

@@ -13,7 +13,7 @@ import { createSession } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { root } from './maps-support.js';
-import { skipDeit, goldenInput, argmax } from './explain-support.js';
+import { skipDeit, goldenInput, argmax, relErr } from './explain-support.js';
 
 ort.env.wasm.numThreads = 2;
 const models = path.join(root, 'build', 'models');
@@ -34,16 +34,6 @@ async function open(split = entry.split, options = {}) {
     modelName: split.graph,
     ...options,
   });
-}
-
-function relErr(a, b) {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < a.length; i++) {
-    num = Math.max(num, Math.abs(a[i] - b[i]));
-    den = Math.max(den, Math.abs(b[i]));
-  }
-  return den === 0 ? num : num / den; // all-zero maps (Grad-CAM's NaN case) compare by value
 }
 
 test('split graphs: explainCached on a cached photo equals explain, for several targets', { skip, timeout: 300_000 }, async () => {
