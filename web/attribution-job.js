@@ -4,7 +4,7 @@
 // attribution graphs are downloaded and opened on the first request; a photo's hidden
 // states (the forward below every block) are computed once and kept with the photo, so
 // a second class on it runs the block graphs alone. The work is split into one step per
-// block: web/worker.js queues each step anew, so requests sent during a run are answered
+// block: web/worker/queue.js queues each step anew, so requests sent during a run are answered
 // between blocks and a cancel takes effect before the next block.
 import { openAttribution, probabilityOf } from '../runtime/attribution.js';
 import { fetchModelBytes } from './lib/model-fetch.js';

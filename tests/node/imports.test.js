@@ -2,8 +2,8 @@
 // relative to its own file; a `vit-relevance/…` import resolves through package.json
 // "exports" to a file that exists; a module a Worker loads imports no package name (a
 // Worker gets no import map); a page whose modules import one maps it, in its import
-// map, to the very file the exports name; and no module a bundle moves (web/lib/, the
-// browser's runtime/) builds a URL from its own location. No bundler, no path rewriting
+// map, to the very file the exports name; and no module a bundle moves (web/lib/,
+// web/worker/, the browser's runtime/) builds a URL from its own location. No bundler, no path rewriting
 // in between.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -93,15 +93,24 @@ test('every relative import names a file that exists relative to its file; every
 
 test('a module a Worker loads imports no package name (a Worker gets no import map)', () => {
   const graph = moduleGraph(WORKERS);
-  assert.ok(graph.has('runtime/core.js') && graph.has('runtime/png-decode.js'), 'the Workers\' graphs reach the runtime');
+  assert.ok(graph.has('runtime/core.js') && graph.has('runtime/png-decode.js') && graph.has('web/worker/sessions.js'), 'the Workers\' graphs reach their jobs and the runtime');
   const bare = [...graph].flatMap((file) => imports.get(file).filter((i) => i.bare).map((i) => `${file}: ${i.specifier}`));
   assert.deepEqual(bare, []);
 });
 
 test("only web/'s top-level scripts build URLs from their own location (a bundle moves the rest)", () => {
-  const bundled = sources.filter((f) => f.startsWith('web/lib/') || (f.startsWith('runtime/') && !f.startsWith('runtime/node/')));
+  const bundled = sources.filter((f) => f.startsWith('web/lib/') || f.startsWith('web/worker/') || (f.startsWith('runtime/') && !f.startsWith('runtime/node/')));
   const code = (file) => readFileSync(path.join(root, file), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l)).join('\n');
   assert.deepEqual(bundled.filter((f) => code(f).includes('import.meta.url')), []);
+});
+
+test("only web/'s top-level scripts import another top-level script (a bundle keeps that import as written)", () => {
+  const topLevel = (f) => /^web\/[^/]+\.js$/.test(f);
+  // web/examples/ is copied as it is, beside the bundles; every other web/ folder is inside one
+  const bundled = (f) => f.startsWith('web/') && !topLevel(f) && !f.startsWith('web/examples/');
+  const wrong = [...imports].filter(([file]) => bundled(file))
+    .flatMap(([file, list]) => list.filter((i) => i.file && topLevel(i.file)).map((i) => `${file}: ${i.specifier}`));
+  assert.deepEqual(wrong, []);
 });
 
 // A page's module scripts and its import map: { modules: [file], map: { specifier prefix → file } }.

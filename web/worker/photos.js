@@ -1,0 +1,100 @@
+// The inference Worker's photos: each analysed photo kept with its preprocessed pixels and
+// cached tensors (in the core's heap) for later classes, methods and start layers, the
+// newest MAX_PHOTOS of them; analysis (prediction and the first map), explanation, and a
+// photo's target-independent tensors cached when the Worker is idle (split graphs).
+import { graphMethodIds } from '../../runtime/metadata.js';
+import { REPLY, NOTICE } from '../lib/protocol.js';
+import { core, sessionOf } from './sessions.js';
+import { Stale, checkFresh, notice, whenIdle, forgetIdle } from './queue.js';
+
+const now = () => performance.now();
+
+const photos = new Map();    // imageId → { session, photo }, oldest first
+const MAX_PHOTOS = 8;        // each holds tensors in the core's heap (its owner releases it)
+export const photoCount = () => photos.size;
+
+export function photoOf(imageId) {
+  const entry = photos.get(imageId);
+  if (!entry) throw new Stale(); // released, or pushed out by newer photos
+  return entry;
+}
+
+function dropPhoto(imageId) {
+  const entry = photos.get(imageId);
+  if (!entry) return;
+  entry.session.closePhoto(entry.photo);
+  photos.delete(imageId);
+}
+
+// { id: { rows, cols, data, correlation? } } for posting (a contrast's maps carry correlation).
+function wireResults(results) {
+  return results.map(({ target, maps }) => {
+    const out = {};
+    for (const [m, { shape, data, correlation }] of Object.entries(maps)) {
+      out[m] = correlation === undefined ? { rows: shape[0], cols: shape[1], data } : { rows: shape[0], cols: shape[1], data, correlation };
+    }
+    return { target, maps: out };
+  });
+}
+
+// Frees a photo's tensors, and forgets its caching if it has not run yet.
+export function release({ imageId }) {
+  forgetIdle(`photo ${imageId}`);
+  dropPhoto(imageId);
+}
+
+// Photo → prediction and the top-1 explanation in ONE explainer run (with photoGraph: the
+// photo graph, kept as the photo's cache, then the target graph: embeds, whose next
+// request follows at once). Also gives the region of the photo the model saw, where the
+// page draws the heat map.
+export async function analyze(msg, reply) {
+  const { modelKey, imageId, rgba, width, height, startLayer = 0, photoGraph = false, crop } = msg;
+  const session = await sessionOf(modelKey);
+  const methods = msg.methods ?? graphMethodIds(core, session.explainer.metadata);
+  const t0 = now();
+  dropPhoto(imageId);
+  const photo = session.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
+  photos.set(imageId, { session, photo });
+  while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
+  const preprocessMs = now() - t0;
+  checkFresh(msg);
+  const viaPhoto = photoGraph && session.explainer.canCachePhoto;
+  // Before the session of the graph that explains these methods is open, the forward graph
+  // predicts at once.
+  const viaForward = !viaPhoto && session.explainer.hasForward && !session.explainer.isOpenFor(core.outputsFor(methods));
+  const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo)
+    : viaForward ? await session.predictForward(photo) : await session.predict(photo, { methods });
+  reply({
+    type: REPLY.PREDICTION, imageId,
+    top5: top5.map(({ id: cls, prob }) => ({ id: cls, prob })),
+    logits: photo.logits, // every class's standing (probability, rank) comes from these
+    region: photo.region,
+    predictedBy: viaPhoto ? 'photo' : viaForward ? 'forward' : 'explainer',
+    timings: { preprocessMs },
+  });
+  const { results, timings } = await session.explain(photo, [target], { methods, startLayer });
+  reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
+  if (session.explainer.canCachePhoto && !viaPhoto) whenIdle(`photo ${imageId}`, () => cacheIdlePhoto(imageId));
+}
+
+export async function explain(msg, reply) {
+  const { imageId, targets, startLayer = 0 } = msg;
+  const { session, photo } = photoOf(imageId);
+  const methods = msg.methods ?? graphMethodIds(core, session.explainer.metadata);
+  checkFresh(msg);
+  const { results, timings } = await session.explain(photo, targets, { methods, startLayer });
+  checkFresh(msg);
+  reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings });
+}
+
+async function cacheIdlePhoto(imageId) {
+  const entry = photos.get(imageId);
+  const promise = entry && entry.session.cachePhoto(entry.photo);
+  if (!promise) return;
+  try {
+    const cache = await promise;
+    notice({ type: NOTICE.PHOTO_CACHED, imageId, timings: { modelMs: cache.modelMs } });
+  } catch (err) {
+    notice({ type: NOTICE.PHOTO_CACHE_FAILED, imageId, message: err?.message ?? String(err) });
+  }
+}
