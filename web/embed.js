@@ -1,4 +1,4 @@
-// The iframe route, embed.html?src=…&target=…&method=…: one <vit-relevance> with the
+// The iframe route, embed.html?src=…&class-id=…&method=…: one <vit-relevance> with the
 // element's options as query parameters, for hosts that allow iframes but no scripts.
 // It tells its parent its height ({ source: 'vit-relevance', type: 'size', height }) and
 // its explanation ({ type: 'explained', result }), by postMessage.

@@ -1,15 +1,16 @@
 // @ts-check
-// <vit-relevance src="photo.jpg" target="bull mastiff" method="transformer_attribution">:
+// <vit-relevance src="photo.jpg" class-id="bull mastiff" method="transformer_attribution">:
 // a live, class-specific relevance map inside any page, built on the public API
 // (vit-relevance.js). All elements of a page share one Worker and one session per model.
-// Rendering attributes re-draw from the kept maps; target, contrast, method and start
-// layer re-explain the photo the Worker keeps (no new decode, cached tensors reused).
+// Rendering attributes re-draw from the kept maps; the class, contrast, method and start
+// layer re-explain the photo the Worker keeps (no new decode, cached tensors reused). Its
+// parts by job in web/element/: the attributes, the drawing, the controls, the styles.
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { withBackendNote } from './lib/backend-note.js';
-import { heatImage } from './lib/render.js';
-import { drawOverlay } from './lib/overlay.js';
-import { SCALE_CHOICES, scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
-import { pct, standingText } from 'vit-relevance/runtime/confidence.js';
+import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf } from './element/attributes.js';
+import { drawMaps } from './element/drawing.js';
+import { fillControls } from './element/controls.js';
+import { styleSheet } from './element/style.js';
 
 /**
  * @import { ClassSpec, MethodId, RenderOptions } from 'vit-relevance/runtime/explain-types.js'
@@ -25,38 +26,6 @@ import { pct, standingText } from 'vit-relevance/runtime/confidence.js';
  * @property {CustomEvent<BrowserExplainResult>} explained
  * @property {CustomEvent<{ message: string }>} error
  */
-
-const RENDERING = new Set(['colormap', 'opacity', 'threshold', 'display', 'scale', 'view']);
-const EXPLAINING = new Set(['target', 'contrast', 'method', 'start-layer']);
-const LOADING = new Set(['src', 'model', 'backend']);
-const ATTRIBUTES = [...LOADING, ...EXPLAINING, ...RENDERING, 'controls', 'loading'];
-const DEFAULTS = {
-  method: 'transformer_attribution', colormap: 'jet', opacity: '0.5', threshold: 'none', display: 'smooth', scale: 'auto',
-  'start-layer': '0', view: 'overlay', controls: 'none', loading: 'lazy', backend: 'wasm',
-};
-
-const STYLE = `
-:host { display: inline-block; max-width: 100%; font: 13px/1.4 system-ui, sans-serif; color: inherit; vertical-align: top; }
-:host([hidden]) { display: none; }
-figure { margin: 0; }
-.maps { display: grid; grid-template-columns: repeat(var(--columns, 1), minmax(0, 1fr)); gap: 4px; }
-.tile { position: relative; margin: 0; }
-canvas { display: block; width: 100%; height: auto; background: #8882; }
-.tile span { position: absolute; left: 4px; top: 4px; padding: 0 4px; background: #000a; color: #fff; border-radius: 3px; font-size: 11px; }
-figcaption { margin-top: 4px; }
-.status { opacity: .75; }
-.error { color: #b00020; }
-.controls { display: flex; gap: 6px; margin-bottom: 4px; flex-wrap: wrap; }
-.controls select { font: inherit; max-width: 100%; }
-`;
-let sheet = null; // one constructed stylesheet for every element (no inline <style>: strict CSP)
-function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(STYLE);
-  }
-  return sheet;
-}
 
 export class VitRelevanceElement extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
@@ -105,11 +74,19 @@ export class VitRelevanceElement extends HTMLElement {
   /** @type {string | null} */
   get model() { return this.#option('model'); }
   set model(v) { this.#set('model', v); }
-  /** The class: an id, WordNet id or name; null: the predicted class. @returns {string | null} */
-  get target() { return this.#option('target'); }
+  /** The class to explain (`class-id`): an id, WordNet id or name; null: the predicted
+   * class. @returns {string | null} */
+  get classId() { return classOf(this); }
   /** @param {ClassSpec | null | undefined} v */
-  set target(v) { this.#set('target', v); }
-  /** Class B: why target rather than B. @returns {string | null} */
+  set classId(v) {
+    this.removeAttribute('target'); // its alias would otherwise name the class once class-id is removed
+    this.#set('class-id', v);
+  }
+  /** The class's name before `class-id`, kept as its alias. @deprecated use classId @returns {string | null} */
+  get target() { return this.classId; }
+  /** @param {ClassSpec | null | undefined} v */
+  set target(v) { this.classId = v; }
+  /** Class B: why the class rather than B. @returns {string | null} */
   get contrast() { return this.#option('contrast'); }
   /** @param {ClassSpec | null | undefined} v */
   set contrast(v) { this.#set('contrast', v); }
@@ -200,15 +177,13 @@ export class VitRelevanceElement extends HTMLElement {
   }
 
   /** @param {string} name @returns {any} the attribute, its default or null */
-  #option(name) { return this.getAttribute(name) ?? DEFAULTS[name] ?? null; }
+  #option(name) { return optionOf(this, name); }
 
   /** @param {string} name @param {unknown} value */
   #set(name, value) {
     if (value === null || value === undefined) this.removeAttribute(name);
     else this.setAttribute(name, String(value));
   }
-
-  #methods() { return this.#option('method').split(',').map((m) => m.trim()).filter(Boolean); }
 
   #schedule(kind) {
     const first = !this.#pending;
@@ -263,11 +238,11 @@ export class VitRelevanceElement extends HTMLElement {
         this.#photo.promise.catch(() => {});
       }
       const photo = await this.#photo.promise;
-      const target = this.getAttribute('target');
+      const cls = classOf(this);
       const contrast = this.getAttribute('contrast');
-      const spec = contrast ? { class: target, contrast } : target;
+      const spec = contrast ? { class: cls, contrast } : cls;
       const result = withBackendNote(await photo.explain({
-        targets: [spec], methods: this.#methods(), startLayer: Number(this.#option('start-layer')) || 0, signal,
+        targets: [spec], methods: methodsOf(this), startLayer: Number(this.#option('start-layer')) || 0, signal,
       }), explainer.backendNote);
       if (generation !== this.#generation) return this.#result;
       this.#result = result;
@@ -296,85 +271,17 @@ export class VitRelevanceElement extends HTMLElement {
 
   // Draws every method's map of the first target over the photo, from the kept maps.
   async #render() {
-    const result = this.#result;
-    if (!result) return;
+    if (!this.#result) return;
     const core = await loadRenderer();
-    const [target] = result.targets;
-    const { explainer } = this.#shown;
-    const methods = Object.keys(target.maps);
-    const sideBySide = this.#option('view') === 'side-by-side';
-    const opacity = Math.min(1, Math.max(0, Number(this.#option('opacity'))));
-    const display = this.#option('display') === 'grid' ? 'grid' : 'smooth';
-    const options = { colormap: this.#option('colormap'), threshold: this.#option('threshold'), display };
-    // 'auto' | 'positive' | 'signed' (runtime/map-scale.js); an unknown value falls back to auto
-    const choice = SCALE_CHOICES.includes(this.#option('scale')) ? this.#option('scale') : 'auto';
-    const photo = { bitmap: this.#shown.photo.bitmap, width: result.width, height: result.height };
-    const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : target.label;
-    // Each class named with its standing: "tiger cat (3.10%, rank 3) rather than bull mastiff (…)".
-    const standing = target.contrast
-      ? `${target.label} (${standingText(target)}) rather than ${target.contrast.label} (${standingText(target.contrast)})`
-      : `${target.label} · ${standingText(target)}`;
-    const tiles = [];
-    if (sideBySide) tiles.push(this.#tile(photo, null, null, 'Photo', `Photo (${result.width}×${result.height})`, opacity));
-    for (const m of methods) {
-      const map = target.maps[m];
-      const scale = scaleFor(choice, m, Boolean(target.contrast));
-      const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, { ...options, scale });
-      const label = `Relevance map: ${explainer.method(m).name} for ${what}${target.contrast ? '' : `, ${pct(target.prob)}`}`;
-      const tile = this.#tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
-        sideBySide ? 1 : opacity, display);
-      // What the colours mean: the scale, the range and the share of negative values.
-      const canvas = tile.querySelector('canvas');
-      canvas.title = scaleCaption(core, map, scale);
-      canvas.setAttribute('aria-description', canvas.title);
-      canvas.dataset.scale = scale;
-      tiles.push(tile);
-    }
+    const { tiles, caption } = drawMaps(core, this, { result: this.#result, ...this.#shown });
     this.#maps.style.setProperty('--columns', String(Math.max(1, Math.min(tiles.length, 3))));
     this.#maps.replaceChildren(...tiles);
-    const names = methods.map((m) => explainer.method(m).shortName).join(', ');
-    // What the maps leave out (methods that cannot contrast) and the backend that ran.
-    this.#status([standing, names, ...(result.notes ?? [])].filter(Boolean).join(' · '));
-    this.#internals.ariaLabel = tiles.at(-1)?.querySelector('canvas').getAttribute('aria-label') ?? null;
+    this.#status(caption);
+    this.#internals.ariaLabel = tiles.at(-1)?.querySelector('canvas')?.getAttribute('aria-label') ?? null;
     this.dataset.rendered = String(Number(this.dataset.rendered ?? 0) + 1);
   }
 
-  #tile(photo, region, heat, badge, label, opacity, display = 'smooth') {
-    const tile = document.createElement('div');
-    tile.className = 'tile';
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', label);
-    drawOverlay(canvas, photo, region, heat, { opacity, smooth: display === 'smooth', maxSide: 1024 });
-    tile.append(canvas);
-    if (badge) {
-      const span = document.createElement('span');
-      span.textContent = badge;
-      tile.append(span);
-    }
-    return tile;
-  }
-
-  // controls="compact": a class picker (the top 5 and the current target) and a method picker.
-  #fillControls() {
-    const on = this.#option('controls') === 'compact' && this.#result;
-    this.#controls.hidden = !on;
-    if (!on) return;
-    const { top5, targets } = this.#result;
-    const { explainer } = this.#shown;
-    const classes = new Map(top5.map((t) => [t.id, `${t.label} ${pct(t.prob)}`]));
-    if (!classes.has(targets[0].id)) classes.set(targets[0].id, targets[0].label);
-    const classPick = document.createElement('select');
-    classPick.setAttribute('aria-label', 'Class to explain');
-    for (const [id, text] of classes) classPick.append(new Option(text, String(id), false, id === targets[0].id));
-    classPick.addEventListener('change', () => this.setAttribute('target', classPick.value));
-    const methodPick = document.createElement('select');
-    methodPick.setAttribute('aria-label', 'Relevance method');
-    const current = this.#methods();
-    for (const m of explainer.methods) methodPick.append(new Option(explainer.method(m).shortName, m, false, current[0] === m));
-    methodPick.addEventListener('change', () => this.setAttribute('method', methodPick.value));
-    this.#controls.replaceChildren(classPick, methodPick);
-  }
+  #fillControls() { fillControls(this.#controls, this, this.#result && { result: this.#result, explainer: this.#shown.explainer }); }
 }
 
 if (!customElements.get('vit-relevance')) customElements.define('vit-relevance', VitRelevanceElement);

@@ -32,10 +32,10 @@ const RECORDER = `<script>
   }
 </script>`;
 const ELEMENTS = {
-  rollout: { target: 'tiger cat', contrast: 'bull mastiff', method: 'attention_rollout' },
-  pair: { target: 'tiger cat', contrast: 'bull mastiff', method: 'transformer_attribution,attention_rollout' },
+  rollout: { 'class-id': 'tiger cat', contrast: 'bull mastiff', method: 'attention_rollout' },
+  pair: { 'class-id': 'tiger cat', contrast: 'bull mastiff', method: 'transformer_attribution,attention_rollout' },
   gpu: { backend: 'webgpu' },
-  hostile: { target: '282', contrast: HOSTILE },
+  hostile: { 'class-id': '282', contrast: HOSTILE },
   data: { src: DATA_URL },
 };
 const attributes = (a) => Object.entries({ src: 'samples/catdog.png', ...a }).map(([k, v]) => `${k}="${escape(v)}"`).join(' ');
@@ -123,7 +123,7 @@ test('a contrast caption gives both classes\' probability and rank, as a plain t
   const standing = /\d+(\.\d+)?%, rank \d+/.source;
   const pattern = new RegExp(`^tiger cat \\(${standing}\\) rather than bull mastiff \\(${standing}\\) · Transformer attribution`);
   assert.match((await caption(page(), 'pair')).text, pattern);
-  const { frame, context } = await openFrame({ src: 'samples/catdog.png', target: 'tiger cat', contrast: 'bull mastiff' });
+  const { frame, context } = await openFrame({ src: 'samples/catdog.png', 'class-id': 'tiger cat', contrast: 'bull mastiff' });
   try {
     assert.match((await caption(frame)).text, pattern);
   } finally {

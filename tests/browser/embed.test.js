@@ -1,6 +1,6 @@
 // Embedding in headless Chromium: several <vit-relevance> elements on one page share one
 // Worker and one download of each model file and agree with `vit-relevance explain`;
-// target and rendering changes; a broken photo fails alone; lazy loading; removal frees the
+// class (class-id, and its alias target) and rendering changes; a broken photo fails alone; lazy loading; removal frees the
 // photo; the iframe route sizes its frame; no COOP/COEP (one thread); a sub-path; the
 // files the README lists for docs authors suffice on their own.
 import { test, before, after } from 'node:test';
@@ -140,11 +140,11 @@ test('a broken src fires error on that element only, with a specific message', {
   for (const id of Object.keys(PHOTOS)) assert.ok(await page().$eval(`#${id}`, (el) => Boolean(el.result)), `${id} lost its result`);
 });
 
-test('changing target re-explains (hottest patch moves 243 → 282); colormap re-renders without the graph', { skip, timeout: TIMEOUT }, async () => {
+test('changing the class (class-id) re-explains (hottest patch moves 243 → 282); colormap re-renders without the graph; target is its alias', { skip, timeout: TIMEOUT }, async () => {
   const dog = await resultOf('a');
   assert.equal(dog.targets[0].id, 243);
   const before = await stats();
-  await page().$eval('#a', (el) => { el.target = '282'; });
+  await page().$eval('#a', (el) => { el.classId = '282'; });
   await waitResult('a', 'r.targets[0].id === 282');
   const cat = await resultOf('a');
   // Each explained class with its standing: bull mastiff 1st, tiger cat 3rd on catdog, as in the top-5.
@@ -164,12 +164,16 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
   assert.equal((await stats()).graphRuns, afterTarget.graphRuns, 'rendering attributes must not run the graph');
 
   // Another element on the same photo shares it: no new photo, and 243's tensors are kept.
+  // It names its class with `target`, the older name of class-id, still read.
   await page().evaluate(() => {
     const twin = document.createElement('vit-relevance');
-    Object.assign(twin, { id: 'twin', src: 'samples/catdog.png', target: 'bull mastiff', loading: 'eager' });
+    Object.assign(twin, { id: 'twin', src: 'samples/catdog.png', loading: 'eager' });
+    twin.setAttribute('target', 'bull mastiff');
     document.getElementById('a').after(twin);
   });
   await waitResult('twin');
+  assert.deepEqual(await page().$eval('#twin', (el) => [el.classId, el.target, el.getAttribute('class-id')]), ['bull mastiff', 'bull mastiff', null]);
+  assert.equal((await resultOf('twin')).targets[0].id, 243);
   const shared = await stats();
   assert.equal(shared.photos, afterTarget.photos, 'the same src is one photo in the Worker');
   assert.equal(shared.graphRuns, afterTarget.graphRuns, 'the twin reuses the kept tensors of 243');
@@ -181,6 +185,8 @@ test('changing target re-explains (hottest patch moves 243 → 282); colormap re
   assert.equal((await resultOf('twin')).targets[0].contrast.rank, 3);
   assert.match(await page().$eval('#twin', (el) => el.shadowRoot.querySelector('figcaption').textContent), /^bull mastiff \([\d.]+%, rank 1\) rather than tiger cat \([\d.]+%, rank 3\) · /);
   await page().$eval('#twin', (el) => { el.contrast = null; el.target = 'bull mastif'; });
+  // The alias property writes class-id, and drops the alias attribute it replaces.
+  assert.deepEqual(await page().$eval('#twin', (el) => [el.getAttribute('class-id'), el.getAttribute('target')]), ['bull mastif', null]);
   await page().waitForFunction(() => window.__events.some((e) => e.id === 'twin' && e.type === 'error'), null, { timeout: TIMEOUT });
   const error = await page().evaluate(() => window.__events.find((e) => e.id === 'twin' && e.type === 'error').message);
   assert.match(error, /"bull mastif" is not a class of this model\. Close matches: 243 \(bull mastiff/);
@@ -255,7 +261,7 @@ test('served from a sub-path under the site\'s CSP: docs.html shows the element,
     assert.deepEqual(offOrigin, []);
     // The site's Content-Security-Policy (no inline code, frames only from itself) holds.
     assert.deepEqual(cspReports, []);
-    assert.match(await p.textContent('code[data-source="#element-demo"]'), /<vit-relevance src="samples\/catdog.png" target="bull mastiff"/);
+    assert.match(await p.textContent('code[data-source="#element-demo"]'), /<vit-relevance src="samples\/catdog.png" class-id="bull mastiff"/);
     assert.match(await p.textContent('code[data-file="examples/api.js"]'), /loadExplainer/);
     // controls="compact": a class picker holding the top 5, and a method picker.
     const pickers = await p.$eval('vit-relevance[controls="compact"]', (el) => [...el.shadowRoot.querySelectorAll('.controls select')].map((s) => s.options.length));

@@ -28,7 +28,9 @@ export async function inThePage(file: File): Promise<ImageData> {
   console.log(sessions + graphRuns, phasesSeen, phase, methods, wrong, canContrast);
   const el = document.createElement('vit-relevance');
   el.src = 'photo.jpg';
-  el.target = 243;
+  el.classId = 243;
+  el.target = 'bull mastiff'; // the older name of classId, kept as its alias
+  const shownClass: string | null = el.classId;
   el.method = ['transformer_attribution', 'attnlrp'];
   el.opacity = 0.6;
   const opacity: number = el.opacity + el.startLayer;
@@ -38,7 +40,7 @@ export async function inThePage(file: File): Promise<ImageData> {
   // @ts-expect-error: a number, not text
   const layer: string = el.startLayer;
   el.addEventListener('explained', (e) => console.log(e.detail.top5[0].label, e.detail.backend));
-  el.addEventListener('progress', (e) => console.log(e.detail.loaded, e.detail.phases.includes('compile'), opacity, layer));
+  el.addEventListener('progress', (e) => console.log(e.detail.loaded, e.detail.phases.includes('compile'), opacity, layer, shownClass));
   const map = result.targets[0].maps.transformer_attribution;
   return render(map, { colormap: 'viridis', opacity: 0.6, photo: photo.bitmap, region: result.region });
 }

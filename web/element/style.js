@@ -1,0 +1,28 @@
+// @ts-check
+// The <vit-relevance> element's shadow styles: one constructed stylesheet shared by every
+// element (no inline <style>: a strict Content-Security-Policy forbids it).
+
+const STYLE = `
+:host { display: inline-block; max-width: 100%; font: 13px/1.4 system-ui, sans-serif; color: inherit; vertical-align: top; }
+:host([hidden]) { display: none; }
+figure { margin: 0; }
+.maps { display: grid; grid-template-columns: repeat(var(--columns, 1), minmax(0, 1fr)); gap: 4px; }
+.tile { position: relative; margin: 0; }
+canvas { display: block; width: 100%; height: auto; background: #8882; }
+.tile span { position: absolute; left: 4px; top: 4px; padding: 0 4px; background: #000a; color: #fff; border-radius: 3px; font-size: 11px; }
+figcaption { margin-top: 4px; }
+.status { opacity: .75; }
+.error { color: #b00020; }
+.controls { display: flex; gap: 6px; margin-bottom: 4px; flex-wrap: wrap; }
+.controls select { font: inherit; max-width: 100%; }
+`;
+
+/** @type {CSSStyleSheet | null} */
+let sheet = null;
+export function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+  }
+  return sheet;
+}
