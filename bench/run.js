@@ -14,6 +14,7 @@ const benches = [
   ['eval', 'eval.js'],        // explain per stage; evaluation throughput and overhead; shards merged = one run
   ['attribute', 'attribute.js'], // Self-Attention Attribution of every block vs plain forward; its MACs vs the minimum
   ['embed', 'embed.js'],      // <vit-relevance> elements: 2nd/3rd element and class switch vs the page's; script size
+  ['main-core', 'main-core.js'], // the main thread's copy of the core: its load and memory, a redraw vs the Worker's round trip
   ['scale', 'scale.js'],      // random ViT-S/16 and ViT-B/16 exports beside DeiT-tiny, in Node and the page: ratios, peak memory
 ];
 const only = process.argv.slice(2);
