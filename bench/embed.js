@@ -9,7 +9,7 @@
 //                    photo (the same work: photo graph, then target graph), with where their
 //                    time goes; a class switch skips the photo graph, so against it a new
 //                    photo costs (photo + target graph) / target graph at least (printed)
-//   element switch — an element's target attribute changed: the photo's cached tensors
+//   element switch — an element's class-id attribute changed: the photo's cached tensors
 //   page switch    — the page's class switch (bench/browser.js measures the same)
 //   startup        — page load → the first element's map, for a page with one element and
 //                    for the iframe route (embed.html): a first visit on a simulated 50 ms,
@@ -86,7 +86,7 @@ try {
   const addElement = (src, target, method) => el.evaluate(([s, t, m]) => new Promise((resolve, reject) => {
     const e = document.createElement('vit-relevance');
     e.setAttribute('src', s);
-    if (t) e.setAttribute('target', t);
+    if (t) e.setAttribute('class-id', t);
     if (m) e.setAttribute('method', m);
     e.setAttribute('loading', 'eager');
     const t0 = performance.now();
@@ -113,7 +113,7 @@ try {
       const e = document.querySelector('vit-relevance');
       const t0 = performance.now();
       e.addEventListener('explained', () => resolve(performance.now() - t0), { once: true });
-      e.setAttribute('target', t);
+      e.setAttribute('class-id', t);
     }), id));
   }
 
@@ -160,7 +160,7 @@ try {
       + `preprocess ${f(t.preprocessMs)}, maps ${f(t.relevanceMs)}, decode/messages/drawing ${f(rest)}`);
   }
   const rs = elementSwitch / pageSwitch;
-  console.log(`element class switch (target attribute): ${f(elementSwitch)} (median of ${elementSwitches.length}) = ${rs.toFixed(2)}× the page's class switch`);
+  console.log(`element class switch (class-id attribute): ${f(elementSwitch)} (median of ${elementSwitches.length}) = ${rs.toFixed(2)}× the page's class switch`);
   console.log(`element on a new photo, method attention_rollout (photo graph only): ${f(rollout.ms)} = ${(rollout.ms / pageSwitch).toFixed(2)}× the page's class switch; graphs ${f(rollout.timings.modelMs)}`);
   console.log(`worker graph runs: ${stats.graphRuns} after the three elements on one photo; sessions: ${stats.sessions}; model file requests: ${modelRequests}`);
 } finally {
