@@ -2,9 +2,10 @@
 // relative to its own file; a `vit-relevance/…` import resolves through package.json
 // "exports" to a file that exists; a module a Worker loads imports no package name (a
 // Worker gets no import map); a page whose modules import one maps it, in its import
-// map, to the very file the exports name; and no module a bundle moves (web/lib/,
-// web/worker/, the browser's runtime/) builds a URL from its own location. No bundler, no path rewriting
-// in between.
+// map, to the very file the exports name; and no module a bundle moves (web/'s
+// folders, the browser's runtime/) builds a URL from its own location or imports one of
+// web/'s top-level scripts (a bundle keeps that import as written). No bundler, no path
+// rewriting in between.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -17,6 +18,11 @@ const FOLDERS = ['web', 'runtime', 'cli', 'bench', 'tests', 'scripts'];
 const PACKAGE = 'vit-relevance';
 // The scripts web/ starts as Workers (web/lib/site-files.js, web/lib/photo-decoder.js).
 const WORKERS = ['web/worker.js', 'web/decode-worker.js'];
+
+// web/'s top-level scripts are the bundles' entries; web/examples/ is copied as it is; every
+// other module of web/ ends up inside a bundle, at the top of dist/site.
+const isTopLevelScript = (f) => /^web\/[^/]+\.js$/.test(f);
+const isBundledWebModule = (f) => f.startsWith('web/') && !isTopLevelScript(f) && !f.startsWith('web/examples/');
 
 // Static imports and re-exports (at the start of a line, so not in comments), side-effect
 // imports, and dynamic imports of a string literal.
@@ -99,17 +105,14 @@ test('a module a Worker loads imports no package name (a Worker gets no import m
 });
 
 test("only web/'s top-level scripts build URLs from their own location (a bundle moves the rest)", () => {
-  const bundled = sources.filter((f) => f.startsWith('web/lib/') || f.startsWith('web/worker/') || (f.startsWith('runtime/') && !f.startsWith('runtime/node/')));
+  const bundled = sources.filter((f) => isBundledWebModule(f) || (f.startsWith('runtime/') && !f.startsWith('runtime/node/')));
   const code = (file) => readFileSync(path.join(root, file), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l)).join('\n');
   assert.deepEqual(bundled.filter((f) => code(f).includes('import.meta.url')), []);
 });
 
 test("only web/'s top-level scripts import another top-level script (a bundle keeps that import as written)", () => {
-  const topLevel = (f) => /^web\/[^/]+\.js$/.test(f);
-  // web/examples/ is copied as it is, beside the bundles; every other web/ folder is inside one
-  const bundled = (f) => f.startsWith('web/') && !topLevel(f) && !f.startsWith('web/examples/');
-  const wrong = [...imports].filter(([file]) => bundled(file))
-    .flatMap(([file, list]) => list.filter((i) => i.file && topLevel(i.file)).map((i) => `${file}: ${i.specifier}`));
+  const wrong = [...imports].filter(([file]) => isBundledWebModule(file))
+    .flatMap(([file, list]) => list.filter((i) => i.file && isTopLevelScript(i.file)).map((i) => `${file}: ${i.specifier}`));
   assert.deepEqual(wrong, []);
 });
 
