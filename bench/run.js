@@ -13,6 +13,7 @@ const benches = [
   ['browser', 'browser.js'],  // the page in headless Chromium: first heatmap, class switch, code size
   ['eval', 'eval.js'],        // explain per stage; evaluation throughput and overhead; shards merged = one run
   ['attribute', 'attribute.js'], // Self-Attention Attribution of every block vs plain forward; its MACs vs the minimum
+  ['sessions', 'session-open.js'], // a graph's session opening per optimisation level, and where it goes
   ['embed', 'embed.js'],      // <vit-relevance> elements: 2nd/3rd element and class switch vs the page's; script size
   ['main-core', 'main-core.js'], // the main thread's copy of the core: its load and memory, a redraw vs the Worker's round trip
   ['scale', 'scale.js'],      // random ViT-S/16 and ViT-B/16 exports beside DeiT-tiny, in Node and the page: ratios, peak memory

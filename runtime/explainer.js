@@ -66,14 +66,26 @@ function ioNames(bytes, name) {
 // session's opening, which is on the page's way to "ready", while its forwards are as fast
 // without them (docs/experiments.md, "Opening a model"). WebGPU keeps onnxruntime's defaults (not
 // measured there).
-const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
+export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
+
+// On the CPU a method family's graph opens with onnxruntime's basic graph optimisation
+// alone: its session's opening is on the way to the first map of its methods (the default
+// method's, right after the page's "ready"), and the extended level's fusions cost about a
+// fifth of that opening while its runs were as fast without them (Node, 2 threads; the page
+// is still to be measured quietly); 'disabled' would halve the opening but changes attn_rel
+// far beyond float noise (docs/experiments.md, "Opening the default method's graph").
+const FAMILY_SESSION = { graphOptimizationLevel: 'basic' };
+
+// `options` with `cpu`'s merged in where every execution provider is the CPU's (WebGPU
+// keeps onnxruntime's defaults: not measured there).
+function onCpu(options, cpu) {
+  if (!options.executionProviders.every((ep) => ['wasm', 'cpu'].includes(ep.name ?? ep))) return options;
+  return { ...options, ...cpu, extra: { ...options.extra, session: { ...options.extra?.session, ...cpu.extra?.session } } };
+}
 
 // The plain forward graph's session, checked against the metadata's shapes.
 async function openForward(ort, bytes, options, name, metadata) {
-  const cpuOnly = options.executionProviders.every((ep) => ['wasm', 'cpu'].includes(ep.name ?? ep));
-  const session = await createSession(ort, bytes, cpuOnly ? {
-    ...options, ...FORWARD_SESSION, extra: { ...options.extra, session: { ...options.extra?.session, ...FORWARD_SESSION.extra.session } },
-  } : options, name);
+  const session = await createSession(ort, bytes, onCpu(options, FORWARD_SESSION), name);
   try {
     if (session.inputNames.length !== 1 || !session.outputNames.length) {
       throw new Error(`${name} is not a plain forward graph (inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')}): it needs one input, the pixels, and the logits as output`);
@@ -172,9 +184,9 @@ export async function openExplainer({
       return opening;
     };
   };
-  // A session checked by `check`, released when the check fails.
-  const checked = async (graphBytes, name, check) => {
-    const s = await createSession(ort, graphBytes, options, name);
+  // A session (opened with `graphOptions`) checked by `check`, released when the check fails.
+  const checked = async (graphBytes, name, check, graphOptions = options) => {
+    const s = await createSession(ort, graphBytes, graphOptions, name);
     try {
       check(s);
     } catch (err) {
@@ -212,7 +224,7 @@ export async function openExplainer({
         bytes: graphBytes,
         outputs: familyOutputs,
         open: once(async () => {
-          familySession = await checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata));
+          familySession = await checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata), onCpu(options, FAMILY_SESSION));
           return familySession;
         }),
         isOpen: () => familySession !== null,
