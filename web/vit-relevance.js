@@ -112,7 +112,8 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  * session in the background after the load, for a page that explains many photos and
  * classes (a photo's first maps then come from one explainer graph run and its class
  * switches from its kept tensors); default: open what the first photo needs. worker: a
- * Worker the page started early from the site's worker.js (index.html), taken over.
+ * Worker the page started early from the site's worker.js (index.html), taken over (and
+ * ended where the page's runtime already has its Worker).
  * onNotice: diagnostics (Notice).
  * @typedef {Omit<LoadOptions, 'onProgress'> & {
  *   model?: string | URL | { base: string, entry: object },
