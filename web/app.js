@@ -6,7 +6,8 @@
 // web/worker.js; the page only draws.
 import { state, timeline } from './page/state.js';
 import { bindStatus } from './page/status.js';
-import { bindModel, boot, benchForward, workerStats } from './page/model.js';
+import { bindModel, boot, benchForward } from './page/model.js';
+import { runtimeStats } from './vit-relevance.js';
 import { bindAnalysis } from './page/analysis.js';
 import { bindPhotoInput, loadSamples } from './page/photo-input.js';
 import { bindClasses } from './page/classes.js';
@@ -26,11 +27,11 @@ bindDownloads();
 bindPhotoInput();
 bindModel();
 
-// Hooks for the benchmark and the browser tests that time or count the Worker's work (the
-// tests otherwise read the page's DOM: data-* states on the body, the views' canvases and
-// the panels). photoBitmap: the decoded photo, which tests/browser/trust.test.js compares
+// Hooks for the benchmark and the browser tests that time or count the Worker's work,
+// through the public API (the tests otherwise read the page's DOM: data-* states on the
+// body, the views' canvases and the panels). photoBitmap: the decoded photo, which tests/browser/trust.test.js compares
 // with PIL's decoding.
-window.__vitrel = { timeline, benchForward, workerStats, photoBitmap: () => state.photo?.bitmap ?? null };
+window.__vitrel = { timeline, benchForward, workerStats: runtimeStats, photoBitmap: () => state.photo?.bitmap ?? null };
 
 loadSamples();
 boot(siteFiles(import.meta.url)); // app.js sits where the site's files are found from

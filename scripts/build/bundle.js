@@ -8,9 +8,10 @@
 // through package.json "exports"), and a URL a script builds from its own location is built
 // in a top-level script only (web/lib/site-files.js), which sits at the same depth in web/
 // and in dist/site. One rule keeps the bundles behaving like the modules they replace:
-// an import of another entry (the element imports ./vit-relevance.js) stays an import, so
-// a page that loads the element and the API runs ONE copy of the API, whose module state
-// is the page's one shared Worker.
+// an import of another entry (the element and the page's modules import vit-relevance.js)
+// stays an import, so a page that loads the element and the API runs ONE copy of the API,
+// whose module state is the page's one shared Worker. Such an import names the entry's
+// bundle, which sits beside every bundle (the page's web/page/ modules name ../).
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, transform } from 'esbuild';
@@ -32,7 +33,7 @@ export async function bundleScripts({ webDir, outDir }) {
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const file = path.resolve(args.resolveDir, args.path);
-        return args.kind !== 'entry-point' && entrySet.has(file) ? { path: args.path, external: true } : undefined;
+        return args.kind !== 'entry-point' && entrySet.has(file) ? { path: `./${path.basename(file)}`, external: true } : undefined;
       });
     },
   };

@@ -156,3 +156,16 @@ test("dist/site's copies of the pages leave the import map out, and nothing else
     assert.equal(lines.length - kept.length, html.includes('importmap') ? 1 : 0, name);
   }
 });
+
+// The page and its panels are clients of the public API (issue 26): only the API's own
+// modules and the Worker's talk the Worker's message protocol.
+const PROTOCOL = ['web/lib/protocol.js', 'web/lib/worker-client.js'];
+const API = ['web/vit-relevance.js', 'web/lib/shared-runtime.js', 'web/lib/worker-client.js'];
+
+test("no web/ module but the API's and the Worker's imports the message protocol or the WorkerClient", () => {
+  const allowed = new Set([...API, ...moduleGraph(WORKERS)]);
+  const talkers = [...imports].filter(([file]) => file.startsWith('web/') && !file.startsWith('web/api/') && !allowed.has(file))
+    .flatMap(([file, list]) => list.filter((i) => PROTOCOL.includes(i.file)).map((i) => `${file}: ${i.specifier}`));
+  assert.deepEqual(talkers, []);
+  assert.ok(moduleGraph(['web/app.js']).has('web/api/explainer.js'), 'the page reaches the Worker through the API');
+});

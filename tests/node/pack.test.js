@@ -74,7 +74,7 @@ await explainer.close();
     if (file) assert.ok(existsSync(path.join(installed, file)), `the package lacks ${entry}'s declarations ${file}`);
   }
   const exported = run('node', ['--input-type=module', '-e', "console.log(Object.keys(await import('vit-relevance')).sort().join(' '))"], app).trim();
-  assert.equal(exported, 'loadExplainer loadRenderer patchMap render runtimeStats');
+  assert.equal(exported, 'decodePhoto loadExplainer loadRenderer patchMap render runtimeStats');
   // The runtime's modules, under the names the page's own modules import them by.
   const top = run('node', ['--input-type=module', '-e', "const { topK } = await import('vit-relevance/runtime/topk.js'); console.log(topK([0, 2, 1], 1)[0].id)"], app).trim();
   assert.equal(top, '1');

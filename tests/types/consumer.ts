@@ -1,6 +1,6 @@
 // A consumer of the public API, type-checked (tsc --noEmit, tests/node/api.test.js)
 // against the declarations the package ships, through its own "exports".
-import { loadExplainer, render, runtimeStats, type ExplainResult, type LoadPhase, type MethodId, type MethodInfo } from 'vit-relevance';
+import { loadExplainer, render, runtimeStats, decodePhoto, type ExplainResult, type LoadPhase, type MethodId, type MethodInfo, type Prediction, type Notice } from 'vit-relevance';
 import { loadExplainer as loadInNode, render as renderInNode } from 'vit-relevance/node';
 import 'vit-relevance/element';
 
@@ -43,6 +43,29 @@ export async function inThePage(file: File): Promise<ImageData> {
   el.addEventListener('progress', (e) => console.log(e.detail.loaded, e.detail.phases.includes('compile'), opacity, layer, shownClass));
   const map = result.targets[0].maps.transformer_attribution;
   return render(map, { colormap: 'viridis', opacity: 0.6, photo: photo.bitmap, region: result.region });
+}
+
+// What the page uses: an early Worker, prepared sessions, notices, a decoded photo with its
+// crop and EXIF options, the prediction before the maps, abort, attribution, timed forwards.
+export async function asThePage(file: File, worker: Worker): Promise<number> {
+  const notices: Notice['type'][] = [];
+  const explainer = await loadExplainer({ model: { base: 'https://example.org/models/', entry: { name: 'm' } }, prepare: true, worker, onNotice: (n) => notices.push(n.type) });
+  const decoded = await decodePhoto(file, { exif: 'ignore' });
+  // @ts-expect-error: exif is 'use' or 'ignore'
+  await decodePhoto(file, { exif: 'rotate' });
+  // @ts-expect-error: crop is 'center' or 'none'
+  await explainer.open(decoded, { crop: 'middle' });
+  const photo = await explainer.open(decoded, { crop: 'none' });
+  const controller = new AbortController();
+  let predicted: Prediction | null = null;
+  const result = await photo.explain({ targets: [243], signal: controller.signal, onPrediction: (p) => { predicted = p; } });
+  const { class: explained, prob } = await photo.attribute({ class: 'tiger cat', blocks: [0], steps: 2, onBlock: ({ attr, done, total }) => console.log(attr.length, done / total) });
+  const times: number[] = await photo.timeForward(3);
+  const again = await explainer.open(photo); // another explainer's photo opens as decoded
+  console.log(notices, predicted, result.targets[0].id, explained, prob, photo.logits?.length, decoded.original.width, explainer.load.compileMs);
+  again.close();
+  explainer.close();
+  return times.length;
 }
 
 export async function inNode(): Promise<number> {

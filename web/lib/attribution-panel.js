@@ -10,7 +10,6 @@ import { parseBlocks } from 'vit-relevance/runtime/attribution.js';
 import { treeSvg } from 'vit-relevance/runtime/attribution-svg.js';
 import { tokenLayout } from 'vit-relevance/runtime/metadata.js';
 import { drawOverlay } from './overlay.js';
-import { REQUEST, REPLY } from './protocol.js';
 
 export const ATTATTR = 'attattr';
 const TREE_SIDE = 448;
@@ -46,12 +45,13 @@ const html = `
     </figure>
   </div>`;
 
-// page(): { engine, core, photo, region, modelKey, metadata, classId, colormap };
+// page(): { core, photo, photoKey (a number per photo), session (its photo session, the
+// public API's Photo), region, metadata, classId, colormap };
 // onAttattr(): a new attattr map may be available (all blocks of a class arrived).
 export function createAttributionPanel(root, { page, onAttattr }) {
   root.innerHTML = html;
   const $ = (id) => root.querySelector(`#${id}`);
-  const store = new Map(); // `${imageId}|${class}|${m}` → { prob, blocks: Map block → Float32Array [h,S,S] }
+  const store = new Map(); // `${photoKey}|${class}|${m}` → { prob, blocks: Map block → Float32Array [h,S,S] }
   let running = null;      // { key, controller, blocks }
   let treeCache = null;    // { key, attr } the concatenated Attr of every block, for τ changes
   const maps = new Map();  // `${key}|${startLayer}` → attattr map
@@ -59,7 +59,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   const count = (what) => { root.dataset[what] = String(Number(root.dataset[what] ?? 0) + 1); };
 
   const steps = () => Number($('attr-steps').value);
-  const keyOf = (p, classId, m) => `${p.photo.imageId}|${classId}|${m}`;
+  const keyOf = (p, classId, m) => `${p.photoKey}|${classId}|${m}`;
   const arch = () => page().metadata.architecture;
   const layout = () => tokenLayout(page().metadata);
 
@@ -163,7 +163,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   // Draws what is known for the current photo, class and m.
   function render() {
     const p = page();
-    $('attr-run').disabled = !(p.photo && p.region && p.classId !== null && p.modelKey) || Boolean(running);
+    $('attr-run').disabled = !(p.photo && p.region && p.classId !== null && p.session) || Boolean(running);
     if (!p.photo || p.classId === null || !p.metadata) {
       drawHeads(p, null);
       return drawTree(p, null, null);
@@ -201,23 +201,20 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     $('attr-cancel').hidden = false;
     $('attr-run').disabled = true;
     setStatus(`${label}: starting (m = ${m})…`, { done: 0, total: todo.length });
-    const onEvent = (msg) => {
-      if (msg.type === REPLY.ATTRIBUTION_START) entry.prob = msg.prob;
-      if (msg.type !== REPLY.ATTRIBUTION_BLOCK) return;
-      entry.blocks.set(msg.block, msg.attr);
-      running.done = msg.done;
-      setStatus(`${label}: block ${msg.block} done (${msg.done}/${msg.total}), m = ${m}`, msg);
+    const onBlock = (block) => {
+      entry.prob = block.prob;
+      entry.blocks.set(block.block, block.attr);
+      running.done = block.done;
+      setStatus(`${label}: block ${block.block} done (${block.done}/${block.total}), m = ${m}`, block);
       if (keyOf(page(), page().classId, steps()) === key) render();
     };
     let outcome;
     try {
-      const r = await p.engine.request(REQUEST.ATTRIBUTE,
-        { modelKey: p.modelKey, imageId: p.photo.imageId, target: classId, blocks: todo, steps: m },
-        { onEvent, signal: controller.signal });
-      outcome = r.stale ? 'cancelled' : 'done';
+      await p.session.attribute({ class: classId, blocks: todo, steps: m, onBlock, signal: controller.signal });
+      outcome = 'done';
     } catch (err) {
-      outcome = 'error';
-      setStatus(`Attribution failed: ${err.message}`);
+      outcome = controller.signal.aborted ? 'cancelled' : 'error';
+      if (outcome === 'error') setStatus(`Attribution failed: ${err.message}`);
     }
     const done = running.done;
     running = null;

@@ -1,18 +1,18 @@
-// The compare view's second photo: read, analysed and explained on the page's Worker for
-// the class and method the first photo shows. Its requests never supersede the first
-// photo's (they queue beside them), so both maps arrive.
-import { readPhoto, rgbaOf } from './image-input.js';
-import { decodeOffThread } from './photo-decoder.js';
-import { REQUEST, REPLY } from './protocol.js';
+// The compare view's second photo: decoded once (the public API's decodePhoto), opened as
+// a photo session on the page's explainer, analysed and explained for the class and method
+// the first photo shows. Its requests never supersede the first photo's (they queue beside
+// them), so both maps arrive.
+import { decodePhoto } from '../vit-relevance.js';
 
 export class ComparePhoto {
-  // engine(): the page's current Engine; onChange(): redraw; onError(message).
-  constructor({ engine, nextImageId, onChange, onError }) {
-    this.engine = engine;
-    this.nextImageId = nextImageId;
+  // explainer(): the page's current explainer (null while a model loads); onChange():
+  // redraw; onError(message).
+  constructor({ explainer, onChange, onError }) {
+    this.explainer = explainer;
     this.onChange = onChange;
     this.onError = onError;
-    this.photo = null;   // { imageId, bitmap, width, height, name }
+    this.photo = null;   // a DecodedPhoto
+    this.session = null; // promise of its photo session on the explainer
     this.region = null;
     this.logits = null;
     this.maps = new Map(); // same keys as the first photo's: `${target}|${startLayer}`
@@ -25,56 +25,53 @@ export class ComparePhoto {
   async set(blob, name, { exif = 'use' } = {}) {
     let photo;
     try {
-      photo = await readPhoto(blob, name, { exif, decode: decodeOffThread });
+      photo = await decodePhoto(new File([blob], name, { type: blob.type }), { exif });
     } catch (err) {
       return this.onError(err.message);
     }
     this.release();
     this.source = { blob, name }; // read again when the EXIF setting changes
-    this.photo = { ...photo, name, imageId: this.nextImageId() };
+    this.photo = photo;
     this.onChange();
   }
 
-  // Forgets what was computed on the photo (kept: the photo itself).
+  // Forgets what was computed on the photo (kept: the photo itself); its photo session
+  // ends (another model, another framing).
   reset() {
+    this.session?.then((session) => session.close(), () => {});
+    this.session = null;
     this.region = null;
     this.logits = null;
     this.maps.clear();
   }
 
   release() {
+    this.reset();
     if (this.photo) {
-      this.engine()?.request(REQUEST.RELEASE, { imageId: this.photo.imageId }).catch(() => {});
       this.photo.bitmap.close?.();
-      for (const c of this.photo.copies ?? []) c.close();
+      for (const c of this.photo.copies) c.close();
     }
     this.photo = null;
-    this.reset();
   }
 
-  // Makes sure the map of `method` for `target` exists; redraws when it arrives.
-  async ensure({ modelKey, target, targetKey, method, startLayer, crop }) {
+  // Makes sure the map of `method` for `target` ({ a, b? }) exists; redraws when it arrives.
+  async ensure({ target, targetKey, method, startLayer, crop }) {
     const photo = this.photo;
-    const engine = this.engine();
-    if (!photo || !engine) return;
+    const explainer = this.explainer();
+    if (!photo || !explainer) return;
     const key = `${targetKey}|${startLayer}`;
-    const want = `${photo.imageId}|${key}|${method}`;
+    const want = `${key}|${method}`;
     if (this.maps.get(key)?.[method] || this.inflight === want) return;
     this.inflight = want;
     try {
-      if (!this.region) {
-        const rgba = photo.rgba ?? rgbaOf(photo.bitmap); // the decoder's bytes, handed over once
-        photo.rgba = null;
-        const r = await engine.request(REQUEST.ANALYZE, {
-          modelKey, imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: [method], startLayer, crop,
-        }, { transfer: [rgba.buffer] });
-        if (r.stale || photo !== this.photo) return;
-        ({ region: this.region, logits: this.logits } = r.replies.find((m) => m.type === REPLY.PREDICTION));
-      }
-      const r = await engine.request(REQUEST.EXPLAIN, { imageId: photo.imageId, targets: [target], methods: [method], startLayer });
-      if (r.stale || photo !== this.photo) return;
-      const { results } = r.replies.find((m) => m.type === REPLY.MAPS);
-      this.maps.set(key, { ...this.maps.get(key), ...results[0].maps });
+      const opening = (this.session ??= explainer.open(photo, { crop }));
+      const session = await opening;
+      const spec = target.b === undefined ? target.a : { class: target.a, contrast: target.b };
+      const result = await session.explain({ targets: [spec], methods: [method], startLayer });
+      if (opening !== this.session) return;
+      ({ region: this.region, logits: this.logits } = session);
+      const { shape: [rows, cols], data, correlation } = result.targets[0].maps[method];
+      this.maps.set(key, { ...this.maps.get(key), [method]: { rows, cols, data, correlation } }); // as the page draws maps
       this.onChange();
     } catch (err) {
       if (photo === this.photo) this.onError(`Could not explain ${photo.name}: ${err.message}`);

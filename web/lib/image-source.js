@@ -1,7 +1,10 @@
 // Whatever an author passes as a photo (a URL, Blob/File, ImageBitmap, <img>, ImageData)
-// → { bitmap, width, height, rgba, name }: decoded as the page decodes a file (EXIF
-// orientation, no colour conversion), with an error naming the photo when it fails.
+// → { bitmap, width, height, rgba, name, original?, copies? }: decoded as the page decodes
+// a file (EXIF orientation unless exif is 'ignore', no colour conversion), with an error
+// naming the photo when it fails. With `decoder` (web/decode-worker.js's URL), a Blob is
+// decoded off the main thread (./photo-decoder.js), with smaller copies for drawing.
 import { readPhoto, rgbaOf } from './image-input.js';
+import { decodeOffThread } from './photo-decoder.js';
 
 async function fetchPhoto(url, signal) {
   let response;
@@ -28,17 +31,19 @@ function photoName(url) {
   }
 }
 
-export async function decodeImage(image, { signal } = {}) {
+/** @param {any} image @param {{ signal?: AbortSignal, exif?: 'use' | 'ignore', decoder?: URL }} [options] */
+export async function decodeImage(image, { signal, exif = 'use', decoder } = {}) {
   const base = globalThis.document?.baseURI ?? globalThis.location?.href;
   if (typeof image === 'string' || image instanceof URL) {
     const url = new URL(String(image), base).href;
     const blob = await fetchPhoto(url, signal);
-    const photo = await readPhoto(blob, photoName(url));
+    const photo = await readPhoto(blob, photoName(url), { exif });
     return { ...photo, rgba: rgbaOf(photo.bitmap) };
   }
   if (globalThis.Blob && image instanceof Blob) {
-    const photo = await readPhoto(image, image.name || 'photo');
-    return { ...photo, rgba: rgbaOf(photo.bitmap) };
+    const decode = decoder ? (blob, options) => decodeOffThread(blob, options, decoder) : undefined;
+    const photo = await readPhoto(image, image.name || 'photo', { exif, decode });
+    return { ...photo, rgba: photo.rgba ?? rgbaOf(photo.bitmap) };
   }
   if (globalThis.ImageData && image instanceof ImageData) {
     const bitmap = await createImageBitmap(image);

@@ -9,12 +9,10 @@ let worker = null;
 let nextId = 1;
 const pending = new Map();
 
-function decoder() {
+// url: web/decode-worker.js where the API's script finds it (web/lib/site-files.js).
+function decoder(url) {
   if (worker) return worker;
-  // Beside the page's document (as index.html's start-worker.js finds worker.js): this
-  // module runs in the page alone, and inside dist/site's app.js bundle its own URL is not
-  // where it sits here.
-  worker = new Worker(new URL('decode-worker.js', document.baseURI), { type: 'module' });
+  worker = new Worker(url, { type: 'module' });
   worker.onmessage = ({ data }) => {
     const p = pending.get(data.id);
     pending.delete(data.id);
@@ -31,10 +29,10 @@ function decoder() {
 }
 
 // → { bitmap, copies (one per VIEW_SIDES), rgba }
-export function decodeOffThread(blob, options) {
+export function decodeOffThread(blob, options, url) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    decoder().postMessage({ id, blob, options, sides: VIEW_SIDES });
+    decoder(url).postMessage({ id, blob, options, sides: VIEW_SIDES });
   });
 }

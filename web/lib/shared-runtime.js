@@ -1,30 +1,78 @@
 // One runtime per page: every explainer loaded through the public API (the elements, the
-// iframe route, a page's own script) shares one inference Worker, which opens each model
-// once (one download, one onnxruntime session per model). Loads of the same model share
-// one promise; each caller still hears the load's progress: the download's bytes and the
-// load phases running (web/lib/load-phases.js). `site`: the site's files
-// (web/lib/site-files.js) as the API's own script finds them.
-import { Engine } from './worker-client.js';
+// iframe route, the page, a page's own script) shares one inference Worker, which opens
+// each model once (one download, one onnxruntime session per model). Loads of the same
+// model share one promise; each caller still hears the load's progress: the download's
+// bytes and the load phases running (web/lib/load-phases.js). The runtime counts its
+// holders (loads under way and explainers open): when a close() or an aborted load leaves
+// none, the Worker is terminated, which frees its sessions and stops its work, and the
+// next load starts a fresh one. `site`: the site's files (web/lib/site-files.js) as the
+// API's own script finds them.
+import { WorkerClient } from './worker-client.js';
 import { REQUEST, REPLY } from './protocol.js';
 import { resolveModel } from './model-source.js';
 
-let engine = null;
-const models = new Map(); // `${model URL}|${backend}` → { promise, listeners }
+let client = null;
+let holders = 0;
+const models = new Map(); // `${model}|${backend}` → { promise, listeners }
+const noticeListeners = new Set();
 
-export function sharedEngine(site) {
-  engine ??= new Engine(site.worker);
-  return engine;
+// `worker`: one already started from site.worker (index.html's web/start-worker.js),
+// taken over where the runtime has none yet; else one starts, named after the backend so
+// that it compiles onnxruntime for it at once (web/worker.js).
+export function sharedClient(site, { worker, backend = 'wasm' } = {}) {
+  if (!client) {
+    client = new WorkerClient(site.worker, { worker, name: `vit-relevance:${backend}` });
+    client.onNotice = (msg) => { for (const l of noticeListeners) l(msg); };
+  } else if (worker && client.worker !== worker) {
+    worker.terminate(); // the runtime has its Worker: a second would only compete
+  }
+  return client;
 }
 
+// Replies that belong to no request (web/lib/protocol.js NOTICE); → a function that stops.
+export function listenToNotices(listener) {
+  noticeListeners.add(listener);
+  return () => noticeListeners.delete(listener);
+}
+
+export function hold() {
+  holders++;
+  let held = true;
+  // terminate: whether to end the Worker when this was its last holder (a close(), an
+  // abort), not for a load that failed, so that a page's other loads keep theirs.
+  return (terminate = true) => {
+    if (!held) return;
+    held = false;
+    if (--holders > 0 || !terminate || !client) return;
+    client.terminate();
+    client = null;
+    models.clear();
+  };
+}
+
+const keyOf = (model, backend) => {
+  const where = typeof model === 'object' && !(model instanceof URL)
+    ? `${model.base}|${JSON.stringify(model.entry)}`
+    : new URL(String(model), globalThis.document?.baseURI ?? globalThis.location?.href).href;
+  return `${where}|${backend}`;
+};
+
 // → { modelKey, metadata, methods, backend, threads, split, ... } (the Worker's `ready`).
-/** @param {{ models: URL }} site @param {{ model?: string | URL, backend?: string, threads?: number, onProgress?: Function }} [options] */
-export function openSharedModel(site, { model = site.models.href, backend = 'wasm', threads, onProgress } = {}) {
-  const key = `${new URL(String(model), globalThis.document?.baseURI ?? globalThis.location?.href).href}|${backend}`;
+// model: a URL (web/lib/model-source.js), or { base, entry } (a models/index.json entry
+// and its folder's absolute URL). prepare: web/lib/protocol.js REQUEST.INIT.
+/**
+ * @param {{ models: URL, worker: URL }} site
+ * @param {{ model?: string | URL | { base: string, entry: object }, backend?: string, threads?: number, prepare?: boolean,
+ *   worker?: Worker, onProgress?: Function }} [options]
+ */
+export function openSharedModel(site, { model = site.models.href, backend = 'wasm', threads, prepare = false, worker, onProgress } = {}) {
+  const key = keyOf(model, backend);
   let entry = models.get(key);
   if (!entry) {
     const listeners = new Set();
+    const runtime = sharedClient(site, { worker, backend });
     const promise = (async () => {
-      const { base, entry: found } = await resolveModel(model);
+      const { base, entry: found } = typeof model === 'object' && !(model instanceof URL) ? model : await resolveModel(model);
       let [loaded, total, phases] = [0, 0, Object.freeze([])];
       const onEvent = (msg) => {
         if (msg.type === REPLY.PROGRESS) ({ loaded, total } = msg);
@@ -32,12 +80,15 @@ export function openSharedModel(site, { model = site.models.href, backend = 'was
         else return;
         for (const l of listeners) l(loaded, total, phases);
       };
-      const r = await sharedEngine(site).request(REQUEST.INIT, { model: found, base, backend, threads }, { onEvent });
+      const r = await runtime.request(REQUEST.INIT, { model: found, base, backend, threads, prepare }, { onEvent });
+      if (r.stale) throw new DOMException('the Worker was ended while the model loaded', 'AbortError');
       return r.replies.find((m) => m.type === REPLY.READY);
     })();
     entry = { promise, listeners };
     models.set(key, entry);
-    promise.catch(() => models.delete(key)); // a later load may retry
+    promise.catch(() => { if (models.get(key) === entry) models.delete(key); }); // a later load may retry
+  } else if (worker) {
+    sharedClient(site, { worker });
   }
   if (onProgress) {
     entry.listeners.add(onProgress);

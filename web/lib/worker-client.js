@@ -5,7 +5,7 @@
 // skips it if it has not started.
 import { REQUEST, REPLY, isFinal } from './protocol.js';
 
-export class Engine {
+export class WorkerClient {
   // name: the Worker's name; 'vit-relevance:<backend>' starts onnxruntime for that backend
   // at once (web/worker.js), before the first init. worker: one already started from `url`
   // (web/start-worker.js), taken over instead of starting another.

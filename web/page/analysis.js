@@ -1,14 +1,13 @@
-// The photo's analysis and maps: the Worker classifies the photo and explains the classes
-// and methods the views need; state.maps keeps them. attattr comes from the Attribution
-// panel (web/lib/attribution-panel.js), which this module owns.
-import { rgbaOf } from '../lib/image-input.js';
-import { REQUEST, REPLY } from '../lib/protocol.js';
+// The photo's analysis and maps: its photo session on the explainer (state.session, the
+// public API's Photo) classifies the photo and explains the classes and methods the views
+// need; state.maps keeps them. attattr comes from the Attribution panel
+// (web/lib/attribution-panel.js), which this module owns.
 import { contrastBlocker } from '../lib/scale-view.js';
 import { createAttributionPanel, ATTATTR } from '../lib/attribution-panel.js';
-import { $, state, link, timeline } from './state.js';
+import { $, state, link, timeline, photoKey } from './state.js';
 import { showError, busyIndicator } from './status.js';
 import { targetKey, mapKey, method, contrastOn, viewTargets, viewMethods, targetLabel } from './targets.js';
-import { engine, core } from './model.js';
+import { explainer, core } from './model.js';
 import { showClasses } from './classes.js';
 import { showLinkNotices } from './link.js';
 import { drawViews } from './views.js';
@@ -18,7 +17,7 @@ export let attribution = null;
 
 export function bindAnalysis() {
   attribution = createAttributionPanel($('attribution'), {
-    page: () => ({ engine, core, photo: state.region && state.photo, region: state.region, modelKey: state.modelKey,
+    page: () => ({ core, photo: state.region && state.photo, photoKey: state.photo && photoKey(state.photo), session: state.session, region: state.region,
       metadata: state.metadata, classId: state.classA, colormap: state.colormap }),
     onAttattr: () => { forgetHeat(); ensureMaps(); },
   });
@@ -27,29 +26,55 @@ export function bindAnalysis() {
 // A map of the first photo, or null while it is missing.
 export const mapOf = (t, m) => (m === ATTATTR ? t.b === undefined && attribution.attattrMap(t.a, state.startLayer) : state.maps.get(mapKey(t))?.[m]) || null;
 
-function storeMaps(msg) {
-  for (const { target, maps } of msg.results) state.maps.set(`${targetKey(target)}|${msg.startLayer}`, maps);
-  timeline.timings = { ...timeline.timings, explainMs: msg.timings.modelMs, relevanceMs: msg.timings.relevanceMs };
+// The page's drawing still takes maps as { rows, cols, data } (the glossary's map
+// { shape, data } reaches it later).
+const drawable = ({ shape: [rows, cols], data, correlation }) => ({ rows, cols, data, correlation });
+
+function storeMaps(result, startLayer) {
+  for (const t of result.targets) {
+    const target = t.contrast ? { a: t.id, b: t.contrast.id } : { a: t.id };
+    const key = `${targetKey(target)}|${startLayer}`;
+    const maps = { ...state.maps.get(key) };
+    for (const [m, map] of Object.entries(t.maps)) maps[m] = drawable(map);
+    state.maps.set(key, maps);
+  }
+  timeline.timings = { ...timeline.timings, explainMs: result.timings.modelMs, relevanceMs: result.timings.relevanceMs };
+}
+
+// The requests for the photo shown: a newer one makes the older stale (its queued work is
+// skipped, its late replies dropped).
+let current = null;
+function supersede() {
+  current?.abort();
+  current = new AbortController();
+  return current.signal;
+}
+const isAbort = (err) => err?.name === 'AbortError';
+
+// Frees the photo session (a new photo, another model).
+export function closeSession() {
+  current?.abort();
+  state.session?.close();
+  state.session = null;
 }
 
 // Classifies the photo and explains its predicted class; the prediction sets the classes.
 export async function analyze(photo) {
-  // The decoder's bytes go to the Worker; analysing the photo again (another model) reads
-  // them back from the bitmap.
-  const rgba = photo.rgba ?? rgbaOf(photo.bitmap);
-  photo.rgba = null;
+  closeSession();
   busyIndicator().start('Classifying and explaining…');
   const startLayer = state.startLayer;
-  const onEvent = (msg) => {
-    if (msg.imageId !== state.photo?.imageId) return;
-    if (msg.type === REPLY.MAPS) return storeMaps(msg);
-    if (msg.type !== REPLY.PREDICTION) return;
-    state.region = msg.region;
-    state.top5 = msg.top5;
-    state.logits = msg.logits;
-    timeline.timings = { preprocessMs: msg.timings.preprocessMs, predictedBy: msg.predictedBy };
-    state.classA = msg.top5[0].id;
-    state.classB = msg.top5[1]?.id ?? null;
+  const signal = supersede();
+  const session = await explainer.open(photo, { crop: state.crop });
+  if (photo !== state.photo || signal.aborted) return session.close(); // replaced meanwhile
+  state.session = session;
+  const onPrediction = (p) => {
+    if (session !== state.session) return;
+    state.region = p.region;
+    state.top5 = p.top5;
+    state.logits = p.logits;
+    timeline.timings = { preprocessMs: p.timings.preprocessMs, predictedBy: p.predictedBy };
+    state.classA = p.top5[0].id;
+    state.classB = p.top5[1]?.id ?? null;
     link.take('prediction', { classes: state.metadata.labels.length }, state);
     showLinkNotices();
     showClasses();
@@ -57,21 +82,21 @@ export async function analyze(photo) {
   };
   timeline.analyzeSent = performance.now();
   try {
-    const r = await engine.request(REQUEST.ANALYZE,
-      { modelKey: state.modelKey, imageId: photo.imageId, rgba: rgba.buffer, width: photo.width, height: photo.height, methods: viewMethods(), startLayer, crop: state.crop },
-      { supersede: true, transfer: [rgba.buffer], onEvent });
-    if (r.stale) return;
+    const methods = viewMethods().filter((m) => m !== ATTATTR);
+    const result = await session.explain({ methods, startLayer, signal, onPrediction });
+    if (session !== state.session) return;
+    storeMaps(result, startLayer);
     ensureMaps();
   } catch (err) {
+    if (isAbort(err) || session !== state.session) return;
     busyIndicator().stop();
     showError(`Could not analyse ${photo.name}: ${err.message}`);
   }
 }
-
 // Asks the Worker for the maps the current view lacks, then draws.
 export async function ensureMaps() {
-  const photo = state.photo;
-  if (!photo || !state.region) return;
+  const session = state.session;
+  if (!session || !state.region) return;
   const busy = busyIndicator();
   // A contrast asks only for the methods that can contrast (the others say why not);
   // attattr comes from the Attribution panel.
@@ -85,14 +110,15 @@ export async function ensureMaps() {
   if (!missing.length) { busy.stop(); return drawViews(); }
   busy.start(`Explaining ${missing.map((t) => targetLabel(t)).join(' & ')}…`);
   const startLayer = state.startLayer;
+  const targets = missing.map((t) => (t.b === undefined ? t.a : { class: t.a, contrast: t.b }));
   try {
-    const r = await engine.request(REQUEST.EXPLAIN,
-      { imageId: photo.imageId, targets: missing, methods, startLayer }, { supersede: true });
-    if (r.stale || photo !== state.photo) return;
-    storeMaps(r.replies.find((m) => m.type === REPLY.MAPS));
+    const result = await session.explain({ targets, methods, startLayer, signal: supersede() });
+    if (session !== state.session) return;
+    storeMaps(result, startLayer);
     busy.stop();
     drawViews();
   } catch (err) {
+    if (isAbort(err) || session !== state.session) return;
     busy.stop();
     showError(`Could not explain: ${err.message}`);
   }

@@ -1,14 +1,14 @@
-// The model: starts the inference Worker and the core, fills the backend picker, opens the
-// model the picker chooses (web/page/model-picker.js) and shows its load.
-import { Engine } from '../lib/worker-client.js';
-import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
+// The model: loads the explainer (the public API, web/vit-relevance.js) and the core, fills
+// the backend picker, opens the model the picker chooses (web/page/model-picker.js) and
+// shows its load.
+import { loadExplainer } from '../vit-relevance.js';
 import { loadCore } from 'vit-relevance/runtime/core.js';
 import { PHASE_WORDS } from '../lib/load-phases.js';
 import { webGpuOffer } from '../lib/webgpu-adapter.js';
 import { ATTATTR } from '../lib/attribution-panel.js';
 import { $, state, link, timeline } from './state.js';
 import { showError, clearError, setStatus } from './status.js';
-import { analyze, attribution } from './analysis.js';
+import { analyze, attribution, closeSession } from './analysis.js';
 import { setClassMetadata, showClasses } from './classes.js';
 import { fillMethods, showSettings, viewNames } from './settings.js';
 import { drawLegend, drawViews } from './views.js';
@@ -17,26 +17,20 @@ import { showLinkNotices } from './link.js';
 import { compare, showPhotoSettings } from './photo-input.js';
 import { createModelPicker } from './model-picker.js';
 
-// The Worker client of the open model, and the core (it draws maps and the legend here).
-export let engine = null;
+// The open model's explainer, and the core (it draws maps and the legend here).
+export let explainer = null;
 export let core = null;
 // The core loads while the Worker opens the model.
 let coreLoading = null;
-// The first Worker starts with the page: index.html's start-worker.js creates it before
-// this script has loaded, and named after the backend it compiles onnxruntime for at once
-// (web/worker.js), while this script and models/index.json are read.
-let firstEngine = null;
+// The load under way: a newer choice aborts it.
+let loading = null;
+// Whether a load has taken over index.html's early Worker (window.__vitrelWorker).
+let earlyWorkerTaken = false;
 // The site's files (web/lib/site-files.js), as app.js finds them: boot(site).
 let site = null;
-const newEngine = () => new Engine(site.worker, { name: `vit-relevance:${state.backend}` });
-
-let imageCounter = 0;
-// The Worker's id of the next photo (the first and the compare view's second alike).
-export const nextImageId = () => ++imageCounter;
 
 export async function boot(siteFiles) {
   site = siteFiles;
-  firstEngine = window.__vitrelWorker ? new Engine(site.worker, { worker: window.__vitrelWorker }) : newEngine();
   coreLoading = loadCore({ moduleUrl: site.core }).then((c) => {
     core = c;
     drawLegend();
@@ -74,13 +68,16 @@ async function offerWebGpu() {
 }
 
 // The download's bar, shown only while bytes come from the network, and the load phases.
-function showLoad(model, msg) {
-  if (msg.type === REPLY.PHASE) setStatus(`${model.name}: ${msg.phases.map((p) => PHASE_WORDS[p]).join(', ')}…`);
-  if (msg.type !== REPLY.PROGRESS) return;
-  const total = msg.total || model.bytes || 0;
-  if (msg.loaded < total) $('load-progress').hidden = false; // a real download, not the cache
-  $('load-bar').value = total ? msg.loaded / total : 0;
-  $('load-text').textContent = `${(msg.loaded / 1048576).toFixed(1)}${total ? ` / ${(total / 1048576).toFixed(1)}` : ''} MB`;
+function showLoad(model, loaded, bytes, phases) {
+  if (phases !== showLoad.phases) {
+    showLoad.phases = phases;
+    setStatus(`${model.name}: ${phases.map((p) => PHASE_WORDS[p]).join(', ')}…`);
+  }
+  const total = bytes || model.bytes || 0;
+  if (!loaded) return;
+  if (loaded < total) $('load-progress').hidden = false; // a real download, not the cache
+  $('load-bar').value = total ? loaded / total : 0;
+  $('load-text').textContent = `${(loaded / 1048576).toFixed(1)}${total ? ` / ${(total / 1048576).toFixed(1)}` : ''} MB`;
 }
 
 // `base`: the absolute URL of the model's folder (the site's models/, or a kept model's own).
@@ -90,33 +87,42 @@ async function openModel(model, base) {
   $('backend-select').disabled = false;
   state.metadata = null;
   document.body.dataset.modelReady = 'false';
-  engine?.terminate();
-  engine = firstEngine ?? newEngine();
-  firstEngine = null;
-  engine.onNotice = onWorkerNotice;
+  // The old explainer's photo sessions and work end with it (its Worker, the page's only
+  // holder, is terminated), as does a load still under way.
+  loading?.abort();
+  const aborter = new AbortController();
+  loading = aborter;
+  closeSession();
+  compare.reset();
+  explainer?.close();
+  explainer = null;
   setStatus(`Loading ${model.name}…`);
   $('load-progress').hidden = true;
   $('load-bar').value = 0;
+  // index.html's start-worker.js started the first Worker before this script loaded,
+  // compiling onnxruntime meanwhile: the first load takes it over.
+  const worker = earlyWorkerTaken ? undefined : window.__vitrelWorker ?? undefined;
+  earlyWorkerTaken = true;
   let ready;
   try {
-    const r = await engine.request(REQUEST.INIT, { model, base, backend: state.backend, prepare: true },
-      { onEvent: (msg) => showLoad(model, msg) });
-    if (r.stale) return; // another model was chosen meanwhile
-    ready = r.replies.find((m) => m.type === REPLY.READY);
+    ready = await loadExplainer({
+      model: { base, entry: model }, backend: state.backend, prepare: true, worker, signal: aborter.signal,
+      onProgress: (loaded, total, phases) => showLoad(model, loaded, total, phases), onNotice,
+    });
   } catch (err) {
+    if (aborter.signal.aborted) return; // another model was chosen meanwhile
     setStatus(`${model.name}: not loaded`);
     $('load-progress').hidden = true;
     return showError(`The model ${model.name} could not be loaded: ${err.message}`);
   }
+  loading = null;
+  explainer = ready;
   $('load-progress').hidden = true;
   clearError();
   state.metadata = ready.metadata;
-  state.modelKey = ready.modelKey;
-  timeline.modelReady = {
-    at: performance.now(), phaseMs: ready.phaseMs, compileMs: ready.compileMs, fromCache: ready.fromCache, split: Boolean(ready.split),
-  };
-  state.methods = ready.methods.map((m) => m.id);
-  state.methodInfo = new Map(ready.methods.map((m) => [m.id, m])); // the core's registry
+  timeline.modelReady = { at: performance.now(), ...ready.load };
+  state.methods = [...ready.methods];
+  state.methodInfo = new Map(ready.methods.map((m) => [m, ready.method(m)])); // the core's registry
   await coreLoading;
   if (model.attribution && core) { // attattr: from the Attribution panel's run (web/lib/attribution-panel.js)
     state.methods.push(ATTATTR);
@@ -126,8 +132,8 @@ async function openModel(model, base) {
   // The backend that runs, and why it is not the one chosen where WebGPU could not open.
   const backend = `${ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly'}${ready.backendNote ? ` (${ready.backendNote})` : ''}`;
   const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
-  setStatus(`${model.name} · ${backend} · ${threads}${ready.fromCache ? ' · cached' : ''}`);
-  $('engine-status').title = ready.isolated ? 'Cross-origin isolated: WebAssembly threads enabled'
+  setStatus(`${model.name} · ${backend} · ${threads}${ready.load.fromCache ? ' · cached' : ''}`);
+  $('engine-status').title = ready.load.isolated ? 'Cross-origin isolated: WebAssembly threads enabled'
     : 'Not cross-origin isolated (no COOP/COEP headers): one thread';
   setClassMetadata(ready.metadata);
   fillMethods();
@@ -135,7 +141,6 @@ async function openModel(model, base) {
   link.take('model', { methods: state.methods, blocks: ready.metadata.architecture.blocks }, state);
   showControls();
   showLinkNotices();
-  compare.reset(); // a new Worker: the second photo is analysed again on it
   // The photo's maps were another model's (or backend's): it is explained again.
   state.maps.clear();
   forgetHeat();
@@ -146,24 +151,20 @@ async function openModel(model, base) {
   if (state.photo) analyze(state.photo);
 }
 
-// The Worker's notices: its explainer graph's session open, and then all (for the benchmark); a photo's
-// target-independent tensors kept (split graphs): a class switch runs the target graph alone.
-function onWorkerNotice(msg) {
-  if (msg.type === NOTICE.SESSIONS_READY) timeline.sessionsReady = performance.now();
-  if (msg.type === NOTICE.EXPLAINER_READY) timeline.explainerReady = { at: performance.now(), ms: msg.ms };
-  if (msg.imageId !== state.photo?.imageId) return;
-  if (msg.type === NOTICE.PHOTO_CACHED) {
-    timeline.photoCached = { at: performance.now(), imageId: msg.imageId, modelMs: msg.timings.modelMs };
-  } else if (msg.type === NOTICE.PHOTO_CACHE_FAILED) {
-    console.warn(`class switches use the single graph: ${msg.message}`);
-  }
+// The Worker's background work (for the benchmark): its explainer graph's session open,
+// and then all; a photo's target-independent tensors kept (split graphs): a class switch
+// runs the target graph alone.
+function onNotice(notice) {
+  if (notice.type === 'sessions-ready') timeline.sessionsReady = performance.now();
+  if (notice.type === 'explainer-ready') timeline.explainerReady = { at: performance.now(), ms: notice.ms };
+  if (!notice.photo || notice.photo !== state.session) return;
+  if (notice.type === 'photo-cached') timeline.photoCached = { at: performance.now(), modelMs: notice.modelMs };
+  else if (notice.type === 'photo-cache-failed') console.warn(`class switches use the single graph: ${notice.message}`);
 }
 
-// For the benchmark and the tests: plain forward passes (logits only) on the current photo,
-// timed inside the Worker, and the Worker's counters.
-export const benchForward = async (runs = 5) => (await engine.request(REQUEST.BENCH, { imageId: state.photo.imageId, runs }))
-  .replies.find((m) => m.type === REPLY.BENCH).times;
-export const workerStats = async () => (await engine.request(REQUEST.STATS)).replies.find((m) => m.type === REPLY.STATS);
+// For the benchmark: plain forward passes (logits only) on the current photo, timed
+// inside the Worker.
+export const benchForward = (runs = 5) => state.session.timeForward(runs);
 
 // The picker: the site's models and those kept in this browser (web/page/model-picker.js).
 let picker = null;

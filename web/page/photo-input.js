@@ -1,14 +1,12 @@
 // The photos: the first one (drop zone, browse, paste, the sample gallery) with its EXIF
 // and crop settings, and the compare view's second one (web/lib/compare-photo.js).
-import { readPhoto } from '../lib/image-input.js';
-import { decodeOffThread } from '../lib/photo-decoder.js';
+import { decodePhoto } from '../vit-relevance.js';
 import { bindPhotoSources } from '../lib/input-sources.js';
 import { ComparePhoto, bindComparePicker } from '../lib/compare-photo.js';
-import { REQUEST } from '../lib/protocol.js';
 import { $, state, link, timeline } from './state.js';
 import { showError, clearError } from './status.js';
-import { engine, nextImageId } from './model.js';
-import { analyze, attribution } from './analysis.js';
+import { explainer } from './model.js';
+import { analyze, attribution, closeSession } from './analysis.js';
 import { showTop5 } from './classes.js';
 import { drawViews } from './views.js';
 import { forgetHeat } from './tiles.js';
@@ -30,15 +28,15 @@ async function onPhoto(blob, name) {
   state.source = { blob, name }; // read again when the EXIF setting changes
   let photo;
   try {
-    photo = await readPhoto(blob, name, { exif: state.exif, decode: decodeOffThread });
+    photo = await decodePhoto(new File([blob], name, { type: blob.type }), { exif: state.exif });
   } catch (err) {
     return showError(err.message);
   }
   clearError();
+  closeSession();
   state.photo?.bitmap.close?.();
   for (const c of state.photo?.copies ?? []) c.close();
-  if (state.photo) engine?.request(REQUEST.RELEASE, { imageId: state.photo.imageId }).catch(() => {});
-  state.photo = { ...photo, imageId: nextImageId() };
+  state.photo = photo;
   timeline.photoCached = null; // this photo's, when the Worker has kept its tensors
   // The photo shown, for whoever waits on it (its top-5 follows in #top5).
   Object.assign(document.body.dataset, { photo: name, photoSize: `${photo.width}x${photo.height}` });
@@ -77,7 +75,7 @@ export function bindPhotoInput() {
       if (state.source) onPhoto(state.source.blob, state.source.name);
     });
   }
-  compare = new ComparePhoto({ engine: () => engine, nextImageId, onChange: drawViews, onError: showError });
+  compare = new ComparePhoto({ explainer: () => explainer, onChange: drawViews, onError: showError });
   comparePicker = bindComparePicker({
     select: $('compare-sample'), browse: $('compare-browse'), fileInput: $('compare-file'),
     onChoose: (blob, name) => compare.set(blob, name, { exif: state.exif }), onError: showError,

@@ -6,7 +6,8 @@ export const $ = (id) => document.getElementById(id);
 
 export const state = {
   model: null, modelBase: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
-  photo: null,                 // { imageId, bitmap, width, height, name }
+  photo: null,                 // the public API's DecodedPhoto (name, bitmap, width, height, copies) and its caption `note`
+  session: null,               // its photo session on the explainer (the API's Photo)
   region: null, top5: [], logits: null,
   crop: 'center',  // the model's input: 'center' (its preprocessing) or 'none' (whole photo)
   frame: 'photo',  // what the views show: the full 'photo' or the 'model' view (the crop, zoomed)
@@ -25,3 +26,12 @@ export const link = new LinkState(location.search, state);
 // load, the last photo, class and map; `timings`: what the Worker took for the maps shown
 // (and which graph predicted the photo).
 export const timeline = { timings: {} };
+
+// A number per photo (the first and the compare view's second alike), for the keys of
+// what is drawn from it.
+const photoKeys = new WeakMap();
+let lastKey = 0;
+export function photoKey(photo) {
+  if (!photoKeys.has(photo)) photoKeys.set(photo, ++lastKey);
+  return photoKeys.get(photo);
+}

@@ -4,7 +4,7 @@ import { heatImage } from '../lib/render.js';
 import { drawOverlay, cellAt } from '../lib/overlay.js';
 import { isConstantMap, CONSTANT_NOTE } from 'vit-relevance/runtime/confidence.js';
 import { scaleOf } from '../lib/scale-view.js';
-import { $, state } from './state.js';
+import { $, state, photoKey } from './state.js';
 import { mapKey, targetKey, method } from './targets.js';
 import { mapOf } from './analysis.js';
 import { core } from './model.js';
@@ -63,7 +63,7 @@ export function paint(canvas, target, method, maxSide, { photo, region, maps: st
   // A constant map has nothing to colour: the photo alone, and the notices say why.
   const constant = isConstantMap(map);
   const scale = scaleOf(state, target, method);
-  const heat = map && core && !constant ? heatFor(`${photo.imageId}|${mapKey(target)}`, method, map, scale) : null;
+  const heat = map && core && !constant ? heatFor(`${photoKey(photo)}|${mapKey(target)}`, method, map, scale) : null;
   drawOverlay(canvas, photo, region, heat, {
     opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide, frame: state.frame,
   });
@@ -73,7 +73,7 @@ export function paint(canvas, target, method, maxSide, { photo, region, maps: st
   canvas.dataset.method = method;
   canvas.dataset.startLayer = String(state.startLayer);
   canvas.dataset.region = region ? `${region.x},${region.y},${region.width},${region.height}` : ''; // what the model saw
-  canvas.dataset.tile = `${photo.imageId}|${canvas.dataset.target}|${method}`;
+  canvas.dataset.tile = `${photoKey(photo)}|${canvas.dataset.target}|${method}`;
   canvas.dataset.rendered = heat || (map && constant) ? 'heat' : 'photo';
   canvas.dataset.scale = scale;
   canvas.__binding = map ? { target, method, map, scale, photo, region } : null;

@@ -90,7 +90,7 @@ function drawCompare() {
   if (compare.photo) {
     figs.push(tile(t, state.method, compare.photo.name, sub(compare.logits), 640, compare.view));
     if (t && state.metadata) {
-      compare.ensure({ modelKey: state.modelKey, target: t, targetKey: targetKey(t), method: state.method, startLayer: state.startLayer, crop: state.crop });
+      compare.ensure({ target: t, targetKey: targetKey(t), method: state.method, startLayer: state.startLayer, crop: state.crop });
     }
   } else {
     figs.push(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'Choose a second photo above: a sample or one of yours.' }));

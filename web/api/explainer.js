@@ -1,0 +1,116 @@
+// @ts-check
+// loadExplainer and runtimeStats (typed in web/vit-relevance.js): an explainer is a model
+// open in the page's shared inference Worker (web/lib/shared-runtime.js); its photos
+// (./photo.js) keep their tensors there between explanations.
+import { sharedClient, openSharedModel, hold, listenToNotices } from '../lib/shared-runtime.js';
+import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
+import { resolveTarget } from 'vit-relevance/runtime/targets.js';
+import { withBackendNote } from '../lib/backend-note.js';
+import { openPhoto, photoOfImageId, abortError } from './photo.js';
+export { decodePhoto } from './photo.js';
+
+const BACKEND_NAMES = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
+
+// Why the backend that runs is not the one asked for, or null when it is: the Worker's
+// reason when it could not open WebGPU, or the model already open on the other backend
+// (a page's elements share one session per model).
+function backendNote(asked, ready) {
+  if (asked === ready.backend) return null;
+  return ready.backendNote ?? `${BACKEND_NAMES[asked] ?? asked} was asked for, but this page already runs the model on `
+    + `${BACKEND_NAMES[ready.backend]}, which every explainer of the page shares`;
+}
+
+const untilAborted = (signal) => new Promise((_, reject) => {
+  if (signal.aborted) reject(abortError());
+  signal.addEventListener('abort', () => reject(abortError()), { once: true });
+});
+
+// The Worker's notices as the API tells them: its photo id → the Photo.
+function noticeOf(msg) {
+  if (msg.type === NOTICE.EXPLAINER_READY) return { type: msg.type, ms: msg.ms };
+  if (msg.type === NOTICE.SESSIONS_READY) return { type: msg.type };
+  const photo = photoOfImageId(msg.imageId);
+  if (!photo) return null;
+  if (msg.type === NOTICE.PHOTO_CACHED) return { type: msg.type, photo, modelMs: msg.timings.modelMs };
+  if (msg.type === NOTICE.PHOTO_CACHE_FAILED) return { type: msg.type, photo, message: msg.message };
+  return null;
+}
+
+/**
+ * @param {ReturnType<typeof import('../lib/site-files.js').siteFiles>} site
+ * @param {import('../vit-relevance.js').BrowserLoadOptions} [options]
+ * @returns {Promise<import('../vit-relevance.js').Explainer>}
+ */
+export async function loadExplainer(site, { model, backend = 'wasm', threads, prepare = false, worker, onProgress, onNotice, signal } = {}) {
+  if (signal?.aborted) throw abortError();
+  const release = hold();
+  // A load aborted while under way ends the Worker's work where nothing else holds it.
+  const onAbort = () => release();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let ready;
+  try {
+    const opening = openSharedModel(site, { model, backend, threads, prepare, worker, onProgress });
+    ready = await (signal ? Promise.race([opening, untilAborted(signal)]) : opening);
+  } catch (err) {
+    release(false);
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  const client = sharedClient(site);
+  const stopNotices = onNotice ? listenToNotices((msg) => { const n = noticeOf(msg); if (n) onNotice(n); }) : () => {};
+  const photos = []; // opened and not yet closed
+  const { metadata } = ready;
+  // The core's method registry: { id, name, shortName, description, paper, ... }.
+  const registry = new Map(ready.methods.map((m) => [m.id, m]));
+  const method = (id) => {
+    if (!registry.has(id)) throw new Error(`unknown method "${id}"; known: ${[...registry.keys()].join(', ')}`);
+    return registry.get(id);
+  };
+  const opened = { ...ready, prepare, methods: [...registry.keys()], method, backendNote: backendNote(backend, ready) };
+  return {
+    metadata,
+    methods: opened.methods,
+    method,
+    backend: ready.backend, // the one that runs: 'wasm' where 'webgpu' cannot (backendNote says why)
+    backendNote: opened.backendNote,
+    threads: ready.threads,
+    load: { fromCache: ready.fromCache, split: Boolean(ready.split), isolated: ready.isolated, phaseMs: ready.phaseMs, compileMs: ready.compileMs },
+    // A class id from an id, WordNet id or name (throws naming close matches).
+    classId: (spec) => resolveTarget(metadata, spec),
+    label: (id) => metadata.labels[id],
+    // Decodes a photo once for several explanations; close() it when done.
+    async open(image, options = {}) {
+      const photo = await openPhoto(client, opened, image, options);
+      photos.push(photo);
+      return photo;
+    },
+    /** @this {import('../vit-relevance.js').Explainer} */
+    async explain(image, options = {}) {
+      const photo = await this.open(image, options);
+      try {
+        return withBackendNote(await photo.explain(options), opened.backendNote);
+      } finally {
+        photo.close();
+        photos.splice(photos.indexOf(photo), 1);
+      }
+    },
+    // Frees its photos; the last explainer of the page to close ends the Worker's work and
+    // frees its sessions (web/lib/shared-runtime.js).
+    close() {
+      for (const p of photos.splice(0)) p.close();
+      stopNotices();
+      release();
+    },
+  };
+}
+
+/**
+ * @param {{ worker: URL }} site
+ * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string, attribution: { blocks: number, states: number } }>}
+ */
+export async function runtimeStats(site) {
+  const { replies } = await sharedClient(site).request(REQUEST.STATS);
+  const { sessions, graphRuns, photos, workerId, attribution } = replies.find((m) => m.type === REPLY.STATS);
+  return { sessions, graphRuns, photos, workerId, attribution };
+}
