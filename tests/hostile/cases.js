@@ -202,7 +202,7 @@ export const CASES = [
   evaluation('a folder without photos', pointing('<tmp>/eval/no-photos', '<tmp>/eval/labels.csv'), 1, 'vit-relevance eval: error: image folder <tmp>/eval/no-photos holds no photos (.png, .jpg, .jpeg, .webp)'),
   labelled('a missing labels file', 'nope.csv', 'vit-relevance eval: error: cannot read label file <tmp>/eval/nope.csv: no such file'),
   evaluation('a folder as the labels file', pointing('<tmp>/eval/images', '<tmp>/eval'), 1, 'vit-relevance eval: error: --labels <tmp>/eval is a folder, expected a file'),
-  labelled('a label that is no class', 'labels-unknown.csv', 'vit-relevance eval: error: labels-unknown.csv row 1 (a.png): target "zebra" is not a class of this model.'),
+  labelled('a label that is no class', 'labels-unknown.csv', 'vit-relevance eval: error: labels-unknown.csv row 1 (a.png): label "zebra" is not a class of this model.'),
   labelled('a photo without a label', 'labels-missing.csv', 'vit-relevance eval: error: 1 photo(s) in <tmp>/eval/images have no label in labels-missing.csv: b.png (--skip-unlabelled leaves them out)'),
   labelled('a label for a photo that is not there', 'labels-extra.csv', 'vit-relevance eval: error: labels-extra.csv names 1 file(s) that are not photos in <tmp>/eval/images: c.png'),
   labelled('a CSV row with three fields', 'labels-fields.csv', 'vit-relevance eval: error: labels-fields.csv row 1 has 3 field(s), expected "file,label" (quote names holding commas)'),
