@@ -27,7 +27,7 @@ function sameDims(a, b) {
 // onnxruntime's words for a graph whose weights live in a file it was not given.
 const EXTERNAL_DATA = /Failed to load external data file "+([^"]+)"+/;
 
-// The external weights file a failed session creation asked for, or null.
+// The external weights file a failed ONNX session creation asked for, or null.
 function missingExternalData(err) {
   return EXTERNAL_DATA.exec(err?.message ?? '')?.[1] ?? null;
 }
@@ -50,7 +50,7 @@ async function createSession(ort, bytes, options, name) {
   }
 }
 
-// A graph's input and output names without a session, or an error naming it.
+// A graph's input and output names without an ONNX session, or an error naming it.
 function ioNames(bytes, name) {
   try {
     return graphIoNames(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
@@ -63,12 +63,12 @@ function ioNames(bytes, name) {
 // graph opens with onnxruntime's graph optimisation and weight prepacking off: the
 // exporter leaves nothing in it to fold (its products are Gemm over the weights as stored:
 // models/exporter/explainer.py, PlainViT), and the two passes took about a third of its
-// session's opening, which is on the page's way to "ready", while its forwards are as fast
+// ONNX session's opening, which is on the page's way to "ready", while its forwards are as fast
 // without them (docs/experiments.md, "Opening a model"). WebGPU keeps onnxruntime's defaults (not
 // measured there).
 const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
 
-// The plain forward graph's session, checked against the metadata's shapes.
+// The plain forward graph's ONNX session, checked against the metadata's shapes.
 async function openForward(ort, bytes, options, name, metadata) {
   const cpuOnly = options.executionProviders.every((ep) => ['wasm', 'cpu'].includes(ep.name ?? ep));
   const session = await createSession(ort, bytes, cpuOnly ? {
@@ -162,7 +162,7 @@ export async function openExplainer({
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
   const options = { executionProviders: ['wasm'], ...sessionOptions };
-  // Each session opens once (a failure stays: the same bytes would fail again), and
+  // Each ONNX session opens once (a failure stays: the same bytes would fail again), and
   // release() releases those that opened.
   /** @type {Promise<any>[]} */
   const openings = [];
@@ -173,7 +173,7 @@ export async function openExplainer({
       return opening;
     };
   };
-  // A session checked by `check`, released when the check fails.
+  // An ONNX session checked by `check`, released when the check fails.
   const checked = async (graphBytes, name, check) => {
     const s = await createSession(ort, graphBytes, options, name);
     try {
