@@ -29,7 +29,7 @@ test('Attr of DeiT-tiny on catdog equals the autograd reference (m = 20)', { ski
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /block 11 \(12\/12\) done, .* ETA/);
   const ref = spawnSync('/usr/bin/python3', [path.join(root, 'tests', 'models', 'attribution_reference.py'),
-    '--model', 'deit_tiny_patch16_224', '--checkpoint', checkpoint, '--input', input, '--target', '243',
+    '--model', 'deit_tiny_patch16_224', '--checkpoint', checkpoint, '--input', input, '--class', '243',
     '--blocks', BLOCKS.join(','), '--steps', '20', '--out', out], { encoding: 'utf8', cwd: root });
   assert.equal(ref.status, 0, ref.stderr);
   const doc = JSON.parse(readFileSync(path.join(out, 'attribution.json'), 'utf8'));

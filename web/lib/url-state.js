@@ -85,7 +85,7 @@ export class LinkState {
       const key = renames[given] ?? given;
       if (!(key in LINK_KEYS)) {
         this.notices.push(`${given}=${raw} (not a setting the page knows)`);
-      } else if (given === key || !params.has(key) || renames[key]) {
+      } else if (given === key || !params.has(key) || renames[key]) { // the new key wins, unless it is itself old here
         this.pending.set(key, raw);
         this.written.set(key, given);
       }
