@@ -66,7 +66,7 @@ async function explainStages(core) {
     if (r > 0) for (const k of Object.keys(stages)) stages[k].push(t[k]); // round 0 warms up
   }
   await explainer.release();
-  console.log(`explain catdog.png --target 243 --method all (onnxruntime-web, ${rounds} rounds, medians; 10 overlays):`);
+  console.log(`explain catdog.png --class 243 --method all (onnxruntime-web, ${rounds} rounds, medians; 10 overlays):`);
   const total = Object.values(stages).reduce((sum, xs) => sum + median(xs), 0);
   for (const [name, xs] of Object.entries(stages)) {
     console.log(`  ${name.padEnd(12)} ${median(xs).toFixed(1).padStart(8)} ms  ${((100 * median(xs)) / total).toFixed(1).padStart(5)} %`);

@@ -11,6 +11,8 @@
 //   const opts = parseOptions(argv, OPTIONS, 'maps');   // → { attn, startLayer, grid, out, help }
 //   formatOptions(OPTIONS) gives the option lines of the command's --help.
 // Types: 'string', 'int' (with optional min/max), 'grid' (RxC → [rows, cols]), 'boolean'.
+// `oldName: 'target'` keeps a renamed option's old name working (docs/glossary.md); errors
+// and --help name the new one.
 // --help/-h is always accepted and reported as opts.help.
 import { parseArgs } from 'node:util';
 import { parseGrid } from '../runtime/token-grid.js';
@@ -63,6 +65,9 @@ function joinNegativeValues(argv, options) {
 
 // parseOptions takes no positionals: split them off first. An option's value (the next
 // word, for an option that is not boolean and not written --name=value) stays with it.
+// The spec an option name (its own or its old one) stands for.
+export const specByName = (specs, name) => specs[name] ?? Object.values(specs).find((s) => s.oldName === name);
+
 export function splitPositionals(argv, specs) {
   const positionals = [];
   const rest = [];
@@ -70,7 +75,7 @@ export function splitPositionals(argv, specs) {
     const a = argv[i];
     if (a.startsWith('-') && a !== '-') {
       rest.push(a);
-      const spec = specs[a.replace(/^--?/, '')];
+      const spec = specByName(specs, a.replace(/^--?/, ''));
       if (spec && spec.type !== 'boolean' && !a.includes('=') && i + 1 < argv.length) rest.push(argv[++i]);
     } else {
       positionals.push(a);
@@ -84,6 +89,7 @@ export function parseOptions(argv, specs, command) {
   for (const [name, spec] of Object.entries(specs)) {
     options[name] = { type: spec.type === 'boolean' ? 'boolean' : 'string' };
     if (spec.short) options[name].short = spec.short;
+    if (spec.oldName) options[spec.oldName] = { type: options[name].type };
   }
   const args = joinNegativeValues(argv, options);
   let parsed;
@@ -95,7 +101,9 @@ export function parseOptions(argv, specs, command) {
   }
   const out = { help: Boolean(parsed.values.help) };
   for (const [name, spec] of Object.entries(specs)) {
-    const raw = parsed.values[name];
+    const given = [parsed.values[name], spec.oldName && parsed.values[spec.oldName]].filter((v) => v !== undefined);
+    if (given.length > 1) throw new UsageError(`--${name} is given twice (--${spec.oldName} is its old name)`);
+    const raw = given[0];
     if (raw === undefined) {
       if (spec.required && !out.help) throw new UsageError(`--${name} is required (see \`vit-relevance ${command} --help\`)`);
       out[camel(name)] = spec.default;
@@ -109,7 +117,8 @@ export function parseOptions(argv, specs, command) {
 export function formatOptions(specs) {
   const rows = Object.entries(specs).map(([name, spec]) => {
     const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'int' ? 'N' : spec.type === 'grid' ? 'RxC' : 'VALUE')}`;
-    const extra = spec.required ? ' (required)' : spec.default !== undefined ? ` (default ${spec.default})` : '';
+    const extra = (spec.required ? ' (required)' : spec.default !== undefined ? ` (default ${spec.default})` : '')
+      + (spec.oldName ? `; old name --${spec.oldName}` : '');
     return [`  --${name}${value}`, `${spec.help ?? ''}${extra}`];
   });
   const width = Math.max(...rows.map(([l]) => l.length)) + 2;

@@ -56,7 +56,7 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
   const states = await create(files.states);
   const blockSessions = new Array(B).fill(null);
 
-  // Sessions open when first used: an attribution of a few blocks opens only those.
+  // ONNX sessions open when first used: an attribution of a few blocks opens only those.
   async function blockSession(b) {
     if (!blockSessions[b]) blockSessions[b] = await create(files.blocks[b]);
     return blockSessions[b];
@@ -72,12 +72,12 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
   }
 
   // One block: → { block, attr [h,S,S], attn, probs [m] (p_t(α_i A)) }.
-  async function attributeBlock(hidden, b, target, { steps, stepsPerRun = DEFAULT_STEPS_PER_RUN }) {
+  async function attributeBlock(hidden, b, classId, { steps, stepsPerRun = DEFAULT_STEPS_PER_RUN }) {
     const D = hidden.length / (B * S);
     const session = await blockSession(b);
     const alphas = leftRiemannAlphas(steps);
     const oneHot = new Float32Array(C);
-    oneHot[target] = 1;
+    oneHot[classId] = 1;
     const feedsBase = {
       hidden: new ort.Tensor('float32', hidden.subarray(b * S * D, (b + 1) * S * D), [S, D]),
       target: new ort.Tensor('float32', oneHot, [C]),
@@ -101,14 +101,14 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
   // Several blocks in order: → { attr: { data, shape: [blocks.length, h, S, S] }, results }
   // (results as attributeBlock's); onBlock(done, block) after each.
   /**
-   * @param {Float32Array} hidden @param {number[]} blocks @param {number} target
+   * @param {Float32Array} hidden @param {number[]} blocks @param {number} classId
    * @param {{ steps?: number, stepsPerRun?: number, onBlock?: (done: number, block: number) => void }} [options]
    */
-  async function attributeBlocks(hidden, blocks, target, { steps, stepsPerRun, onBlock } = {}) {
+  async function attributeBlocks(hidden, blocks, classId, { steps, stepsPerRun, onBlock } = {}) {
     const attr = new Float32Array(blocks.length * h * S * S);
     const results = [];
     for (const [i, b] of blocks.entries()) {
-      const r = await attributeBlock(hidden, b, target, { steps, stepsPerRun });
+      const r = await attributeBlock(hidden, b, classId, { steps, stepsPerRun });
       attr.set(r.attr, i * h * S * S);
       results.push(r);
       onBlock?.(i + 1, b);
@@ -116,7 +116,7 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
     return { attr: { data: attr, shape: [blocks.length, h, S, S] }, results };
   }
 
-  // Frees block b's session; the next use opens it again. Each block session holds its
+  // Frees block b's ONNX session; the next use opens it again. Each one holds its
   // own copy of the weights it reads, so the page keeps one open at a time.
   async function releaseBlock(b) {
     const session = blockSessions[b];

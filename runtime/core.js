@@ -18,7 +18,7 @@
  * Tensors are `{ data: Float32Array, shape: number[] }`, row-major, under the explainer
  * graph's output names: attn [B,h,S,S], attn_grad [B,h,S,S], attn_rel [B,h,S,S],
  * attn_rel_classic_last [h,S,S], input_rel_classic [H,W] (docs/architecture.md; any may be
- * missing; per target, i.e. without the graph's K axis).
+ * missing; one target row's, i.e. without the graph's K axis).
  *
  * The method registry (src/methods/registry.h), read once when the core loads:
  *   core.methods     [{ id, name, shortName, description, paper, tensors: [tensor ids],

@@ -3,7 +3,7 @@
 // both environments: target specs → the session's targets, and the result's shape
 // { top5, targets: [{ id, label, prob, rank, contrast?, maps: { <method>: { shape, data } } }] }.
 // Environment-neutral.
-import { resolveTarget } from './targets.js';
+import { resolveClass } from './targets.js';
 import { classStanding } from './topk.js';
 
 export const DEFAULT_METHODS = Object.freeze(['transformer_attribution']);
@@ -15,9 +15,9 @@ export function resolveTargets(metadata, specs) {
   const list = specs === undefined || specs === null ? [null] : Array.isArray(specs) ? specs : [specs];
   if (!list.length) return [{ a: null }];
   return list.map((spec) => {
-    if (spec === null || typeof spec !== 'object') return { a: spec === null ? null : resolveTarget(metadata, spec) };
-    const a = spec.class === undefined || spec.class === null ? null : resolveTarget(metadata, spec.class);
-    const b = spec.contrast === undefined || spec.contrast === null ? undefined : resolveTarget(metadata, spec.contrast, 'contrast');
+    if (spec === null || typeof spec !== 'object') return { a: spec === null ? null : resolveClass(metadata, spec) };
+    const a = spec.class === undefined || spec.class === null ? null : resolveClass(metadata, spec.class);
+    const b = spec.contrast === undefined || spec.contrast === null ? undefined : resolveClass(metadata, spec.contrast, 'contrast');
     if (b !== undefined && a === b) throw new Error(`contrast ${spec.contrast} is the class itself: give another class`);
     return b === undefined ? { a } : { a, b };
   });

@@ -1,8 +1,8 @@
 // @ts-check
 // One open explainer graph with the core, and the photos explained on it: the work the
-// Worker (page and embeds) and the Node API share. A photo keeps its per-target tensors in
+// Worker (page and embeds) and the Node API share. A photo keeps each class's tensors in
 // the core's heap (other methods and start layers reuse them) and, with the split graphs,
-// its target-independent tensors (a class switch then runs the target graph alone).
+// its class-independent tensors (a class switch then runs the class graph alone).
 // A contrast "why a rather than b" is computed from the maps of a and b by the core
 // (core.contrast, docs/contrast.md), so it shares their cached tensors.
 // Environment-neutral.
@@ -10,11 +10,12 @@ import { topK } from './topk.js';
 import { TensorCache } from './tensor-cache.js';
 import { tokenLayout } from './metadata.js';
 
-// A target is { a } (class a) or { a, b } (why a rather than b).
+// A target is { a } (class a) or { a, b } (why a rather than contrast b); `a`/`b` are the
+// Worker's names, pending (docs/glossary.md).
 const isContrast = (t) => t.b !== undefined && t.b !== null;
 export const targetKey = (t) => (isContrast(t) ? `c${t.a}-${t.b}` : `c${t.a}`);
 
-// The classes whose tensors `targets` read, each once: a contrast reads both of its own.
+// The classes whose tensors `targets` read, each once, as targets: a contrast reads both.
 function classTargets(targets) {
   const ids = new Set(targets.flatMap((t) => (isContrast(t) ? [t.a, t.b] : [t.a])));
   return [...ids].map((a) => ({ a }));
@@ -61,7 +62,7 @@ export function createSession({ explainer, core }) {
     });
   }
 
-  // The prediction and the predicted class's tensors in ONE explainer run (a null target
+  // The prediction and the predicted class's tensors in ONE explainer run (a zero target
   // row means "the predicted class"), so the first map costs one run, not two.
   async function predict(photo, { methods }) {
     const outputs = core.outputsFor(methods);
@@ -74,7 +75,7 @@ export function createSession({ explainer, core }) {
   }
 
   // The prediction from the photo graph alone (split graphs), whose outputs stay as the
-  // photo's cache: the maps that follow then cost the target graph, or no graph at all for
+  // photo's cache: the maps that follow then cost the class graph, or no graph at all for
   // methods that read only the attention. Same work as predict() but no forward is run
   // twice (once in the explainer, again when the photo is cached for class switches).
   async function predictFromPhoto(photo) {
@@ -83,7 +84,7 @@ export function createSession({ explainer, core }) {
   }
 
   // The prediction from the plain forward graph alone: for a photo that comes while the
-  // explainer graph's session still opens (the page's first photo of a visit), so its
+  // explainer graph's ONNX session still opens (the page's first photo of a visit), so its
   // classes show at once; its maps then come from explain().
   async function predictForward(photo) {
     graphRuns++;
@@ -99,7 +100,7 @@ export function createSession({ explainer, core }) {
     return { top5: top, target: { a: top[0].id }, modelMs };
   }
 
-  // The photo's target-independent tensors (split graphs), computed once; null without them.
+  // The photo's class-independent tensors (split graphs), computed once; null without them.
   function cachePhoto(photo) {
     if (!explainer.canCachePhoto) return null;
     if (!photo.cache) {
@@ -126,12 +127,12 @@ export function createSession({ explainer, core }) {
       // The photo's tensors when their computation has started; before that the single
       // graph costs less than computing them first.
       const cached = photo.cache && await photo.cache.catch(() => null);
-      const vectors = lacking.map((t) => t.a);
+      const rows = lacking.map((t) => t.a);
       // With the photo's cache, attention-only methods read the photo graph's attn: no run.
       if (!cached || [...outputs].some((o) => o !== 'attn')) graphRuns++;
       const out = cached
-        ? await explainer.explainCached(cached, vectors, { outputs: [...outputs] })
-        : await explainer.explain(photo.pixels, vectors, { outputs: [...outputs] });
+        ? await explainer.explainCached(cached, rows, { outputs: [...outputs] })
+        : await explainer.explain(photo.pixels, rows, { outputs: [...outputs] });
       modelMs = out.timings.modelMs;
       keep(photo, lacking, out, outputs);
       photo.logits ??= out.logits;

@@ -1,13 +1,13 @@
 // @ts-check
 // Runs an explainer graph (docs/architecture.md, "The explainer graph contract") with
-// onnxruntime-web and hands back per-target tensors ready for core.computeMaps.
+// onnxruntime-web and hands back the tensors of each target row, ready for core.computeMaps.
 // Environment-neutral: the caller passes the `ort` module (onnxruntime-web's Node build in
 // the CLI, its browser build in the page's Worker) and the model bytes, so this file
 // imports nothing platform-specific.
 import {
   validateMetadata, checkSessionContract, checkSessionShapes, contractDims, graphOutputs, CONTRACT_OUTPUTS, OPTIONAL_OUTPUTS,
 } from './metadata.js';
-import { targetMatrix } from './targets.js';
+import { targetRows } from './targets.js';
 import { graphIoNames } from './onnx-io.js';
 
 const now = () => (globalThis.performance ?? Date).now();
@@ -27,7 +27,7 @@ function sameDims(a, b) {
 // onnxruntime's words for a graph whose weights live in a file it was not given.
 const EXTERNAL_DATA = /Failed to load external data file "+([^"]+)"+/;
 
-// The external weights file a failed session creation asked for, or null.
+// The external weights file a failed ONNX session creation asked for, or null.
 function missingExternalData(err) {
   return EXTERNAL_DATA.exec(err?.message ?? '')?.[1] ?? null;
 }
@@ -50,7 +50,7 @@ async function createSession(ort, bytes, options, name) {
   }
 }
 
-// A graph's input and output names without a session, or an error naming it.
+// A graph's input and output names without an ONNX session, or an error naming it.
 function ioNames(bytes, name) {
   try {
     return graphIoNames(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
@@ -63,7 +63,7 @@ function ioNames(bytes, name) {
 // graph opens with onnxruntime's graph optimisation and weight prepacking off: the
 // exporter leaves nothing in it to fold (its products are Gemm over the weights as stored:
 // models/exporter/explainer.py, PlainViT), and the two passes took about a third of its
-// session's opening, which is on the page's way to "ready", while its forwards are as fast
+// ONNX session's opening, which is on the page's way to "ready", while its forwards are as fast
 // without them (docs/experiments.md, "Opening a model"). WebGPU keeps onnxruntime's defaults (not
 // measured there).
 export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
@@ -83,7 +83,7 @@ function onCpu(options, cpu) {
   return { ...options, ...cpu, extra: { ...options.extra, session: { ...options.extra?.session, ...cpu.extra?.session } } };
 }
 
-// The plain forward graph's session, checked against the metadata's shapes.
+// The plain forward graph's ONNX session, checked against the metadata's shapes.
 async function openForward(ort, bytes, options, name, metadata) {
   const session = await createSession(ort, bytes, onCpu(options, FORWARD_SESSION), name);
   try {
@@ -112,24 +112,24 @@ function switchFeeds(ort, inputNames, fetches) {
 }
 
 // The split graphs (models/exporter/split.py) must fit each other: every input of the
-// target graph but target and the switches is an output of the photo graph.
-function checkSplitContract(photo, target, name, outputs) {
+// class graph but `target` (its target rows) and the switches is an output of the photo graph.
+function checkSplitContract(photo, classGraph, name, outputs) {
   const problems = [];
   for (const o of ['logits', 'attn']) if (!photo.outputNames.includes(o)) problems.push(`its photo graph lacks output ${o}`);
   if (!photo.inputNames.includes('pixels')) problems.push('its photo graph lacks input pixels');
-  const cacheInputs = target.inputNames.filter((n) => n !== 'target' && !(n in SWITCHES));
+  const cacheInputs = classGraph.inputNames.filter((n) => n !== 'target' && !(n in SWITCHES));
   const unfed = cacheInputs.filter((n) => !photo.outputNames.includes(n));
-  if (unfed.length) problems.push(`target graph inputs no photo graph output feeds: ${unfed.slice(0, 5).join(', ')}`);
+  if (unfed.length) problems.push(`class graph inputs no photo graph output feeds: ${unfed.slice(0, 5).join(', ')}`);
   const inputs = ['target', 'pixel_relevance', ...outputs.filter((o) => o in OPTIONAL_OUTPUTS).map((o) => OPTIONAL_OUTPUTS[o].input)];
-  for (const n of inputs) if (!target.inputNames.includes(n)) problems.push(`its target graph lacks input ${n}`);
-  const missing = outputs.filter((o) => o !== 'logits' && o !== 'attn' && !target.outputNames.includes(o));
-  if (missing.length) problems.push(`its target graph lacks outputs ${missing.join(', ')}`);
+  for (const n of inputs) if (!classGraph.inputNames.includes(n)) problems.push(`its class graph lacks input ${n}`);
+  const missing = outputs.filter((o) => o !== 'logits' && o !== 'attn' && !classGraph.outputNames.includes(o));
+  if (missing.length) problems.push(`its class graph lacks outputs ${missing.join(', ')}`);
   if (problems.length) throw new Error(`${name}: the split graphs do not fit: ${problems.join('; ')}`);
   return cacheInputs;
 }
 
 // A family graph (models/exporter/families.py) takes the explainer graph's pixels and
-// target, and the switch of each switched output it has; its outputs are the contract's
+// target rows, and the switch of each switched output it has; its outputs are the contract's
 // names. → its output names.
 function checkFamilyContract({ inputNames, outputNames }, name) {
   const known = [...CONTRACT_OUTPUTS, ...Object.keys(OPTIONAL_OUTPUTS)];
@@ -148,18 +148,19 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // output logits). onnxruntime-web runs every node of a graph whatever the fetches, so a
 // logits-only fetch of the explainer costs a whole explanation; with forwardModel,
 // predict() is a true forward pass.
-// split (optional): { photo, target } bytes of the split graphs (models/exporter/split.py),
+// split (optional): { photo, target } bytes of the split graphs, the photo graph and the
+// class graph (models/exporter/split.py; `target` names the class graph in models/index.json),
 // checked to fit at once: cachePhoto() runs the photo graph once, explainCached() then
-// explains any targets at about half the cost of explain() (a class switch in the page).
+// explains any target rows at about half the cost of explain() (a class switch in the page).
 // families (optional): [{ name, bytes }] graphs per method family (models/exporter/
 // families.py) of the same weights, each with only the passes its methods read: an
-// explanation runs the smallest graph (in bytes, which follow its nodes and its session's
+// explanation runs the smallest graph (in bytes, which follow its nodes and its ONNX session's
 // opening time) that has every output it fetches, the explainer graph when none has.
 // Graphs with external weights need sessionOptions.externalData.
-// Sessions: without split graphs the explainer graph's opens at once. With them the plain
+// ONNX sessions: without split graphs the explainer graph's opens at once. With them the plain
 // forward graph's opens at once when given (the smallest: it predicts while the others
 // open), else the photo graph's; the others open when first used or prepared: the
-// explainer and target graphs take about a second each to open, far more than a forward.
+// explainer and class graphs take about a second each to open, far more than a forward.
 /**
  * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
  *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, split?: object,
@@ -173,7 +174,7 @@ export async function openExplainer({
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
   const options = { executionProviders: ['wasm'], ...sessionOptions };
-  // Each session opens once (a failure stays: the same bytes would fail again), and
+  // Each ONNX session opens once (a failure stays: the same bytes would fail again), and
   // release() releases those that opened.
   /** @type {Promise<any>[]} */
   const openings = [];
@@ -184,7 +185,7 @@ export async function openExplainer({
       return opening;
     };
   };
-  // A session (opened with `graphOptions`) checked by `check`, released when the check fails.
+  // An ONNX session (opened with `graphOptions`) checked by `check`, released when the check fails.
   const checked = async (graphBytes, name, check, graphOptions = options) => {
     const s = await createSession(ort, graphBytes, graphOptions, name);
     try {
@@ -208,7 +209,7 @@ export async function openExplainer({
   if (split) {
     checkSessionContract(ioNames(bytes, modelName), modelName, { outputs: metadata.outputs });
     try {
-      cacheInputs = checkSplitContract(ioNames(split.photo, 'its photo graph'), ioNames(split.target, 'its target graph'), modelName, graphOutputs(metadata));
+      cacheInputs = checkSplitContract(ioNames(split.photo, 'its photo graph'), ioNames(split.target, 'its class graph'), modelName, graphOutputs(metadata));
     } catch (err) {
       throw new Error(err.message.startsWith(modelName) ? err.message : `${modelName}: cannot open its split graphs: ${err.message}`);
     }
@@ -235,7 +236,7 @@ export async function openExplainer({
   const explainerFor = (fetches) => explainers.find((g) => fetches.every((o) => g.outputs.includes(o)));
 
   const photoSession = once(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
-  const targetSession = once(() => createSession(ort, split.target, options, 'its target graph'));
+  const classGraphSession = once(() => createSession(ort, split.target, options, 'its class graph'));
   let forward = null;
   if (split && forwardModel) {
     forward = await openForward(ort, forwardModel, options, forwardName, metadata);
@@ -253,7 +254,7 @@ export async function openExplainer({
 
   const d = contractDims(metadata);
   const { blocks: B, heads: h, tokens: S, classes: C, height: H, width: W } = d;
-  // Expected shape of each output for K targets; the K-leading ones are sliced per target.
+  // Expected shape of each output for K target rows; the K-leading ones are sliced per row.
   const shapes = (K) => ({
     logits: [1, C],
     attn: [B, h, S, S],
@@ -287,8 +288,8 @@ export async function openExplainer({
     }
   }
 
-  async function run(pixels, targetData, K, fetches) {
-    const inputs = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', targetData, [K, C]) };
+  async function run(pixels, rows, K, fetches) {
+    const inputs = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', rows, [K, C]) };
     const graph = explainerFor(fetches);
     const explainer = await graph.open(); // opening it is not the run's time
     const feeds = { ...inputs, ...switchFeeds(ort, explainer.inputNames, fetches) };
@@ -313,24 +314,24 @@ export async function openExplainer({
     return outputs.filter((o) => o !== 'logits' && wanted.includes(o));
   }
 
-  // Per-target views ({ data, shape } without the K axis) of the fetched outputs, under
-  // their graph names; attn is one object shared by all targets.
-  function perTargetTensors(result, fetches, K) {
+  // Per target row views ({ data, shape } without the K axis) of the fetched outputs, under
+  // their graph names; attn is one object shared by all rows.
+  function perRowTensors(result, fetches, K) {
     /** @type {Record<string, { data: any, shape: number[] }>[]} */
-    const perTarget = Array.from({ length: K }, () => ({}));
+    const perRow = Array.from({ length: K }, () => ({}));
     const expected = shapes(K);
     for (const name of fetches) {
       const data = result[name].data;
       if (name === 'attn') {
         const attn = { data, shape: expected.attn };
-        perTarget.forEach((t) => { t.attn = attn; });
+        perRow.forEach((t) => { t.attn = attn; });
       } else {
         const shape = expected[name].slice(1); // drop the K axis
         const size = data.length / K;
-        perTarget.forEach((t, k) => { t[name] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
+        perRow.forEach((t, k) => { t[name] = { data: data.subarray(k * size, (k + 1) * size), shape }; });
       }
     }
-    return perTarget;
+    return perRow;
   }
 
   // The plain forward graph on n images → their logits, checked to be [n, C].
@@ -345,15 +346,15 @@ export async function openExplainer({
   }
 
   // A zero target row: the graph still wants the input when only logits are fetched.
-  const zeroTarget = new Float32Array(C);
+  const zeroRow = new Float32Array(C);
 
   // The class each target row explains: its id, argmax(logits) for a predicted-class row
   // (null: the graph substitutes the top-1 class), null for a weight vector.
-  const explainedClass = (t, logits) => (typeof t === 'number' ? t : t === null ? argmax(logits) : null);
+  const explainedClass = (row, logits) => (typeof row === 'number' ? row : row === null ? argmax(logits) : null);
 
   return {
     metadata,
-    // The explainer graph's session, null until it opens (at once without split graphs).
+    // The explainer graph's ONNX session, null until it opens (at once without split graphs).
     get session() { return session; },
     dims: d,
 
@@ -364,14 +365,14 @@ export async function openExplainer({
     get hasForward() { return forward !== null; },
 
     // Logits only: the forward graph when given, else a logits-only fetch of the explainer
-    // (as slow as explain() with one target; measured in bench/explain.js).
+    // (as slow as explain() with one target row; measured in bench/explain.js).
     async predict(pixels) {
       if (forward) {
         const started = now();
         const logits = await runForward(pixelsTensor(pixels), 1);
         return { logits, timings: { modelMs: now() - started } };
       }
-      const { result, modelMs } = await run(pixels, zeroTarget, 1, ['logits']);
+      const { result, modelMs } = await run(pixels, zeroRow, 1, ['logits']);
       return { logits: result.logits.data, timings: { modelMs } };
     },
 
@@ -385,7 +386,7 @@ export async function openExplainer({
       return runForward(new ort.Tensor('float32', batch, [n, 3, H, W]), n);
     },
 
-    // targets: class ids, Float32Array(C) weight vectors (e.g. e_A − e_B), or null for the
+    // rows (the target rows): class ids, Float32Array(C) weight vectors (e.g. e_A − e_B), or null for the
     // predicted class (one run gives the logits and the top-1 explanation). options.outputs:
     // the graph outputs to fetch (default all; core.outputsFor(methods) gives what some
     // methods read). Returns { logits, classes, tensors, timings, graph }: graph is the
@@ -394,16 +395,16 @@ export async function openExplainer({
     // attn_rel_classic_last, input_rel_classic }, each { data, shape } as core.computeMaps
     // takes them: data is a
     // subarray view into the fetched output (no copies), shape without the K axis;
-    // `attn` is one object shared by all targets.
-    async explain(pixels, targets, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
+    // `attn` is one object shared by all rows.
+    async explain(pixels, rows, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
       const fetches = fetchList(wanted);
-      const K = targets.length;
-      const { result, modelMs, graph } = await run(pixels, targetMatrix(targets, C), K, ['logits', ...fetches]);
+      const K = rows.length;
+      const { result, modelMs, graph } = await run(pixels, targetRows(rows, C), K, ['logits', ...fetches]);
       const logits = result.logits.data;
       return {
         logits,
-        classes: targets.map((t) => explainedClass(t, logits)),
-        tensors: perTargetTensors(result, fetches, K),
+        classes: rows.map((r) => explainedClass(r, logits)),
+        tensors: perRowTensors(result, fetches, K),
         timings: { modelMs },
         graph,
       };
@@ -412,17 +413,18 @@ export async function openExplainer({
     // True when cachePhoto()/explainCached() are available (split graphs given).
     get canCachePhoto() { return Boolean(split); },
 
-    // True once the explainer graph's session is open.
+    // True once the explainer graph's ONNX session is open.
     get explainerOpen() { return session !== null; },
 
-    // True once the session of the graph that explain() runs for `wanted` outputs is open:
+    // True once the ONNX session of the graph that explain() runs for `wanted` outputs is open:
     // until then predict() with the forward graph gives a prediction without waiting for it.
     isOpenFor(wanted) {
       return explainerFor(['logits', ...fetchList(wanted)]).isOpen();
     },
 
-    // Open the photo, explainer and target graphs' sessions ahead of their first use (the
-    // page does it while the visitor chooses a photo); photo and target need split graphs.
+    // Open the photo, explainer and class graphs' ONNX sessions ahead of their first use (the
+    // page does it while the visitor chooses a photo); photo and class graphs need split graphs.
+    // prepareTarget opens the class graph's (its name waits for web/worker.js: docs/glossary.md).
     // prepareExplainer opens the graph explain() runs for `wanted` outputs (default: the
     // contract's).
     async preparePhoto() {
@@ -431,17 +433,17 @@ export async function openExplainer({
     async prepareExplainer(wanted = CONTRACT_OUTPUTS) {
       await explainerFor(['logits', ...fetchList(wanted)]).open();
     },
-    // The explanation graphs whose sessions are not open yet, smallest first, each as a
+    // The explanation graphs whose ONNX sessions are not open yet, smallest first, each as a
     // function that opens it: for opening them one at a time while the caller is idle.
     unopenedExplainers() {
       return explainers.filter((g) => !g.isOpen()).map((g) => g.open);
     },
     async prepareTarget() {
-      if (split) await targetSession();
+      if (split) await classGraphSession();
     },
 
-    // The target-independent half of an explanation, once per photo: the photo graph's
-    // outputs, kept as the target graph's feeds. → { logits, modelMs, feeds }
+    // The class-independent half of an explanation, once per photo: the photo graph's
+    // outputs, kept as the class graph's feeds. → { logits, modelMs, feeds }
     async cachePhoto(pixels) {
       if (!split) throw new Error(`${modelName} was opened without its split graphs`);
       const photo = await photoSession();
@@ -458,27 +460,27 @@ export async function openExplainer({
       return { logits: result.logits.data, modelMs, feeds };
     },
 
-    // explain() on a cachePhoto() result: the same return value, at the target graph's cost.
-    async explainCached(cache, targets, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
+    // explain() on a cachePhoto() result: the same return value, at the class graph's cost.
+    async explainCached(cache, rows, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
       if (!split) throw new Error(`${modelName} was opened without its split graphs`);
       const fetches = fetchList(wanted);
-      const target = await targetSession();
-      const K = targets.length;
+      const classGraph = await classGraphSession();
+      const K = rows.length;
       const graphFetches = fetches.filter((o) => o !== 'attn');
       const feeds = {
         ...cache.feeds,
-        target: new ort.Tensor('float32', targetMatrix(targets, C), [K, C]),
-        ...switchFeeds(ort, target.inputNames, fetches),
+        target: new ort.Tensor('float32', targetRows(rows, C), [K, C]),
+        ...switchFeeds(ort, classGraph.inputNames, fetches),
       };
       const started = now();
-      const result = graphFetches.length ? await target.run(feeds, graphFetches) : {};
+      const result = graphFetches.length ? await classGraph.run(feeds, graphFetches) : {};
       const modelMs = now() - started;
-      checkShapes(result, graphFetches, K, `${modelName} target graph`);
+      checkShapes(result, graphFetches, K, `${modelName} class graph`);
       const logits = cache.logits;
       return {
         logits,
-        classes: targets.map((t) => explainedClass(t, logits)),
-        tensors: perTargetTensors({ ...result, attn: cache.feeds.attn }, fetches, K),
+        classes: rows.map((r) => explainedClass(r, logits)),
+        tensors: perRowTensors({ ...result, attn: cache.feeds.attn }, fetches, K),
         timings: { modelMs },
       };
     },

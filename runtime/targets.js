@@ -1,6 +1,6 @@
 // @ts-check
 // Turns what a user types (a class id or a class name) into a class id, and class ids
-// into the target vectors the explainer graph takes. Names match case-insensitively
+// into the target rows the explainer graph takes (docs/glossary.md). Names match case-insensitively
 // against metadata.labels and the comma-separated synonyms in metadata.label_names
 // ("tabby, tabby cat"). Environment-neutral.
 
@@ -50,8 +50,8 @@ export function closeMatches(metadata, query, limit = 8) {
 
 // Class id for `spec` (number, numeric string, WordNet id, or class name). Throws a clear Error for
 // out-of-range ids, unknown names (listing close matches) and ambiguous names (listing
-// every class the name denotes), calling the class `role` (a target, or a contrast's class B).
-export function resolveTarget(metadata, spec, role = 'target') {
+// every class the name denotes), calling the class `role` (the option or field it came from).
+export function resolveClass(metadata, spec, role = 'class') {
   const C = metadata.labels.length;
   const text = String(spec).trim();
   if (/^[+-]?\d+$/.test(text)) {
@@ -78,29 +78,29 @@ export function resolveTarget(metadata, spec, role = 'target') {
   throw new Error(`${role} "${text}" is not a class of this model.${hint}`);
 }
 
-// Row-major [K, C] Float32Array from class ids (one-hot rows), Float32Array(C) weight
-// vectors (any weights: the graph explains target · logits) and null: an all-zero row, which
-// the graph reads as "the predicted class" (docs/architecture.md). An all-zero weight
-// vector would mean the same, so it is refused.
-/** @param {Array<number | null | ArrayLike<number>>} targets @param {number} numClasses */
-export function targetMatrix(targets, numClasses) {
-  if (!Array.isArray(targets) || targets.length === 0) throw new Error('explain needs at least one target');
-  const m = new Float32Array(targets.length * numClasses);
-  targets.forEach((t, k) => {
-    if (t === null) {
+// The target rows: a row-major [K, C] Float32Array from class ids (one-hot rows),
+// Float32Array(C) weight vectors (any weights: the graph explains row · logits) and null:
+// an all-zero row, which the graph reads as "the predicted class" (docs/architecture.md).
+// An all-zero weight vector would mean the same, so it is refused.
+/** @param {Array<number | null | ArrayLike<number>>} rows @param {number} numClasses */
+export function targetRows(rows, numClasses) {
+  if (!Array.isArray(rows) || rows.length === 0) throw new Error('explain needs at least one target row');
+  const m = new Float32Array(rows.length * numClasses);
+  rows.forEach((r, k) => {
+    if (r === null) {
       // predicted class: the row stays zero
-    } else if (typeof t === 'number') {
-      if (!Number.isInteger(t) || t < 0 || t >= numClasses) throw new Error(`target ${t} is not a class id in 0..${numClasses - 1}`);
-      m[k * numClasses + t] = 1;
-    } else if (ArrayBuffer.isView(t) || Array.isArray(t)) {
-      const w = /** @type {ArrayLike<number>} */ (t);
-      if (w.length !== numClasses) throw new Error(`target vector ${k} has ${w.length} entries, the model has ${numClasses} classes`);
+    } else if (typeof r === 'number') {
+      if (!Number.isInteger(r) || r < 0 || r >= numClasses) throw new Error(`target row ${k}: ${r} is not a class id in 0..${numClasses - 1}`);
+      m[k * numClasses + r] = 1;
+    } else if (ArrayBuffer.isView(r) || Array.isArray(r)) {
+      const w = /** @type {ArrayLike<number>} */ (r);
+      if (w.length !== numClasses) throw new Error(`target row ${k} has ${w.length} entries, the model has ${numClasses} classes`);
       if (!Array.prototype.some.call(w, (v) => v !== 0)) {
-        throw new Error(`target vector ${k} is all zeros; pass null to explain the predicted class`);
+        throw new Error(`target row ${k} is all zeros; pass null to explain the predicted class`);
       }
       m.set(w, k * numClasses);
     } else {
-      throw new Error(`target ${k} must be a class id, a vector of ${numClasses} weights, or null (predicted class)`);
+      throw new Error(`target row ${k} must be a class id, a vector of ${numClasses} weights, or null (predicted class)`);
     }
   });
   return m;

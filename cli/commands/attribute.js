@@ -19,12 +19,12 @@ import { writeNpyFile } from '../../runtime/node/npy-file.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { encodePng, writePng } from '../../runtime/node/png.js';
 import { tokenLayout, validateMetadata } from '../../runtime/metadata.js';
-import { resolveTarget } from '../../runtime/targets.js';
+import { resolveClass } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
 
 const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata and attribution graphs (GRAPH.states.onnx, GRAPH.attr<b>.onnx, GRAPH.attribution.bin) beside it' },
-  target: { type: 'string', value: 'ID|NAME', help: 'class to attribute, by id or name (default: the predicted class)' },
+  class: { type: 'string', value: 'ID|NAME', oldName: 'target', help: 'class to attribute, by id or name (default: the predicted class)' },
   blocks: { type: 'string', value: 'all|i,j,...', default: 'all', help: 'blocks to attribute (the tree and the map need all)' },
   steps: { type: 'int', min: 1, max: 10000, default: 20, help: 'm, the Riemann steps α_i = i/m' },
   'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the attattr rollout' },
@@ -41,7 +41,7 @@ const tensorFile = (block) => `attr-block${block}.npy`;
 export const summary = 'Self-Attention Attribution of a photo: head importance, attribution tree, attattr map';
 
 export function usage() {
-  return `usage: vit-relevance attribute <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]
+  return `usage: vit-relevance attribute <image|tensor.npy> --model GRAPH.onnx [--class ID|NAME]
                                [--blocks all|i,j,...] [--steps 20] [--start-layer N]
                                [--save-tensors] [--threads N] [--colormap jet] --out DIR
 
@@ -89,10 +89,10 @@ export async function run(argv) {
   const arch = metadata.architecture;
   const B = arch.blocks;
   let blocks;
-  let target = null;
+  let classId = null;
   try {
     blocks = parseBlocks(opts.blocks, B);
-    if (opts.target !== undefined) target = resolveTarget(metadata, opts.target);
+    if (opts.class !== undefined) classId = resolveClass(metadata, opts.class, '--class');
   } catch (err) {
     throw new UsageError(err.message);
   }
@@ -119,21 +119,21 @@ export async function run(argv) {
     const started = performance.now();
     const { logits, hidden } = await attribution.hiddenStates(input.pixels);
     const top5 = topK(logits, 5, metadata.labels).map(({ id, label, prob }) => ({ id, label, prob }));
-    if (target === null) target = top5[0].id;
-    const pFull = probabilityOf(logits, target);
-    const { attr, results } = await attribution.attributeBlocks(hidden, blocks, target, {
+    if (classId === null) classId = top5[0].id;
+    const pFull = probabilityOf(logits, classId);
+    const { attr, results } = await attribution.attributeBlocks(hidden, blocks, classId, {
       steps: opts.steps, onBlock: (done, b) => progress(done, blocks.length, b, started),
     });
     const elapsedMs = performance.now() - started;
     return await writeResults(core, {
-      opts, metadata, input, inputFile, target, top5, pFull, attr, results, blocks, elapsedMs,
+      opts, metadata, input, inputFile, classId, top5, pFull, attr, results, blocks, elapsedMs,
     });
   } finally {
     await attribution.release();
   }
 }
 
-async function writeResults(core, { opts, metadata, input, inputFile, target, top5, pFull, attr, results, blocks, elapsedMs }) {
+async function writeResults(core, { opts, metadata, input, inputFile, classId, top5, pFull, attr, results, blocks, elapsedMs }) {
   const arch = metadata.architecture;
   const { heads: h, tokens: S } = arch;
   const layout = tokenLayout(metadata);
@@ -185,7 +185,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, target, to
     model: metadata.name,
     input: path.basename(inputFile),
     image: { width: input.photo.width, height: input.photo.height, region: input.region },
-    target: { id: target, label: metadata.labels[target], prob: pFull },
+    target: { id: classId, label: metadata.labels[classId], prob: pFull },
     top5,
     steps: opts.steps,
     startLayer: opts.startLayer,
@@ -204,7 +204,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, target, to
   if (!all) doc.note = 'the tree and the attattr map need every block (--blocks all)';
   const json = path.join(opts.out, JSON_FILE);
   await writeFile(json, `${JSON.stringify(doc, null, 1)}\n`);
-  console.log(`attributed class ${target} (${metadata.labels[target]}) over ${blocks.length} block(s), m = ${opts.steps}, in ${seconds(elapsedMs)}`);
+  console.log(`attributed class ${classId} (${metadata.labels[classId]}) over ${blocks.length} block(s), m = ${opts.steps}, in ${seconds(elapsedMs)}`);
   console.log(`wrote ${json} and ${written.length} more file(s) in ${opts.out}`);
   return 0;
 }

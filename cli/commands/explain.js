@@ -20,18 +20,18 @@ import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
 import { nearEqualNote, standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writePng } from '../../runtime/node/png.js';
-import { resolveTarget } from '../../runtime/targets.js';
+import { resolveClass } from '../../runtime/targets.js';
 import { SCALE_CHOICES, scaleFor } from '../../runtime/map-scale.js';
 import { prepareTensorsDir, saveModelTensors } from '../../runtime/node/save-tensors.js';
 
 const OPTIONS = {
   model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
-  target: { type: 'string', value: 'ID|NAME', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
+  class: { type: 'string', value: 'ID|NAME', oldName: 'target', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
   method: { type: 'string', value: 'IDS', default: 'all', help: 'all (every method the model\'s graph feeds), or method ids separated by commas; lrp_full, attnlrp and cp_lrp give the input-size pixel map (maps.json and PNG), the others the patch map' },
   'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
   threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
   engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
-  contrast: { type: 'string', value: 'ID|NAME', help: 'explain why each target rather than this class (docs/contrast.md)' },
+  contrast: { type: 'string', value: 'ID|NAME', help: 'the contrast class: explain why each class rather than this one (docs/contrast.md)' },
   colormap: { type: 'string', default: 'jet', help: 'overlay colormap (positive scale; signed draws with rdbu)' },
   scale: { type: 'string', value: 'auto|positive|signed', default: 'auto', help: 'overlay colour scale: positive (min-max), signed (0 white, blue < 0 < red); auto: signed for lrp_full, attnlrp, cp_lrp and contrasts' },
   opacity: { type: 'string', value: 'X', default: '0.5', help: 'overlay opacity in [0,1]' },
@@ -45,14 +45,14 @@ const OPTIONS = {
 export const summary = 'explain a photo or .npy tensor with an explainer graph → DIR/maps.json + PNG overlays';
 
 export function usage(core) {
-  return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--target ID|NAME]...
+  return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--class ID|NAME]...
                              [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
                              [--contrast ID|NAME] [--colormap jet] [--scale auto] [--opacity 0.5]
                              [--exif use|ignore] [--crop center|none] [--timings] [--save-tensors]
                              --out DIR
 
 Runs the explainer graph on the input, prints the five most likely classes and computes the
-relevance maps of each target with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
+relevance maps of each class with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
 preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,W] or
 [1,3,H,W] float32 tensor. Writes DIR/maps.json and DIR/<class id>-<method>.png: the map
 drawn over the region of the photo the model saw, at the photo's resolution. The same
@@ -68,19 +68,23 @@ methods:
 ${formatMethods(core)}`;
 }
 
+// --class, and --target, its old name.
+const CLASS_FLAGS = ['--class', '--target'];
+
 // cli/args.js takes no positionals and no repeated options: pull out the input path and
-// every --target here, hand the rest over.
+// every --class here, hand the rest over.
 export function splitArgv(argv) {
   const rest = [];
   const positionals = [];
-  const targets = [];
+  const classes = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--target') {
-      if (i + 1 >= argv.length) throw new UsageError('--target needs a class id or name');
-      targets.push(argv[++i]);
-    } else if (a.startsWith('--target=')) {
-      targets.push(a.slice('--target='.length));
+    const joined = CLASS_FLAGS.find((f) => a.startsWith(`${f}=`));
+    if (CLASS_FLAGS.includes(a)) {
+      if (i + 1 >= argv.length) throw new UsageError('--class needs a class id or name');
+      classes.push(argv[++i]);
+    } else if (joined) {
+      classes.push(a.slice(joined.length + 1));
     } else if (a === '--') {
       positionals.push(...argv.slice(i + 1));
       break;
@@ -93,7 +97,7 @@ export function splitArgv(argv) {
       positionals.push(a);
     }
   }
-  return { rest, positionals, targets };
+  return { rest, positionals, classes };
 }
 
 function parseOpacity(text) {
@@ -121,7 +125,7 @@ function printTop5(top5, input) {
   }
 }
 
-// One PNG per target and method: the map on its colour scale over the photo region.
+// One PNG per explained class (and contrast) and method: the map on its colour scale over the photo region.
 async function writeOverlays(core, dir, input, targets, opts) {
   const files = [];
   for (const t of targets) {
@@ -143,7 +147,7 @@ const overlayName = (id, method, contrast) => `${id}${contrast === undefined ? '
 const TIMINGS_FILE = 'timings.json';
 
 export async function run(argv) {
-  const { rest, positionals, targets: targetSpecs } = splitArgv(argv);
+  const { rest, positionals, classes: classSpecs } = splitArgv(argv);
   const opts = parseOptions(rest, OPTIONS, 'explain');
   if (opts.help) {
     console.log(usage(await loadCore()));
@@ -160,21 +164,21 @@ export async function run(argv) {
   const timings = {};
 
   // Everything the user can get wrong is checked before the graph loads (seconds):
-  // the output folder, the metadata, the targets, the methods and the input itself.
+  // the output folder, the metadata, the classes, the methods and the input itself.
   await prepareOutDir(opts.out, ['maps.json', ...(opts.timings ? [TIMINGS_FILE] : [])]);
   if (!existsSync(opts.model)) throw new UserError(`cannot read model ${opts.model}: no such file`);
   opts.model = await userStep(() => explainerGraphFile(opts.model)); // a model folder: its index's graph
   const metadata = await userStep(async () => validateMetadata(
     await readMetadata(metadataPathFor(opts.model), opts.model), `metadata of ${path.basename(opts.model)}`));
   const tensorsDir = opts.saveTensors ? await prepareTensorsDir(opts.out, metadata) : null;
-  // Without --target: null, the predicted class, which the graph resolves in the same run.
-  const targetIds = await userStep(() => [...new Set(targetSpecs.map((s) => resolveTarget(metadata, s)))]);
-  if (!targetIds.length) targetIds.push(null);
-  const contrastId = opts.contrast === undefined ? undefined : await userStep(() => resolveTarget(metadata, opts.contrast, 'contrast'));
-  if (contrastId !== undefined && targetIds.includes(contrastId)) {
-    throw new UsageError(`--contrast ${opts.contrast} is also a --target: a class cannot be explained rather than itself`);
+  // Without --class: null, the predicted class, which the graph resolves in the same run.
+  const classIds = await userStep(() => [...new Set(classSpecs.map((s) => resolveClass(metadata, s, '--class')))]);
+  if (!classIds.length) classIds.push(null);
+  const contrastId = opts.contrast === undefined ? undefined : await userStep(() => resolveClass(metadata, opts.contrast, '--contrast'));
+  if (contrastId !== undefined && classIds.includes(contrastId)) {
+    throw new UsageError(`--contrast ${opts.contrast} is also a --class: a class cannot be explained rather than itself`);
   }
-  const explainTargets = targetIds.map((id) => (contrastId === undefined ? id : { class: id, contrast: contrastId }));
+  const wanted = classIds.map((id) => (contrastId === undefined ? id : { class: id, contrast: contrastId }));
   const core = await loadCore();
   if (!core.cropModeIds.includes(opts.crop)) throw new UsageError(`--crop must be ${core.cropModeIds.join(' or ')}, got "${opts.crop}"`);
   if (opts.crop !== 'center' && isNpyPath(inputFile)) throw new UsageError(`--crop ${opts.crop} applies to photos; ${inputFile} is already the model's input`);
@@ -195,7 +199,7 @@ export async function run(argv) {
       + `${lacking.length > 1 ? 'these methods' : 'this method'} lacks ${core.outputsFor(lacking).join(', ')} (re-export it: npm run build)`);
   }
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
-  await prepareOutDir(opts.out, targetIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m, contrastId))));
+  await prepareOutDir(opts.out, classIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m, contrastId))));
   let t0 = performance.now();
   const input = await userStep(() => loadExplainInput(inputFile, metadata, core, { exif: opts.exif, crop: opts.crop }));
   timings.preprocessMs = ms(t0);
@@ -204,11 +208,11 @@ export async function run(argv) {
   const explainer = await userStep(() => loadExplainer({ model: opts.model, threads: opts.threads, engine: opts.engine }));
   timings.loadMs = ms(t0);
   try {
-    // null targets: the predicted class, explained in the run that predicts it. With attattr
+    // A null class: the predicted class, explained in the run that predicts it. With attattr
     // alone the run still gives the top-5 and the predicted class (raw_attention, the
     // cheapest map, stands in and is dropped).
     const runMethods = explainerMethods.length ? explainerMethods : ['raw_attention'];
-    const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: explainTargets, methods: runMethods, startLayer: opts.startLayer }));
+    const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: wanted, methods: runMethods, startLayer: opts.startLayer }));
     if (!explainerMethods.length) for (const t of out.targets) t.maps = {};
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const { top5, targets } = out;

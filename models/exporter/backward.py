@@ -1,7 +1,7 @@
 """Explicit gradient of target_k . logits with respect to every block's attention.
 
 Hand-written reverse pass (no autograd: torch.onnx.export would freeze it), batched over
-the K targets as a leading dimension. Only input gradients are formed, and the pass stops
+the K target rows as a leading dimension. Only input gradients are formed, and the pass stops
 at block 0's attention, the last quantity an output needs.
 """
 import math

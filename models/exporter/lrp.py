@@ -129,7 +129,7 @@ def relevance_pass(params, cfg: ViTConfig, fw, target, pixel_relevance):
     Returns (proposed R_attn per block [K,h,S,S] list, classic last R_attn [K,h,S,S],
     classic pixel relevance [K,H,W])."""
     wanted = (pixel_relevance != 0).long()
-    # relevance starts as the target vector itself; head_relprop includes the token
+    # relevance starts as the target row itself; head_relprop includes the token
     # selection, and the final LayerNorm passes relevance unchanged
     R = head_relprop(params, cfg, fw, (target, target))
     proposed = [None] * cfg.depth

@@ -6,7 +6,7 @@ Below the last block the classic stream may be an empty tensor (0 rows: the
 pixel_relevance input is 0), so it costs nothing; its only own forward-side factors, the
 classic Linear denominators, are then empty too (classic_rows).
 Forward-side quantities ([rows, features], no K dim) are shared by both streams and every
-target: denominators are turned into reciprocals once, then each stream multiplies.
+target row: denominators are turned into reciprocals once, then each stream multiplies.
 """
 import torch
 
@@ -29,7 +29,7 @@ def safe_inverse(b):
 
 
 def safe_divide(a, b):
-    """The reference safe_divide, for per-target quantities."""
+    """The reference safe_divide, for per-target-row quantities."""
     den = b + EPS
     den = torch.where(den == 0, _scalar(EPS, b), den)
     return torch.where(b == 0, _scalar(0.0, b), a / den)
@@ -42,7 +42,7 @@ def each(fn, pair):
 
 def proposed_inverse(x, weight, product=None):
     """1/(x+W+^T + x-W-^T), the proposed Linear rule's denominator Z: forward-side, the same
-    for every target, so a split export computes it once per photo (split.py).
+    for every target row, so a split export computes it once per photo (split.py).
 
     Every term of Z is >= 0, and x+W+^T + x-W-^T = (xW^T + |x||W|^T)/2 exactly. Given the
     forward's own product xW^T, that costs one matrix product instead of two (the graph's
@@ -110,7 +110,7 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=N
 
 def residual_relprop(R, x, f, z):
     """z = x + f. z-rule split; the proposed stream then rescales each part so that the
-    parts keep their share |a|/(|a|+|c|) of the total (sums over the whole map per target).
+    parts keep their share |a|/(|a|+|c|) of the total (sums over the whole map per target row).
     Returns (R_x pair, R_f pair)."""
     inv = safe_inverse(z)
 

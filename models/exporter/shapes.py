@@ -3,7 +3,7 @@ measured by running each graph with onnxruntime-web in Node (record_shapes.mjs).
 
 Why: torch.onnx writes no value_info, and ONNX shape inference loses the shapes behind the
 dynamic K axis and the pixel_relevance switch's Slice, so onnxruntime's memory planner
-meets thousands of values of unknown shape when it creates a session: the target graph took
+meets thousands of values of unknown shape when it creates an ONNX session: the class graph took
 3.3 s to open in Node on one thread, 0.9 s with every shape written (docs/architecture.md).
 
 The graph runs once per setting: every named input axis at 1, then each at 2 alone, every

@@ -1,16 +1,17 @@
 """The explainer split in two graphs, for a page that explains one photo for many classes.
 
-PhotoGraph(pixels) -> (logits, attn, *cache): the forward pass and every target-independent
+PhotoGraph(pixels) -> (logits, attn, *cache): the forward pass and every class-independent
 quantity the backward and LRP passes read (the forward record and the proposed rule's
 Linear denominators, about half the explainer's matrix work).
-TargetGraph(logits, attn, *cache, target, pixel_relevance, attnlrp_relevance, cp_lrp_relevance)
+ClassGraph(logits, attn, *cache, target, pixel_relevance, attnlrp_relevance, cp_lrp_relevance)
 -> (attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic, input_rel_attnlrp,
-input_rel_cp_lrp): the rest, for K targets.
+input_rel_cp_lrp): the rest, for K target rows (the graph input `target`, docs/glossary.md).
 
 Run in sequence they compute exactly what ExplainerGraph computes (same operations, same
-order); a class switch runs TargetGraph alone on the cached tensors. The cache tensors are
+order); a class switch runs ClassGraph alone on the cached tensors. The cache tensors are
 named after the record fields ("cache.b3.n1", "cache.b3.inv_fc1", "cache.final_xhat"); the
-exporter keeps only those TargetGraph reads (split_export.py).
+exporter keeps only those ClassGraph reads (split_export.py). Its file is still
+<name>.target.onnx, "target" in models/index.json (a file format; docs/glossary.md, pending).
 """
 from types import SimpleNamespace
 from typing import Dict, List, Tuple
@@ -29,9 +30,9 @@ from .targets import predicted_class_rows
 
 PHOTO_INPUTS = ["pixels"]
 PHOTO_OUTPUTS = ["logits", "attn"]  # then the cache
-TARGET_INPUTS_AFTER_CACHE = ["target", "pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance"]
-TARGET_OUTPUTS = ["attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic",
-                  "input_rel_attnlrp", "input_rel_cp_lrp"]
+CLASS_INPUTS_AFTER_CACHE = ["target", "pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance"]
+CLASS_OUTPUTS = ["attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic",
+                 "input_rel_attnlrp", "input_rel_cp_lrp"]
 CACHE_PREFIX = "cache."
 
 
@@ -142,7 +143,7 @@ class PhotoGraph(nn.Module):
         return (logits, attn, *cache_tensors(fw, self.cache_names))
 
 
-class TargetGraph(nn.Module):
+class ClassGraph(nn.Module):
     """forward(logits, attn, *cache, target, pixel_relevance, attnlrp_relevance,
     cp_lrp_relevance); `template` is a record of
     the same model (from any input) that tells which fields exist."""
@@ -169,13 +170,13 @@ class TargetGraph(nn.Module):
 
 
 def build_split(cfg: ViTConfig, state_dict, final_ln_eps=None):
-    """(PhotoGraph, TargetGraph, cache names) with every record tensor in the cache;
-    split_export.py prunes the ones TargetGraph does not read."""
+    """(PhotoGraph, ClassGraph, cache names) with every record tensor in the cache;
+    split_export.py prunes the ones ClassGraph does not read."""
     params = ViTParams(cfg, state_dict)
     h, w = cfg.image_size
     with torch.no_grad():
         logits, template = photo_record(params, cfg, torch.zeros(1, 3, h, w), final_ln_eps)
     names, alias = record_layout(template)
     photo = PhotoGraph(cfg, state_dict, names, final_ln_eps).eval()
-    target = TargetGraph(cfg, state_dict, template, names, alias).eval()
-    return photo, target, names
+    class_graph = ClassGraph(cfg, state_dict, template, names, alias).eval()
+    return photo, class_graph, names

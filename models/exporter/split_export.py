@@ -1,8 +1,9 @@
-"""Export of the split explainer (split.py): <name>.photo.onnx and <name>.target.onnx whose
+"""Export of the split explainer (split.py): <name>.photo.onnx and the class graph,
+<name>.target.onnx (its file keeps the graph input's name: a file format), whose
 weights live once in <name>.weights.bin, which both graphs reference as ONNX external data,
 and the graphs per method family (families.py), <name>.<family>.onnx, reading the same file.
 
-Only the cache tensors TargetGraph reads are kept: its unused inputs are dropped, and the
+Only the cache tensors ClassGraph reads are kept: its unused inputs are dropped, and the
 PhotoGraph outputs (and the nodes that only fed them) with them.
 """
 import hashlib
@@ -17,7 +18,7 @@ from .config import ViTConfig
 from .families import FAMILIES, build_family
 from .metadata import K
 from .onnx_export import OPSET
-from .split import CACHE_PREFIX, PHOTO_OUTPUTS, TARGET_INPUTS_AFTER_CACHE, TARGET_OUTPUTS, build_split
+from .split import CACHE_PREFIX, CLASS_INPUTS_AFTER_CACHE, CLASS_OUTPUTS, PHOTO_OUTPUTS, build_split
 
 ALIGN = 64  # byte alignment of each tensor in the weights file
 
@@ -46,8 +47,8 @@ def _drop_dead_nodes(graph: onnx.GraphProto) -> int:
     return removed
 
 
-def _prune_unused_inputs(target: onnx.ModelProto) -> List[str]:
-    graph = target.graph
+def _prune_unused_inputs(model: onnx.ModelProto) -> List[str]:
+    graph = model.graph
     read = {i for n in graph.node for i in n.input}
     unused = [i for i in graph.input if i.name.startswith(CACHE_PREFIX) and i.name not in read]
     for i in unused:
@@ -85,12 +86,12 @@ def export_family(cfg: ViTConfig, state_dict, family: str, path: Path, final_ln_
     switches, outputs = FAMILIES[family]
     h, w = cfg.image_size
     pixels = torch.randn(1, 3, h, w)
-    tgt = torch.zeros(2, cfg.num_classes)  # K = 2 while tracing (no op specialised to K = 1)
-    tgt[0, 0] = 1.0
+    rows = torch.zeros(2, cfg.num_classes)  # K = 2 target rows while tracing (no op specialised to K = 1)
+    rows[0, 0] = 1.0
     dynamic = {n: {0: K} for n in ["target"] + outputs if n not in ("logits", "attn")}
     with torch.no_grad():
         torch.onnx.export(build_family(cfg, state_dict, family, final_ln_eps),
-                          (pixels, tgt, *[torch.tensor(1.0)] * len(switches)), str(path), opset_version=OPSET,
+                          (pixels, rows, *[torch.tensor(1.0)] * len(switches)), str(path), opset_version=OPSET,
                           input_names=["pixels", "target", *switches], output_names=outputs,
                           dynamic_axes=dynamic, do_constant_folding=False)
     model = onnx.load(str(path))
@@ -100,45 +101,45 @@ def export_family(cfg: ViTConfig, state_dict, family: str, path: Path, final_ln_
 
 def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=None,
                  single: Path = None, plain: Path = None) -> Dict[str, object]:
-    """Writes <name>.photo.onnx, <name>.target.onnx, <name>.<family>.onnx for each family
+    """Writes <name>.photo.onnx, <name>.target.onnx (the class graph), <name>.<family>.onnx for each family
     and <name>.weights.bin into `out`; with
     `single` (an exported single explainer graph) <name>.graph.onnx, and with `plain` (an
     exported plain forward graph) <name>.logits.onnx: those graphs reading their weights
     from the shared file too, so a page that runs them all reads the weights once (the
-    logits graph is the smallest session to open: the page is ready with it).
+    logits graph is the smallest ONNX session to open: the page is ready with it).
     Returns {"photo", "target", "weights"[, "graph"][, "forward"]: file names,
     "families": {family: file name}, "cache": kept cache input names}."""
-    photo, target, names = build_split(cfg, state_dict, final_ln_eps)
+    photo, class_graph, names = build_split(cfg, state_dict, final_ln_eps)
     cache = _cache_names(names)
     h, w = cfg.image_size
     pixels = torch.randn(1, 3, h, w)
-    tgt = torch.zeros(2, cfg.num_classes)  # K = 2 while tracing (no op specialised to K = 1)
-    tgt[0, 0] = 1.0
+    rows = torch.zeros(2, cfg.num_classes)  # K = 2 target rows while tracing (no op specialised to K = 1)
+    rows[0, 0] = 1.0
     switches = [torch.tensor(1.0)] * 3  # pixel_relevance, attnlrp_relevance, cp_lrp_relevance
     files = {"photo": f"{name}.photo.onnx", "target": f"{name}.target.onnx", "weights": f"{name}.weights.bin"}
-    tmp_photo, tmp_target = out / (files["photo"] + ".tmp"), out / (files["target"] + ".tmp")
+    tmp_photo, tmp_class = out / (files["photo"] + ".tmp"), out / (files["target"] + ".tmp")
     with torch.no_grad():
         outs = photo(pixels)
         torch.onnx.export(photo, (pixels,), str(tmp_photo), opset_version=OPSET,
                           input_names=["pixels"], output_names=PHOTO_OUTPUTS + cache,
                           do_constant_folding=False)
-        dynamic = {n: {0: K} for n in TARGET_OUTPUTS}
+        dynamic = {n: {0: K} for n in CLASS_OUTPUTS}
         dynamic["target"] = {0: K}
-        torch.onnx.export(target, (*outs, tgt, *switches), str(tmp_target), opset_version=OPSET,
-                          input_names=PHOTO_OUTPUTS + cache + TARGET_INPUTS_AFTER_CACHE,
-                          output_names=TARGET_OUTPUTS, dynamic_axes=dynamic, do_constant_folding=False)
-    photo_model, target_model = onnx.load(str(tmp_photo)), onnx.load(str(tmp_target))
+        torch.onnx.export(class_graph, (*outs, rows, *switches), str(tmp_class), opset_version=OPSET,
+                          input_names=PHOTO_OUTPUTS + cache + CLASS_INPUTS_AFTER_CACHE,
+                          output_names=CLASS_OUTPUTS, dynamic_axes=dynamic, do_constant_folding=False)
+    photo_model, class_model = onnx.load(str(tmp_photo)), onnx.load(str(tmp_class))
     tmp_photo.unlink()
-    tmp_target.unlink()
+    tmp_class.unlink()
 
     # torch may already have dropped inputs it saw unused; keep the two lists in step
-    _prune_unused_inputs(target_model)
-    kept = {i.name for i in target_model.graph.input}
+    _prune_unused_inputs(class_model)
+    kept = {i.name for i in class_model.graph.input}
     for o in [o for o in photo_model.graph.output if o.name.startswith(CACHE_PREFIX) and o.name not in kept]:
         photo_model.graph.output.remove(o)
     _drop_dead_nodes(photo_model.graph)
 
-    models = {"photo": photo_model, "target": target_model}
+    models = {"photo": photo_model, "target": class_model}
     families = {family: f"{name}.{family}.onnx" for family in FAMILIES}
     if single is not None:
         files["graph"] = f"{name}.graph.onnx"
@@ -154,5 +155,5 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
         onnx.save(model, str(out / files[key]))
     for f, model in family_models.items():
         onnx.save(model, str(out / f))
-    cache_inputs = [i.name for i in target_model.graph.input if i.name.startswith(CACHE_PREFIX)]
+    cache_inputs = [i.name for i in class_model.graph.input if i.name.startswith(CACHE_PREFIX)]
     return {**files, "families": families, "cache": cache_inputs}

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
-import { resolveTarget } from '../targets.js';
+import { resolveClass } from '../targets.js';
 import { graphMethodIds } from '../metadata.js';
 import { createSession } from '../explain-session.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
@@ -73,7 +73,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     methods: graphMethodIds(core, metadata), // attattr runs the attribution graphs (vit-relevance attribute)
     method: (id) => core.method(id),
     engine: explainer.engine,
-    classId: (spec) => resolveTarget(metadata, spec),
+    classId: (spec) => resolveClass(metadata, spec),
     label: (id) => metadata.labels[id],
     // → { top5, targets: [{ id, label, prob, rank, contrast?, maps }], region, width, height, timings }
     async explain(image, { targets, methods, startLayer = 0, signal: explainSignal } = {}) {

@@ -23,7 +23,7 @@ double inverse_peak(const std::vector<float>& v) {
 bool can_contrast(Method m) {
   const MethodInfo& info = method_info(m);
   for (const TensorInfo& t : id_table(Tensor{}))
-    if (t.per_target && info.needs.contains(t.value)) return true;
+    if (t.per_class && info.needs.contains(t.value)) return true;
   return false;
 }
 

@@ -4,7 +4,7 @@
 // largest magnitude:  contrast(A, B) = m_A / max|m_A| - m_B / max|m_B|  (a zero map stays
 // zero). So contrast(B, A) = -contrast(A, B) for every method: swapping the classes always
 // changes the answer unless the two maps are the same up to scale. The graph's e_A - e_B
-// target does not give this: ∇A and R both change sign with it and ∇A ⊙ R does not.
+// target row does not give this: ∇A and R both change sign with it and ∇A ⊙ R does not.
 // Methods that read only the attention (raw attention, attention rollout) give the same
 // map for every class and cannot contrast.
 
@@ -13,7 +13,7 @@
 
 namespace vitrel {
 
-// Whether the method's map depends on the explained class (it reads a per-target tensor).
+// Whether the method's map depends on the explained class (it reads a per-class tensor).
 bool can_contrast(Method m);
 
 // InputError for a class-agnostic method, maps of different shapes or non-finite values.

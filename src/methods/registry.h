@@ -29,12 +29,12 @@ struct TensorInfo {
   Tensor value;
   const char* id;
   const char* description;  // with its shape, without the graph's K axis
-  bool per_target;          // depends on the explained class (the graph's K axis)
+  bool per_class;           // depends on the explained class (one per target row: the K axis)
 };
 
 inline constexpr TensorInfo kTensors[] = {
     {Tensor::Attn, "attn", "A [B,h,S,S]: post-softmax attention of every block", false},
-    {Tensor::AttnGrad, "attn_grad", "G [B,h,S,S]: gradient of the target logit at A", true},
+    {Tensor::AttnGrad, "attn_grad", "G [B,h,S,S]: gradient of the class logit at A", true},
     {Tensor::AttnRel, "attn_rel", "R [B,h,S,S]: LRP relevance at A, proposed rules", true},
     {Tensor::AttnRelClassicLast, "attn_rel_classic_last",
      "Rc [h,S,S]: LRP relevance at the last block's A, classic rules", true},

@@ -24,7 +24,7 @@ struct TokenLayout {
 // (has_inputs_for() says which).
 struct RelevanceInputs {
   TensorView attn;                   // A  [B,h,S,S] post-softmax attention of every block
-  TensorView attn_grad;              // G  [B,h,S,S] d(target . logits)/dA
+  TensorView attn_grad;              // G  [B,h,S,S] d(target row . logits)/dA
   TensorView attn_rel;               // R  [B,h,S,S] LRP relevance at A, proposed rules
   TensorView attn_rel_classic_last;  // Rc [h,S,S]   at the last block's A, classic rules
   TensorView input_rel_classic;      // X  [H,W]     classic LRP at the pixels, RGB summed

@@ -60,7 +60,7 @@ test('the URL carries the view: set it, reload the URL, same view and same map',
   await page.dispatchEvent('#start-layer', 'change');
   await waitForHeat(page, `c${TIGER_CAT}`);
   await page.waitForSelector(ROLLOUT_2);
-  await page.waitForFunction(() => /method=attention_rollout/.test(location.search) && /layer=2/.test(location.search));
+  await page.waitForFunction(() => /method=attention_rollout/.test(location.search) && /[?&]start-layer=2/.test(location.search));
   const url = page.url();
   const query = new URL(url).searchParams;
   assert.equal(query.get('photo'), 'catdog.png');

@@ -87,7 +87,7 @@ def main(argv=None):
     p.add_argument("--model", required=True)
     p.add_argument("--checkpoint", required=True)
     p.add_argument("--input", required=True, help="normalised [1,3,H,W] .npy")
-    p.add_argument("--target", type=int, required=True)
+    p.add_argument("--class", dest="class_id", type=int, required=True)
     p.add_argument("--blocks", required=True, help="i,j,...")
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--out", required=True)
@@ -99,7 +99,7 @@ def main(argv=None):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for b in (int(s) for s in args.blocks.split(",")):
-        attr = reference_attr(cfg, sd, pixels, b, args.target, args.steps)
+        attr = reference_attr(cfg, sd, pixels, b, args.class_id, args.steps)
         np.save(out / f"ref-block{b}.npy", attr.detach().numpy().astype(np.float32))
 
 

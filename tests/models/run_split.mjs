@@ -1,9 +1,9 @@
 // Runs a split explainer (models/exporter/split_export.py) with onnxruntime-web: the photo
-// graph on pixels, then the target graph on its cache plus target and the switches,
-// both mounting the shared weights file. Writes the target graph's outputs (and logits,
+// graph on pixels, then the class graph on its cache plus the target rows and the switches,
+// both mounting the shared weights file. Writes the class graph's outputs (and logits,
 // attn) as <out>/<name>.npy.
 //
-//   node tests/models/run_split.mjs --photo p.onnx --target t.onnx --weights w.bin --out dir \
+//   node tests/models/run_split.mjs --photo p.onnx --class-graph t.onnx --weights w.bin --out dir \
 //        --input pixels=a.npy --input target=t.npy --input pixel_relevance=r.npy \
 //        [--input attnlrp_relevance=a.npy --input cp_lrp_relevance=c.npy]   (absent: 0)
 import fs from 'node:fs';
@@ -46,15 +46,15 @@ function writeNpy(file, tensor) {
 ort.env.wasm.numThreads = 2;
 const externalData = [{ path: path.basename(args.weights), data: fs.readFileSync(args.weights) }];
 const photo = await ort.InferenceSession.create(fs.readFileSync(args.photo), { externalData });
-const target = await ort.InferenceSession.create(fs.readFileSync(args.target), { externalData });
+const classGraph = await ort.InferenceSession.create(fs.readFileSync(args['class-graph']), { externalData });
 const feeds = Object.fromEntries(Object.entries(args.inputs).map(([k, f]) => [k, readNpy(f)]));
 const cache = await photo.run({ pixels: feeds.pixels });
 const off = new ort.Tensor('float32', new Float32Array([0]), []);
-const targetFeeds = { target: feeds.target, pixel_relevance: feeds.pixel_relevance };
-for (const name of ['attnlrp_relevance', 'cp_lrp_relevance']) targetFeeds[name] = feeds[name] ?? off;
-for (const name of target.inputNames) if (!(name in targetFeeds)) targetFeeds[name] = cache[name];
-const out = await target.run(targetFeeds);
+const classFeeds = { target: feeds.target, pixel_relevance: feeds.pixel_relevance };
+for (const name of ['attnlrp_relevance', 'cp_lrp_relevance']) classFeeds[name] = feeds[name] ?? off;
+for (const name of classGraph.inputNames) if (!(name in classFeeds)) classFeeds[name] = cache[name];
+const out = await classGraph.run(classFeeds);
 fs.mkdirSync(args.out, { recursive: true });
 for (const name of ['logits', 'attn']) writeNpy(path.join(args.out, `${name}.npy`), cache[name]);
-for (const name of target.outputNames) writeNpy(path.join(args.out, `${name}.npy`), out[name]);
-process.stdout.write(`${JSON.stringify({ cache: target.inputNames.length - 6 })}\n`);
+for (const name of classGraph.outputNames) writeNpy(path.join(args.out, `${name}.npy`), out[name]);
+process.stdout.write(`${JSON.stringify({ cache: classGraph.inputNames.length - 6 })}\n`);

@@ -173,12 +173,12 @@ def test_switches_off_give_zeros_and_leave_every_other_output(cfg):
 def test_split_graphs_compute_the_single_graphs_maps(cfg):
     sd = state_dict(cfg)
     single = build_explainer(cfg, sd)
-    photo, target_graph, _ = build_split(cfg, sd)
+    photo, class_graph, _ = build_split(cfg, sd)
     pixels, target = random_inputs(cfg, 3, seed=71)
     target[1] = 0  # a predicted-class row
     with torch.no_grad():
         logits, attn, *cache = photo(pixels)
-        got = target_graph(logits, attn, *cache, target, OFF, ON, ON)[-2:]
+        got = class_graph(logits, attn, *cache, target, OFF, ON, ON)[-2:]
         want = single(pixels, target, OFF, ON, ON)[-2:]
     for g, w in zip(got, want):
         assert torch.equal(g, w)

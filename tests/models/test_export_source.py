@@ -68,7 +68,7 @@ def test_export_then_explain(tmp_path):
     assert meta["labels"] == CLASSES
     assert {"split", "attribution", "forward_onnx"} <= set(index["models"][0])
 
-    explained = cli("explain", PHOTO, "--model", out, "--target", "dog", "--out", tmp_path / "maps")
+    explained = cli("explain", PHOTO, "--model", out, "--class", "dog", "--out", tmp_path / "maps")
     assert explained.returncode == 0, explained.stderr
     maps = json.loads((tmp_path / "maps" / "maps.json").read_text())
     assert maps["targets"][0]["id"] == 1
@@ -77,7 +77,7 @@ def test_export_then_explain(tmp_path):
     # AttnLRP and CP-LRP of the exported model: the checkpoint's, under METHODS.md's acceptance
     pixels = torch.randn(1, 3, *DINO.image_size, generator=torch.Generator().manual_seed(6))
     np.save(tmp_path / "input.npy", pixels.numpy())
-    explained = cli("explain", tmp_path / "input.npy", "--model", out, "--target", "dog", "--method", "attnlrp,cp_lrp",
+    explained = cli("explain", tmp_path / "input.npy", "--model", out, "--class", "dog", "--method", "attnlrp,cp_lrp",
                     "--out", tmp_path / "lrp")
     assert explained.returncode == 0, explained.stderr
     maps = json.loads((tmp_path / "lrp" / "maps.json").read_text())["targets"][0]["maps"]

@@ -92,7 +92,7 @@ def test_attribute_reads_the_pool_and_leaves_the_prefix_out(model, tmp_path):
     pixels = torch.randn(1, 3, *CFG.image_size, generator=torch.Generator().manual_seed(6))
     np.save(tmp_path / "input.npy", pixels.numpy())
     out = tmp_path / "attr"
-    cli("attribute", tmp_path / "input.npy", "--model", folder / f"{CFG.name}.onnx", "--target", "3",
+    cli("attribute", tmp_path / "input.npy", "--model", folder / f"{CFG.name}.onnx", "--class", "3",
         "--steps", "4", "--save-tensors", "--out", out)
     result = json.loads((out / "attribution.json").read_text())
     assert [len(b["headImportance"]) for b in result["blocks"]] == [CFG.heads] * CFG.depth

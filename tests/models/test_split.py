@@ -1,6 +1,6 @@
-"""The split explainer (models/exporter/split.py): photo graph + target graph compute what
+"""The split explainer (models/exporter/split.py): photo graph + class graph compute what
 the single explainer graph computes, in PyTorch bit for bit and in onnxruntime-web within
-float32 tolerance, on inputs and target counts they were not traced with; the two ONNX
+float32 tolerance, on inputs and target row counts they were not traced with; the two ONNX
 files, the plain forward graph and the graphs per method family (families.py) exported
 beside them share one weights file, and each family graph computes its outputs as the
 single graph does."""
@@ -23,23 +23,23 @@ from tolerance import BOUND, assert_close, rel_err
 RUNNER = REPO_ROOT / "tests" / "models" / "run_split.mjs"
 
 
-def split_outputs(photo, target, pixels, tgt, flag):
+def split_outputs(photo, class_graph, pixels, tgt, flag):
     with torch.no_grad():
         logits, attn, *cache = photo(pixels)
-        return (logits, attn, *target(logits, attn, *cache, tgt, torch.tensor(flag), OFF, OFF))
+        return (logits, attn, *class_graph(logits, attn, *cache, tgt, torch.tensor(flag), OFF, OFF))
 
 
 @pytest.mark.parametrize("flag", [0.0, 1.0])
 def test_split_equals_single_graph_in_pytorch(tiny_model, flag):
     cfg, sd = tiny_model
     single = build_explainer(cfg, sd)
-    photo, target, _ = build_split(cfg, sd)
+    photo, class_graph, _ = build_split(cfg, sd)
     for seed in (3, 4):
         pixels, tgt = random_inputs(cfg, 3, seed)
         tgt[1] = 0  # a predicted-class row
         with torch.no_grad():
             want = single(pixels, tgt, torch.tensor(flag))
-        got = split_outputs(photo, target, pixels, tgt, flag)
+        got = split_outputs(photo, class_graph, pixels, tgt, flag)
         for name, a, b in zip(OUTPUT_NAMES, got, want):
             if name == "attn_rel" and flag:
                 # the photo graph forms the proposed denominators as the single graph does
@@ -92,9 +92,9 @@ def test_split_files_share_one_weights_file(split_files):
             assert {e.key: e.value for e in init.external_data}["location"] == files["weights"]
         onnx.checker.check_model(str(out / f))
     photo = onnx.load(str(out / files["photo"]), load_external_data=False)
-    target = onnx.load(str(out / files["target"]), load_external_data=False)
+    class_graph = onnx.load(str(out / files["target"]), load_external_data=False)
     cache_out = [o.name for o in photo.graph.output if o.name.startswith("cache.")]
-    cache_in = [i.name for i in target.graph.input if i.name.startswith("cache.")]
+    cache_in = [i.name for i in class_graph.graph.input if i.name.startswith("cache.")]
     assert cache_out == cache_in == files["cache"]
 
 
@@ -152,7 +152,7 @@ def test_split_onnx_matches_single_graph(split_files, k, flag, tmp_path):
         pixels, tgt = random_inputs(cfg, k, seed)
         switches = ("pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance")  # all on or all off
         feeds = {"pixels": pixels.numpy(), "target": tgt.numpy(), **{n: np.asarray(flag, np.float32) for n in switches}}
-        cmd = ["node", str(RUNNER), "--photo", str(out / files["photo"]), "--target", str(out / files["target"]),
+        cmd = ["node", str(RUNNER), "--photo", str(out / files["photo"]), "--class-graph", str(out / files["target"]),
                "--weights", str(out / files["weights"]), "--out", str(tmp_path / f"out{seed}")]
         for name, value in feeds.items():
             np.save(tmp_path / f"{name}{seed}.npy", value.astype(np.float32))

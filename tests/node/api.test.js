@@ -17,7 +17,7 @@ const METHODS = ['transformer_attribution', 'attention_rollout', 'gradcam'];
 
 test('the Node API on catdog gives the CLI\'s maps; classes by id, WordNet id, name; contrast', { skip: skipDeit }, async () => {
   const out = tempDir('vitrel-api-');
-  const r = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--target', '282',
+  const r = runCli(['explain', catdog, '--model', deitModel, '--class', '243', '--class', '282',
     '--method', METHODS.join(','), '--threads', '1', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   const cli = await readMaps(out);

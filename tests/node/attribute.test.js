@@ -24,12 +24,12 @@ const readNpy = (file) => parseNpy(new Uint8Array(readFileSync(file)), file);
 
 test('Attr of DeiT-tiny on catdog equals the autograd reference (m = 20)', { skip, timeout: 900_000 }, () => {
   const out = tempDir('attribute-');
-  const r = runCli(['attribute', input, '--model', model, '--target', '243', '--blocks', BLOCKS.join(','),
+  const r = runCli(['attribute', input, '--model', model, '--class', '243', '--blocks', BLOCKS.join(','),
     '--steps', '20', '--save-tensors', '--threads', '2', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /block 11 \(12\/12\) done, .* ETA/);
   const ref = spawnSync('/usr/bin/python3', [path.join(root, 'tests', 'models', 'attribution_reference.py'),
-    '--model', 'deit_tiny_patch16_224', '--checkpoint', checkpoint, '--input', input, '--target', '243',
+    '--model', 'deit_tiny_patch16_224', '--checkpoint', checkpoint, '--input', input, '--class', '243',
     '--blocks', BLOCKS.join(','), '--steps', '20', '--out', out], { encoding: 'utf8', cwd: root });
   assert.equal(ref.status, 0, ref.stderr);
   const doc = JSON.parse(readFileSync(path.join(out, 'attribution.json'), 'utf8'));
@@ -59,8 +59,9 @@ test('bad arguments fail before any graph runs, naming the value', { skip }, () 
     [['--blocks', '3,12'], /--blocks: "12" is not a block index 0\.\.11/],
     [['--blocks', 'x'], /--blocks: "x" is not a block index/],
     [['--steps', '0'], /--steps must be >= 1/],
-    [['--target', 'no such class at all'], /no such class/i],
-    [['--target', '1000'], /1000/],
+    [['--class', 'no such class at all'], /--class "no such class at all" is not a class/],
+    [['--target', '1000'], /--class 1000 is out of range/], // --target: the old name of --class
+    [['--class', '1', '--target', '2'], /--class is given twice \(--target is its old name\)/],
   ];
   for (const [args, message] of cases) {
     const started = Date.now();

@@ -97,7 +97,7 @@ test('contrast on catdog: swapping the classes changes every contrasting method;
 
 test('explain --contrast writes the contrast maps and signed overlays; a class rather than itself is a usage error', { skip: skipDeit }, async () => {
   const out = tempDir('vitrel-contrast-');
-  const r = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--contrast', 'tiger cat',
+  const r = runCli(['explain', catdog, '--model', deitModel, '--class', '243', '--contrast', 'tiger cat',
     '--method', 'transformer_attribution,partial_lrp,raw_attention', '--threads', '1', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /explained 243 \(bull mastiff: [\d.]+%, rank 1\) rather than 282 \(tiger cat: [\d.]+%, rank 3\): transformer_attribution, partial_lrp\n/);
@@ -120,9 +120,9 @@ test('explain --contrast writes the contrast maps and signed overlays; a class r
   const px = ((Math.floor(low / cols) * 16 + 8) * info.width + (low % cols) * 16 + 8) * info.channels;
   assert.ok(data[px + 2] > data[px] + 20, `most negative patch drawn blue: rgb ${data[px]},${data[px + 1]},${data[px + 2]} (${rows}x${cols})`);
 
-  const same = runCli(['explain', catdog, '--model', deitModel, '--target', '243', '--contrast', '243', '--out', tempDir('vitrel-contrast-')]);
+  const same = runCli(['explain', catdog, '--model', deitModel, '--class', '243', '--contrast', '243', '--out', tempDir('vitrel-contrast-')]);
   assert.equal(same.status, 2);
-  assert.match(same.stderr, /--contrast 243 is also a --target/);
+  assert.match(same.stderr, /--contrast 243 is also a --class/);
   const scale = runCli(['explain', catdog, '--model', deitModel, '--scale', 'abs', '--out', tempDir('vitrel-contrast-')]);
   assert.equal(scale.status, 2);
   assert.match(scale.stderr, /--scale must be auto, positive, signed, got "abs"/);

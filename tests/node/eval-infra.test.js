@@ -98,8 +98,8 @@ test('CSV labels: missing files, bad labels, double labels and unlabelled photos
     await assert.rejects(loadDataset({ images: dir, labels: csv, metadata: METADATA }), pattern);
   };
   await refuses('a.png,0\nb.png,1\nz.png,1\n', /labels.csv names 1 file\(s\) that are not photos in .*: z.png/);
-  await refuses('a.png,7\n', /row 1 \(a.png\): target 7 is out of range/);
-  await refuses('a.png,goldfsh\n', /row 1 \(a.png\): target "goldfsh" is not a class of this model. Close matches: 1 \(goldfish/);
+  await refuses('a.png,7\n', /row 1 \(a.png\): label 7 is out of range/);
+  await refuses('a.png,goldfsh\n', /row 1 \(a.png\): label "goldfsh" is not a class of this model. Close matches: 1 \(goldfish/);
   await refuses('a.png,n00000042\n', /wnid n00000042 is not a class of this model/);
   await refuses('a.png,0\na.png,1\n', /row 2: a.png is labelled twice, as 0 and 1/);
   await refuses('a.png,0,extra\n', /row 1 has 3 field\(s\)/);

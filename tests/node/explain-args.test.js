@@ -4,13 +4,20 @@ import assert from 'node:assert/strict';
 import { splitArgv } from '../../cli/commands/explain.js';
 import { checkInputTensor, tensorToRgba, isNpyPath } from '../../runtime/node/explain-input.js';
 
-test('splitArgv collects the input and every --target, passes the rest on', () => {
-  const r = splitArgv(['photo.jpg', '--model', 'm.onnx', '--target', '243', '--target=tiger cat', '--out', 'o', '--threads', '2']);
+test('splitArgv collects the input and every --class, passes the rest on', () => {
+  const r = splitArgv(['photo.jpg', '--model', 'm.onnx', '--class', '243', '--class=tiger cat', '--out', 'o', '--threads', '2']);
   assert.deepEqual(r.positionals, ['photo.jpg']);
-  assert.deepEqual(r.targets, ['243', 'tiger cat']);
+  assert.deepEqual(r.classes, ['243', 'tiger cat']);
   assert.deepEqual(r.rest, ['--model', 'm.onnx', '--out', 'o', '--threads', '2']);
   assert.deepEqual(splitArgv(['--out', 'o', '--', '-weird.png']).positionals, ['-weird.png']);
-  assert.throws(() => splitArgv(['x.png', '--target']), /--target needs a class id or name/);
+  assert.throws(() => splitArgv(['x.png', '--class']), /^UsageError: --class needs a class id or name$/);
+});
+
+test('--target, the old name of --class, still works and mixes with it', () => {
+  const r = splitArgv(['photo.jpg', '--target', '243', '--class', '282', '--target=tiger cat']);
+  assert.deepEqual(r.classes, ['243', '282', 'tiger cat']);
+  assert.deepEqual(r.rest, []);
+  assert.throws(() => splitArgv(['x.png', '--target']), /^UsageError: --class needs a class id or name$/);
 });
 
 test('checkInputTensor accepts [3,H,W] and [1,3,H,W] only', () => {

@@ -88,9 +88,9 @@ test('a .npy input of the wrong shape', { skip }, async () => {
 test('unknown and ambiguous class names', { skip }, async () => {
   const model = await modelDir(tinyExplainerOnnx());
   const input = await tinyInput();
-  assertFails(explain([input, '--model', model, '--target', 'tabbby']), /target "tabbby" is not a class of this model\. Close matches: 0 \(tabby, tabby cat\)/);
-  assertFails(explain([input, '--model', model, '--target', 'crane']), /"crane" is ambiguous/);
-  assertFails(explain([input, '--model', model, '--target', '9']), /target 9 is out of range/);
+  assertFails(explain([input, '--model', model, '--class', 'tabbby']), /--class "tabbby" is not a class of this model\. Close matches: 0 \(tabby, tabby cat\)/);
+  assertFails(explain([input, '--model', model, '--class', 'crane']), /"crane" is ambiguous/);
+  assertFails(explain([input, '--model', model, '--class', '9']), /--class 9 is out of range/);
 });
 
 test('usage mistakes exit with 2', { skip }, async () => {

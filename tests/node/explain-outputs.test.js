@@ -25,7 +25,7 @@ function tinyModel() {
 test('two runs write byte-identical files; --timings adds timings.json and changes nothing else', { skip: skipDeit }, async () => {
   const photo = path.join(images, 'catdog.png');
   const [a, b] = [path.join(dir, 'run-a'), path.join(dir, 'run-b')];
-  const args = [photo, '--model', deitModel, '--target', '243', '--target', '282', '--method', 'all'];
+  const args = [photo, '--model', deitModel, '--class', '243', '--class', '282', '--method', 'all'];
   const ra = runCli(['explain', ...args, '--out', a]);
   assert.equal(ra.status, 0, ra.stderr);
   const rb = runCli(['explain', ...args, '--timings', '--out', b]);
@@ -48,7 +48,7 @@ test('EXIF orientation: applied by default, kept as stored with --exif ignore (r
   await sharp(path.join(images, 'catdog.png')).resize(96, 64, { fit: 'fill' }).jpeg()
     .withMetadata({ orientation: 6 }).toFile(photo);
   const run = async (extra, out) => {
-    const r = runCli(['explain', photo, '--model', model, '--target', '0', '--method', 'raw_attention', ...extra, '--out', out]);
+    const r = runCli(['explain', photo, '--model', model, '--class', '0', '--method', 'raw_attention', ...extra, '--out', out]);
     assert.equal(r.status, 0, r.stderr);
     const { image } = JSON.parse(readFileSync(path.join(out, 'maps.json'), 'utf8'));
     const png = await sharp(path.join(out, '0-raw_attention.png')).metadata();

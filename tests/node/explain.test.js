@@ -39,7 +39,7 @@ function checkGolden(maps, reference, label) {
 
 async function explainCatdog(input) {
   const out = tempDir('vitrel-explain-');
-  const r = runCli(['explain', input, '--model', deitModel, '--target', '243', '--target', '282', '--threads', '1', '--out', out]);
+  const r = runCli(['explain', input, '--model', deitModel, '--class', '243', '--class', '282', '--threads', '1', '--out', out]);
   assert.equal(r.status, 0, `explain failed:\n${r.stderr}`);
   return { out, stdout: r.stdout, doc: await readMaps(out) };
 }
@@ -74,11 +74,11 @@ for (const [what, input] of [['golden input tensor', goldenInput], ['photo catdo
   });
 }
 
-test('explain resolves targets by name and draws overlays at the photo\'s own resolution', { skip }, async () => {
+test('explain resolves classes by name and draws overlays at the photo\'s own resolution', { skip }, async () => {
   const photo = path.join(images, 'dogcat2.png'); // a 660×371 JPEG: resized and cropped
   const { width, height } = await sharp(photo).metadata();
   const out = tempDir('vitrel-explain-');
-  const r = runCli(['explain', photo, '--model', deitModel, '--target', 'Tiger Cat', '--target', 'lion', '--method', 'transformer_attribution,attention_rollout', '--out', out]);
+  const r = runCli(['explain', photo, '--model', deitModel, '--class', 'Tiger Cat', '--class', 'lion', '--method', 'transformer_attribution,attention_rollout', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   const doc = await readMaps(out);
   assert.deepEqual(doc.targets.map((t) => t.id), [282, 291]);
@@ -99,7 +99,7 @@ test('explain resolves targets by name and draws overlays at the photo\'s own re
   assert.doesNotMatch(r.stderr, /gives “tiger cat”/);
 });
 
-test('explain without --target explains the predicted class', { skip }, async () => {
+test('explain without --class explains the predicted class', { skip }, async () => {
   const out = tempDir('vitrel-explain-');
   const r = runCli(['explain', goldenInput, '--model', deitModel, '--method', 'raw_attention', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
@@ -112,7 +112,7 @@ const skipLrp = skip || (!(await deitMethodIds()).includes('attnlrp') && 'the bu
 
 test('explain --method attnlrp,cp_lrp on catdog: signed, class-specific 224×224 pixel maps in maps.json and PNGs', { skip: skipLrp }, async () => {
   const out = tempDir('vitrel-explain-');
-  const r = runCli(['explain', path.join(images, 'catdog.png'), '--model', deitModel, '--target', '243', '--target', '282',
+  const r = runCli(['explain', path.join(images, 'catdog.png'), '--model', deitModel, '--class', '243', '--class', '282',
     '--method', 'attnlrp,cp_lrp,transformer_attribution', '--threads', '1', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   const doc = await readMaps(out);

@@ -43,7 +43,7 @@ const node = (op, inputs, outputs, attrs = []) => msg(...inputs.map((i) => str(1
   str(3, `${op}_${outputs[0]}`), str(4, op), ...attrs.map((a) => bytes(5, a)));
 
 // The weight vector e_a − e_b of `classes` entries: a target row that is not one-hot.
-export function differenceTarget(a, b, classes) {
+export function differenceRow(a, b, classes) {
   const v = new Float32Array(classes);
   v[a] = 1;
   v[b] = -1;

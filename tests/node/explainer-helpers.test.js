@@ -2,8 +2,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { softmax, topK, topKIndices, classStanding } from '../../runtime/topk.js';
-import { resolveTarget, targetMatrix, closeMatches } from '../../runtime/targets.js';
-import { differenceTarget, tinyMetadata } from './explainer-fixture.js';
+import { resolveClass, targetRows, closeMatches } from '../../runtime/targets.js';
+import { differenceRow, tinyMetadata } from './explainer-fixture.js';
 
 test('softmax is stable for large logits and sums to 1', () => {
   const p = softmax(new Float32Array([1000, 1001, 999]));
@@ -40,29 +40,30 @@ test('classStanding: any class\'s probability and rank, ranked as topKIndices or
   assert.equal(classStanding(logits, 7).rank, classStanding(logits, 3).rank + 1);
 });
 
-test('targets resolve by id, by label and by synonym, case-insensitively', () => {
+test('classes resolve by id, by label and by synonym, case-insensitively', () => {
   const m = tinyMetadata();
-  assert.equal(resolveTarget(m, 1), 1);
-  assert.equal(resolveTarget(m, ' 0 '), 0);
-  assert.equal(resolveTarget(m, 'Tiger Cat'), 1);
-  assert.equal(resolveTarget(m, 'TABBY CAT'), 0);
-  assert.equal(resolveTarget(m, 'derrick'), 3);
+  assert.equal(resolveClass(m, 1), 1);
+  assert.equal(resolveClass(m, ' 0 '), 0);
+  assert.equal(resolveClass(m, 'Tiger Cat'), 1);
+  assert.equal(resolveClass(m, 'TABBY CAT'), 0);
+  assert.equal(resolveClass(m, 'derrick'), 3);
 });
 
-test('out-of-range, ambiguous and unknown targets give clear errors', () => {
+test('out-of-range, ambiguous and unknown classes give clear errors', () => {
   const m = tinyMetadata();
-  assert.throws(() => resolveTarget(m, 4), /target 4 is out of range: this model has classes 0\.\.3/);
-  assert.throws(() => resolveTarget(m, '-1'), /out of range/);
-  assert.throws(() => resolveTarget(m, 'crane'), /"crane" is ambiguous: it names classes 2 \(crane\); 3 \(crane, derrick\)/);
-  assert.throws(() => resolveTarget(m, 'tabbby'), /"tabbby" is not a class of this model\. Close matches: 0 \(tabby, tabby cat\)/);
-  assert.throws(() => resolveTarget(m, 'zzzzzzzzzzzz'), (e) => /not a class/.test(e.message) && !/Close matches/.test(e.message));
+  assert.throws(() => resolveClass(m, 4), /class 4 is out of range: this model has classes 0\.\.3/);
+  assert.throws(() => resolveClass(m, '-1'), /out of range/);
+  assert.throws(() => resolveClass(m, 'crane'), /"crane" is ambiguous: it names classes 2 \(crane\); 3 \(crane, derrick\)/);
+  assert.throws(() => resolveClass(m, 'tabbby'), /"tabbby" is not a class of this model\. Close matches: 0 \(tabby, tabby cat\)/);
+  assert.throws(() => resolveClass(m, 'zzzzzzzzzzzz'), (e) => /not a class/.test(e.message) && !/Close matches/.test(e.message));
+  assert.throws(() => resolveClass(m, 4, '--class'), /^Error: --class 4 is out of range/, 'the role names where the class came from');
   assert.deepEqual(closeMatches(m, 'cat'), [0, 1]);
 });
 
-test('targetMatrix builds one-hot rows and copies weight vectors', () => {
-  const m = targetMatrix([2, differenceTarget(0, 1, 4)], 4);
+test('targetRows builds one-hot rows and copies weight vectors', () => {
+  const m = targetRows([2, differenceRow(0, 1, 4)], 4);
   assert.deepEqual([...m], [0, 0, 1, 0, 1, -1, 0, 0]);
-  assert.throws(() => targetMatrix([], 4), /at least one target/);
-  assert.throws(() => targetMatrix([4], 4), /not a class id in 0\.\.3/);
-  assert.throws(() => targetMatrix([new Float32Array(3)], 4), /has 3 entries, the model has 4 classes/);
+  assert.throws(() => targetRows([], 4), /at least one target row/);
+  assert.throws(() => targetRows([4], 4), /target row 0: 4 is not a class id in 0\.\.3/);
+  assert.throws(() => targetRows([new Float32Array(3)], 4), /has 3 entries, the model has 4 classes/);
 });

@@ -1,10 +1,10 @@
 // openExplainer on a tiny hand-written graph (see explainer-fixture.js): contract checks,
-// clear errors for bad files, and that per-target tensors are the right slices, as views.
+// clear errors for bad files, and that each target row's tensors are the right slices, as views.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
-import { tinyExplainerOnnx, tinyMetadata, weight, differenceTarget, TINY } from './explainer-fixture.js';
+import { tinyExplainerOnnx, tinyMetadata, weight, differenceRow, TINY } from './explainer-fixture.js';
 
 ort.env.wasm.numThreads = 1;
 const { blocks: B, heads: h, tokens: S, size: [H, W], classes: C } = TINY;
@@ -40,7 +40,7 @@ test('explain slices every K-leading output per target, as views', async () => {
 
 test('weight-vector targets (contrastive) and output subsets', async () => {
   const ex = await openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata() });
-  const { tensors } = await ex.explain(pixels, [differenceTarget(1, 3, C)], { outputs: ['attn_rel'] });
+  const { tensors } = await ex.explain(pixels, [differenceRow(1, 3, C)], { outputs: ['attn_rel'] });
   const expected = row(B * h * S * S, 100, 1).map((v, i) => v - row(B * h * S * S, 100, 3)[i]);
   assert.deepEqual(tensors[0].attn_rel.data, expected);
   assert.equal(tensors[0].attn_grad, undefined);
@@ -55,9 +55,9 @@ test('a null target explains the predicted class in the same run', async () => {
   assert.deepEqual(classes, [top1, 2]);
   assert.deepEqual(tensors[0].attn_grad.data, row(B * h * S * S, 0, top1));
   assert.deepEqual(tensors[1].attn_grad.data, row(B * h * S * S, 0, 2));
-  const contrast = await ex.explain(pixels, [differenceTarget(0, 1, C)]);
+  const contrast = await ex.explain(pixels, [differenceRow(0, 1, C)]);
   assert.deepEqual(contrast.classes, [null]);
-  await assert.rejects(ex.explain(pixels, [new Float32Array(C)]), /target vector 0 is all zeros; pass null/);
+  await assert.rejects(ex.explain(pixels, [new Float32Array(C)]), /target row 0 is all zeros; pass null/);
   await ex.release();
 });
 

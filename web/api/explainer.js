@@ -4,7 +4,7 @@
 // (./photo.js) keep their tensors there between explanations.
 import { sharedClient, openSharedModel, hold, listenToNotices } from '../lib/shared-runtime.js';
 import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
-import { resolveTarget } from 'vit-relevance/runtime/targets.js';
+import { resolveClass } from 'vit-relevance/runtime/targets.js';
 import { withBackendNote } from '../lib/backend-note.js';
 import { openPhoto, photoOfImageId, abortError } from './photo.js';
 export { decodePhoto } from './photo.js';
@@ -77,7 +77,7 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     threads: ready.threads,
     load: { fromCache: ready.fromCache, split: Boolean(ready.split), isolated: ready.isolated, phaseMs: ready.phaseMs, compileMs: ready.compileMs },
     // A class id from an id, WordNet id or name (throws naming close matches).
-    classId: (spec) => resolveTarget(metadata, spec),
+    classId: (spec) => resolveClass(metadata, spec),
     label: (id) => metadata.labels[id],
     // Decodes a photo once for several explanations; close() it when done.
     async open(image, options = {}) {

@@ -52,11 +52,18 @@ export const LINK_KEYS = {
   photo: { stage: 'page', check: name },
   photo2: { stage: 'page', check: name },
   method: { stage: 'model', field: 'method', check: choice((c) => c.methods) },
-  layer: { stage: 'model', field: 'startLayer', check: integer(0, (c) => c.blocks - 1) },
+  'start-layer': { stage: 'model', field: 'startLayer', check: integer(0, (c) => c.blocks - 1) },
   class: { stage: 'prediction', field: 'classA', check: classId },
-  vs: { stage: 'prediction', field: 'classB', check: classId },
-  contrast: { stage: 'prediction', field: 'contrastive', check: flag },
+  contrast: { stage: 'prediction', field: 'classB', check: classId },
+  contrastive: { stage: 'prediction', field: 'contrastive', check: flag },
 };
+
+// Keys of links written before docs/glossary.md, and the key each now is. Their `contrast`
+// was the on/off switch: a link with `vs`, or with `contrast` 0 or 1 and no `contrastive`,
+// is read that way (the page writes `contrastive` beside every `contrast` it writes).
+export const OLD_LINK_KEYS = { layer: 'start-layer', vs: 'contrast' };
+const isOldContrast = (params) => !params.has('contrastive')
+  && (params.has('vs') || ['0', '1'].includes(params.getAll('contrast').at(-1)));
 
 const WRITE_GAP = 250;
 const encode = (v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
@@ -66,16 +73,27 @@ export class LinkState {
   // a written link leaves out.
   constructor(search, state) {
     this.pending = new Map();
+    this.written = new Map(); // key → the name the link gave it (an old one), for notices
     this.notices = [];
     this.lastWrite = -Infinity;
     this.timer = null;
     this.defaults = new Map(Object.entries(LINK_KEYS).filter(([, row]) => row.field)
       .map(([key, row]) => [key, encode(state[row.field])]));
-    for (const [key, raw] of new URLSearchParams(search)) {
-      if (!(key in LINK_KEYS)) this.notices.push(`${key}=${raw} (not a setting the page knows)`);
-      else this.pending.set(key, raw);
+    const params = new URLSearchParams(search);
+    const renames = isOldContrast(params) ? { ...OLD_LINK_KEYS, contrast: 'contrastive' } : OLD_LINK_KEYS;
+    for (const [given, raw] of params) {
+      const key = renames[given] ?? given;
+      if (!(key in LINK_KEYS)) {
+        this.notices.push(`${given}=${raw} (not a setting the page knows)`);
+      } else if (given === key || !params.has(key) || renames[key]) { // the new key wins, unless it is itself old here
+        this.pending.set(key, raw);
+        this.written.set(key, given);
+      }
     }
   }
+
+  // `key=raw` as the link wrote it, for a notice.
+  said(key, raw) { return `${this.written.get(key) ?? key}=${raw}`; }
 
   // The raw value a link gave for `key`, still untaken, or undefined.
   peek(key) { return this.pending.get(key); }
@@ -89,7 +107,7 @@ export class LinkState {
       return LINK_KEYS[key].check(raw);
     } catch (err) {
       this.pending.delete(key);
-      this.notices.push(`${key}=${raw} (must be ${err.message})`);
+      this.notices.push(`${this.said(key, raw)} (must be ${err.message})`);
       return undefined;
     }
   }
@@ -106,7 +124,7 @@ export class LinkState {
         values[key] = row.check(raw, ctx);
         if (row.field) state[row.field] = values[key];
       } catch (err) {
-        this.notices.push(`${key}=${raw} (must be ${err.message})`);
+        this.notices.push(`${this.said(key, raw)} (must be ${err.message})`);
       }
     }
     return values;
@@ -125,6 +143,8 @@ export class LinkState {
       if (pending !== undefined) q.set(key, pending);
       else if (value !== null && value !== undefined && (!row.field || encode(value) !== this.defaults.get(key))) q.set(key, encode(value));
     }
+    // Without it, a contrast class 0 or 1 would read as an old link's switch.
+    if (q.has('contrast') && !q.has('contrastive')) q.set('contrastive', encode(state.contrastive));
     return q.toString();
   }
 

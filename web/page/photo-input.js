@@ -21,7 +21,7 @@ async function onPhoto(blob, name) {
   // (a linked sample opens before the model is ready, and another photo may replace it
   // before its prediction takes them).
   const linked = link.peek('photo') ?? state.photo?.name ?? name;
-  if (linked !== name) link.forget('class', 'vs', 'contrast');
+  if (linked !== name) link.forget('class', 'contrast', 'contrastive');
   link.forget('photo');
   timeline.photoChosen = performance.now();
   timeline.firstHeatmap = null;

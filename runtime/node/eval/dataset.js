@@ -5,11 +5,11 @@
 //   - the file names, `<wnid>_<anything>.<ext>`, with an ImageNet synset_words.txt
 //     (`<wnid> <name, synonyms>` per line; line index = class id), or
 //   - a CSV `file,label` (header optional) whose label is a class id, a wnid or a class
-//     name (matched like `explain --target`, runtime/targets.js).
+//     name (matched like `explain --class`, runtime/targets.js).
 // → items [{ name: file name (unique), file: path, label: class id }].
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { resolveTarget } from '../../targets.js';
+import { resolveClass } from '../../targets.js';
 import { compareKeys } from './json.js';
 import { UserError } from '../../errors.js';
 import { describeData } from './data-identity.js';
@@ -130,7 +130,7 @@ export function resolveLabel(text, metadata) {
     if (id < 0) throw new Error(`wnid ${text} is not a class of this model`);
     return id;
   }
-  return resolveTarget(metadata, text);
+  return resolveClass(metadata, text, 'label');
 }
 
 export function labelsFromCsv(text, metadata, source = 'labels.csv') {
