@@ -56,8 +56,10 @@ export async function buildTypes(paths) {
     return;
   }
   await rm(emitted, { recursive: true, force: true });
-  await tsc(paths.root, ['-p', 'tsconfig.types.json', '--outDir', emitted]);
+  // Removed first: web/'s imports name the runtime by package name, which "exports" resolves
+  // to these declarations, so stale ones would be read in place of the changed sources.
   await rm(out, { recursive: true, force: true });
+  await tsc(paths.root, ['-p', 'tsconfig.types.json', '--outDir', emitted]);
   await cp(path.join(emitted, 'web'), out, { recursive: true });
   await cp(path.join(emitted, 'runtime'), path.join(out, 'runtime'), { recursive: true });
   await appendFile(path.join(out, 'vit-relevance-element.d.ts'), ELEMENT_EXTRAS);
