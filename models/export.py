@@ -210,7 +210,7 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
     from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
                                              verify_explainer)
-    from models.exporter.shapes import annotate as annotate_shapes
+    from models.exporter.shapes import annotate_all as annotate_shapes
 
     name = cfg.name
     onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
@@ -244,9 +244,7 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
-        for f in written:
-            if f.endswith(".onnx"):
-                annotate_shapes(tmp / f)
+        annotate_shapes([tmp / f for f in written if f.endswith(".onnx")])
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
