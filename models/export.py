@@ -197,7 +197,7 @@ def export_source(args) -> int:
         "checkpoint_sha256": cache.checkpoint_sha256(weights, stamp),
         "configs_sha256": {f.name: sha256_file(f) for f in configs},
         "labels_sha256": options.labels and sha256_file(options.labels),
-        "settings": {"source": str(source), **{k: v for k, v in vars(options).items() if k != "labels"}},
+        "settings": {k: v for k, v in vars(options).items() if k != "labels"},  # the path may move
     }
     stamped = stamp.get("files", {}) if stamp else {}
     if cache.is_up_to_date(stamp, out, json.loads(json.dumps(expected))) and not args.force \
