@@ -7,7 +7,11 @@
 // files are read from beside it. Other inputs get a fixed pseudo-random pattern: no shape in
 // these graphs depends on their values, only on axes and 0-d switches.
 import os from 'node:os';
-import ort from 'onnxruntime-node';
+
+const ort = await import('onnxruntime-node').then((m) => m.default, (err) => {
+  process.stderr.write(`recording shapes needs the optional package onnxruntime-node (npm ci installs it): ${err.message}\n`);
+  process.exit(1);
+});
 
 const [modelPath, settingsJson, profilePrefix] = process.argv.slice(2);
 const session = await ort.InferenceSession.create(modelPath, {
