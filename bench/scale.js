@@ -20,7 +20,7 @@
 // VITREL_BENCH_SCALE_EXPORTS=DIR keeps the exports in DIR: a later run finds them up to
 // date (the same seeded checkpoint, the exporter's stamp) and measures without exporting.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +147,7 @@ async function main() {
   const builtIn = JSON.parse(readFileSync(path.join(paths.models, 'index.json'), 'utf8')).models[0];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrel-scale-'));
   const exportsDir = process.env.VITREL_BENCH_SCALE_EXPORTS ?? dir;
+  mkdirSync(exportsDir, { recursive: true });
   const site = path.join(dir, 'site');
   const exported = [];
   let server = null;
