@@ -39,8 +39,8 @@ pytorch_model.bin), a timm hub folder or checkpoint (.pth, DeiT's {"model": …}
 torchvision VisionTransformer state dict. The exporter reads the architecture from the
 tensors and the config, prints the layout it found (tokens, pooling, LayerNorm eps,
 activation, preprocessing), writes the graphs and checks that their logits match a PyTorch
-forward of the checkpoint within 1e-4 before it writes DIR (minutes: DeiT-tiny about one
-on 2 cores, a 12-block ViT-B/16 many more). Run again with the same checkpoint, options and
+forward of the checkpoint within 1e-4 before it writes DIR (minutes: DeiT-tiny about four
+on 2 cores, a 12-block ViT-B/16 more). Run again with the same checkpoint, options and
 exporter, it finds DIR up to date and does nothing. Then:
   vit-relevance explain photo.jpg --model DIR --out maps/
 
