@@ -173,9 +173,9 @@ def wanted_files(args, name: str):
 
 def export_source(args) -> int:
     """Any timm, Hugging Face or torchvision checkpoint (models/exporter/layouts): read it,
-    print the layout it has, export, check parity, write."""
-    from models.exporter.layouts import Options, describe, read_source
-    from models.exporter.layouts.files import folder_weights
+    print the layout it has, export, check parity, write. Skipped, as the built-in export
+    is, when the stamp shows the same checkpoint files, labels, options and exporter."""
+    from models.exporter.layouts import Options, describe, read_source, source_files, source_name
 
     started = time.time()
     out = Path(args.out).resolve()
@@ -187,16 +187,36 @@ def export_source(args) -> int:
     if options.labels and not options.labels.is_file():
         raise ExportUserError(f"labels file {options.labels} not found")
     source = Path(args.source).resolve()
+    if not source.exists():
+        raise CheckpointMissing(f"{source} does not exist")
+    name = source_name(source, options)
+    stamp = cache.read_stamp(cache.stamp_path(out, name))
+    weights, *configs = source_files(source)
+    expected = {
+        "exporter_version": cache.exporter_version(),
+        "checkpoint_sha256": cache.checkpoint_sha256(weights, stamp),
+        "configs_sha256": {f.name: sha256_file(f) for f in configs},
+        "labels_sha256": options.labels and sha256_file(options.labels),
+        "settings": {k: v for k, v in vars(options).items() if k != "labels"},  # the path may move
+    }
+    stamped = stamp.get("files", {}) if stamp else {}
+    if cache.is_up_to_date(stamp, out, json.loads(json.dumps(expected))) and not args.force \
+            and all(f in stamped for f in wanted_files(args, name)):
+        print(f"{name}: up to date ({out / (name + '.onnx')})")
+        return 0
+
     checkpoint = read_source(source, options)
     print(describe(checkpoint), flush=True)
     cfg = checkpoint.cfg
-    weights = source if source.is_file() else folder_weights(source)
     meta = build_metadata(cfg, checkpoint.preprocess, checkpoint.labels, f"{cfg.name}.onnx", source.name,
-                          sha256_file(weights), cache.exporter_version())
+                          expected["checkpoint_sha256"], expected["exporter_version"])
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     try:
-        write_model(args, out, cfg, checkpoint.state_dict, meta, started, None, parity=True)
+        write_model(args, out, cfg, checkpoint.state_dict, meta, started,
+                    lambda written: {**expected, "files": written,
+                                     "checkpoint": cache.checkpoint_record(weights, expected["checkpoint_sha256"])},
+                    parity=True)
     except BaseException:
         if created and not any(out.iterdir()):
             out.rmdir()  # a refused export leaves no folder behind
@@ -210,7 +230,7 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
     from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
                                              verify_explainer)
-    from models.exporter.shapes import annotate as annotate_shapes
+    from models.exporter.shapes import annotate_all as annotate_shapes
 
     name = cfg.name
     onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
@@ -244,9 +264,7 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
-        for f in written:
-            if f.endswith(".onnx"):
-                annotate_shapes(tmp / f)
+        annotate_shapes([tmp / f for f in written if f.endswith(".onnx")])
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")

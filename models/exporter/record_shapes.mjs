@@ -1,20 +1,26 @@
-// Runs an ONNX graph with onnxruntime-web once per setting and prints, as one JSON line, the
-// shape and element type of every output in every run (models/exporter/shapes.py makes every
-// intermediate value an output first).
-//   node models/exporter/record_shapes.mjs <model.onnx> '<settings JSON>' [location=file ...]
-// settings: [{ "<named input axis>": n, "<0-d input>": v, … }, …]; location=file mounts the
-// external-data file a graph's initializers name. Other inputs get a fixed pseudo-random
-// pattern: no shape in these graphs depends on their values, only on axes and 0-d switches.
-import fs from 'node:fs';
-import * as ort from 'onnxruntime-web';
+// Runs an ONNX graph with onnxruntime-node once per setting with onnxruntime's profiler on:
+// the profile (<prefix>…json) names every node's output shapes and element types in every
+// run (models/exporter/shapes.py reads it). Native and threaded, and nothing kept beyond
+// what one run needs, so a ViT-B/16's graphs are recorded in one run each.
+//   node models/exporter/record_shapes.mjs <model.onnx> '<settings JSON>' <profile prefix>
+// settings: [{ "<named input axis>": n, "<0-d input>": v, … }, …]. The graph's external-data
+// files are read from beside it. Other inputs get a fixed pseudo-random pattern: no shape in
+// these graphs depends on their values, only on axes and 0-d switches.
+import os from 'node:os';
 
-const [modelPath, settingsJson, ...mounts] = process.argv.slice(2);
-ort.env.wasm.numThreads = 1;
-const externalData = mounts.map((m) => {
-  const eq = m.indexOf('=');
-  return { path: m.slice(0, eq), data: fs.readFileSync(m.slice(eq + 1)) };
+const ort = await import('onnxruntime-node').then((m) => m.default, (err) => {
+  process.stderr.write(`recording shapes needs the optional package onnxruntime-node (npm ci installs it): ${err.message}\n`);
+  process.exit(1);
 });
-const session = await ort.InferenceSession.create(fs.readFileSync(modelPath), { externalData });
+
+const [modelPath, settingsJson, profilePrefix] = process.argv.slice(2);
+const session = await ort.InferenceSession.create(modelPath, {
+  // the graph's own nodes, unfused, are what the profile must name
+  graphOptimizationLevel: 'disabled',
+  intraOpNumThreads: os.availableParallelism(),
+  enableProfiling: true,
+  profileFilePrefix: profilePrefix,
+});
 
 const ARRAYS = { float32: Float32Array, int64: BigInt64Array, int32: Int32Array };
 function feed(meta, setting) {
@@ -31,15 +37,9 @@ function feed(meta, setting) {
   return new ort.Tensor(meta.type, data, dims);
 }
 
-const runs = [];
 for (const setting of JSON.parse(settingsJson)) {
   const feeds = Object.fromEntries(session.inputMetadata.map((m) => [m.name, feed(m, setting)]));
-  const outputs = await session.run(feeds);
-  runs.push(Object.fromEntries(Object.entries(outputs).map(([name, t]) => {
-    const shape = { dims: t.dims, type: t.type };
-    t.dispose();
-    return [name, shape];
-  })));
+  await session.run(feeds);
 }
+session.endProfiling();
 await session.release();
-process.stdout.write(`${JSON.stringify(runs)}\n`);

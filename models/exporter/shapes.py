@@ -1,5 +1,9 @@
 """Writes the shape of every intermediate value into exported graphs (ONNX value_info),
-measured by running each graph with onnxruntime-web in Node (record_shapes.mjs).
+measured by running each graph with onnxruntime-node under onnxruntime's profiler, which
+names every node's output shapes (record_shapes.mjs). The shapes are the graph's, not the
+engine's: onnxruntime-web planned the same ones, and a graph annotated either way is the
+same file (DeiT-tiny's, compared). Graphs with the same nodes (the explainer and the split
+export's copy of it, the plain forward and the page's logits graph) are recorded once.
 
 Why: torch.onnx writes no value_info, and ONNX shape inference loses the shapes behind the
 dynamic K axis and the pixel_relevance switch's Slice, so onnxruntime's memory planner
@@ -10,13 +14,15 @@ The graph runs once per setting: every named input axis at 1, then each at 2 alo
 0-d input (a run-time switch) at 1, then each at 0 alone. An axis equal in every run is
 written as its number; one that follows a product of settings or switched-off switches is
 named by it ("K", "K*pixel_relevance", "1-pixel_relevance"); anything else is left unnamed."""
+import hashlib
 import itertools
 import json
 import math
 import re
 import subprocess
+import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Sequence
 
 import onnx
 from onnx import helper
@@ -53,55 +59,71 @@ def axis(values: Sequence[int], settings: List[Dict[str, int]]):
     return None
 
 
-def _external_files(model: onnx.ModelProto, folder: Path) -> List[str]:
-    locations = {e.value for i in model.graph.initializer for e in i.external_data if e.key == "location"}
-    return [f"{loc}={folder / loc}" for loc in sorted(locations)]
+# The profile's element type names (onnxruntime's C++ type names) → ours.
+PROFILE_TYPES = {"float": "float32", "int64": "int64", "int32": "int32", "bool": "bool"}
+NODE_EVENT = re.compile(r"n(\d+)_kernel_time")
 
 
-# What onnxruntime-web says when a run's values do not fit its WebAssembly memory (4 GB).
-OUT_OF_MEMORY = re.compile(r"memory|alloc|abort", re.IGNORECASE)
-
-
-def _record_outputs(path: Path, graph_model: onnx.ModelProto, names: List[str],
-                    settings: List[Dict[str, int]]) -> subprocess.CompletedProcess:
-    """One recorder run of the graph with `names` made outputs beside its own."""
+def record(path: Path, graph_model: onnx.ModelProto, settings: List[Dict[str, int]]) -> List[Dict[str, dict]]:
+    """Per setting, {value name: {"dims", "type"}} of every non-constant node output of the
+    graph at `path` (loaded as `graph_model`, which stays unchanged), read from onnxruntime's
+    profile of one run per setting. A copy of the graph names its nodes by their index, so
+    that each profile event names its node."""
     model = onnx.ModelProto()
     model.CopyFrom(graph_model)
-    model.graph.output.extend(onnx.ValueInfoProto(name=name) for name in names)
-    probe = path.with_name(path.name + ".shapes.onnx")
-    try:
-        onnx.save(model, str(probe))
-        return subprocess.run(["node", str(RECORDER), str(probe), json.dumps(settings),
-                               *_external_files(model, path.parent)],
-                              capture_output=True, text=True, cwd=REPO, timeout=1800)
-    finally:
-        probe.unlink(missing_ok=True)
-
-
-def record(path: Path, graph_model: onnx.ModelProto, settings: List[Dict[str, int]],
-           chunk: Optional[int] = None) -> List[Dict[str, dict]]:
-    """Per setting, {value name: {"dims", "type"}} of every non-constant node output of the
-    graph at `path` (loaded as `graph_model`, which stays unchanged). Every value made an
-    output is kept until the run ends: a ViT-S/16's explainer graph holds more than the 4 GB
-    of onnxruntime-web's memory that way, so a part that does not fit is recorded again in
-    two halves. `chunk`: at most this many values per run from the start."""
-    declared = {o.name for o in graph_model.graph.output}
-    names = list(dict.fromkeys(name for node in graph_model.graph.node if node.op_type != "Constant"
-                               for name in node.output if name and name not in declared))
-    size = chunk or max(len(names), 1)
-    pending = [names[i:i + size] for i in range(0, len(names), size)] or [[]]
-    runs: List[Dict[str, dict]] = [{} for _ in settings]
-    while pending:
-        part = pending.pop(0)
-        done = _record_outputs(path, graph_model, part, settings)
-        if done.returncode != 0 and len(part) > 1 and OUT_OF_MEMORY.search(done.stderr):
-            pending[:0] = [part[:len(part) // 2], part[len(part) // 2:]]
-            continue
+    for i, node in enumerate(model.graph.node):
+        node.name = f"n{i}"
+    probe = path.with_name(path.name + ".shapes.onnx")  # beside it: its external data is found
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            onnx.save(model, str(probe))
+            done = subprocess.run(["node", str(RECORDER), str(probe), json.dumps(settings), f"{tmp}/profile"],
+                                  capture_output=True, text=True, cwd=REPO, timeout=1800)
+        finally:
+            probe.unlink(missing_ok=True)
         if done.returncode != 0:
             raise ExportCheckFailed(f"recording the shapes of {path.name} failed: {done.stderr.strip()[-2000:]}")
-        for run, measured in zip(runs, json.loads(done.stdout.strip().splitlines()[-1])):
-            run.update(measured)
-    return runs
+        events = json.loads(next(Path(tmp).glob("profile*.json")).read_text())
+    runs_at = sorted((e["ts"], e["ts"] + e["dur"]) for e in events if e.get("name") == "model_run")
+    runs: List[Dict[str, dict]] = [{} for _ in settings]
+    for event in events:
+        match = NODE_EVENT.fullmatch(event.get("name", "")) if event.get("cat") == "Node" else None
+        if not match:
+            continue  # other events, and the nodes of subgraphs (If branches), which keep their names
+        node = graph_model.graph.node[int(match.group(1))]
+        run = next(r for r, (start, end) in enumerate(runs_at) if start <= event["ts"] <= end)
+        for name, measured in zip(node.output, event["args"]["output_type_shape"]):
+            ((element, dims),) = measured.items()
+            if name and node.op_type != "Constant":
+                runs[run][name] = {"dims": dims, "type": PROFILE_TYPES[element]}
+    values = [name for node in graph_model.graph.node if node.op_type != "Constant" for name in node.output if name]
+    if len(runs_at) != len(settings) or any(set(run) != set(values) for run in runs):
+        raise ExportCheckFailed(f"recording the shapes of {path.name}: onnxruntime's profile does not name "
+                                f"every value in each of the {len(settings)} runs")
+    return [{name: run[name] for name in values} for run in runs]  # in the graph's order
+
+
+def _nodes_digest(graph: onnx.GraphProto) -> str:
+    """Equal for graphs whose nodes, inputs and outputs are the same, wherever their weights are."""
+    digest = hashlib.sha256()
+    for part in (*graph.node, *graph.input, *graph.output):
+        digest.update(part.SerializeToString(deterministic=True))
+    return digest.hexdigest()
+
+
+def annotate_all(paths: Sequence[Path]) -> None:
+    """annotate() each graph, recording each distinct one once."""
+    done: Dict[str, List[onnx.ValueInfoProto]] = {}
+    for path in paths:
+        model = onnx.load(str(path), load_external_data=False)
+        key = _nodes_digest(model.graph)
+        if key in done:
+            del model.graph.value_info[:]
+            model.graph.value_info.extend(done[key])
+            onnx.save(model, str(path))
+        else:
+            annotate(path)
+            done[key] = list(onnx.load(str(path), load_external_data=False).graph.value_info)
 
 
 def annotate(path: Path) -> int:

@@ -13,6 +13,7 @@ import torch
 from attnlrp_reference import reference_maps
 from cli_runner import REPO, run_export
 from layout_writers import random_checkpoint, write_hf
+from models.exporter.checkpoints import sha256_file
 from models.exporter.config import ViTConfig
 from models.exporter.errors import ExportCheckFailed
 from models.exporter.explainer import OUTPUT_NAMES
@@ -106,6 +107,30 @@ def test_deit_tiny_in_the_hf_layout_matches_the_builtin_export(tmp_path):
     builtin = run_in_ort(BUILTIN, tmp_path / "b", pixels, target)
     for name in OUTPUT_NAMES:
         assert rel_err(ours[name], builtin[name]) < 1e-5, name
+
+
+def test_a_rerun_is_skipped_until_the_checkpoint_changes(tmp_path):
+    """The stamp the built-in export keeps (models/exporter/cache.py), for --source too."""
+    skip_without_ort()
+    cfg = ViTConfig(name="s", depth=1, heads=2, embed_dim=32, patch_size=8, image_size=(16, 16), num_classes=3)
+    checkpoint, out = tmp_path / "small.pth", tmp_path / "model"
+    torch.save(random_checkpoint(cfg, seed=1), checkpoint)
+    assert cli("export", checkpoint, "--out", out, "--heads", 2).returncode == 0
+    graph = out / "small.onnx"
+    written = graph.stat().st_mtime_ns
+
+    again = cli("export", checkpoint, "--out", out, "--heads", 2)
+    assert again.returncode == 0 and "small: up to date" in again.stdout, again.stdout + again.stderr
+    assert graph.stat().st_mtime_ns == written
+    other_options = cli("export", checkpoint, "--out", out, "--heads", 1)
+    assert other_options.returncode == 0 and "up to date" not in other_options.stdout
+
+    torch.save(random_checkpoint(cfg, seed=2), checkpoint)  # other weights, same file
+    changed = cli("export", checkpoint, "--out", out, "--heads", 2)
+    assert changed.returncode == 0 and "up to date" not in changed.stdout, changed.stderr
+    assert graph.stat().st_mtime_ns != written
+    meta = json.loads((out / "small.json").read_text())
+    assert meta["source"]["sha256"] == sha256_file(checkpoint)
 
 
 def one_line_error(done) -> str:

@@ -57,14 +57,20 @@ def test_every_intermediate_value_gets_a_complete_shape(annotated):
     assert not onnx.load(str(bare)).graph.value_info  # what torch wrote: nothing
 
 
-def test_recorded_in_parts_the_shapes_are_those_of_one_run(annotated):
-    # How a graph too big for one run with every value kept is recorded (ViT-S/16 and up).
-    _, bare, _, _ = annotated
+def test_the_recorded_shapes_are_those_a_run_of_onnxruntime_web_returns(annotated, tmp_path):
+    # Each profile event read as its own node's: the outputs' shapes in every setting, as the
+    # page's engine returns them.
+    cfg, bare, _, _ = annotated
     model = onnx.load(str(bare), load_external_data=False)
     settings = settings_for(model.graph)
-    whole = record(bare, model, settings)
-    assert len(whole[0]) > 3 * 40
-    assert record(bare, model, settings, chunk=40) == whole
+    runs = record(bare, model, settings)
+    assert len(runs[0]) > 3 * 40
+    for i, (setting, run) in enumerate(zip(settings, runs)):
+        pixels, target = random_inputs(cfg, setting["K"], seed=i)
+        switches = {s: float(setting[s]) for s in ("pixel_relevance", "attnlrp_relevance", "cp_lrp_relevance")}
+        returned = run_in_ort(bare, tmp_path / str(i), pixels, target, **switches)
+        for name in OUTPUT_NAMES:
+            assert run[name] == {"dims": list(returned[name].shape), "type": "float32"}, (setting, name)
 
 
 @pytest.mark.parametrize("k, flag", [(3, 1.0), (2, 0.0)])

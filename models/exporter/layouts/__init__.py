@@ -1,13 +1,27 @@
 """Reading the checkpoints users have (timm, Hugging Face, torchvision) into the
 exporter's terms: `read_source(path, options)` -> Checkpoint (layouts/common.py)."""
 from pathlib import Path
+from typing import List
 
 from ..errors import CheckpointMismatch, CheckpointMissing
 from . import hf, timm, torchvision
 from .common import Checkpoint, Options
 from .files import folder_weights, read_json, read_weights
 
-__all__ = ["Checkpoint", "Options", "read_source", "describe"]
+__all__ = ["Checkpoint", "Options", "read_source", "source_name", "source_files", "describe"]
+
+
+def source_name(source: Path, options: Options) -> str:
+    """The model's name: --name, else the folder's name or the file's without its suffixes."""
+    return options.name or (source.resolve().name if source.is_dir() else source.name.split(".")[0])
+
+
+def source_files(source: Path) -> List[Path]:
+    """The files an export of SOURCE reads: the weights, and a folder's configs."""
+    if not source.is_dir():
+        return [source]
+    configs = [source / f for f in ("config.json", "preprocessor_config.json") if (source / f).is_file()]
+    return [folder_weights(source), *configs]
 
 
 def read_source(source: Path, options: Options) -> Checkpoint:
@@ -18,7 +32,7 @@ def read_source(source: Path, options: Options) -> Checkpoint:
         if config is None:
             raise CheckpointMissing(f"{source} has no config.json (a Hugging Face or timm hub folder has one)")
         weights = read_weights(folder_weights(source))
-        name = options.name or source.resolve().name
+        name = source_name(source, options)
         if "architecture" in config and timm.is_timm(weights):
             return timm.read(weights, config, options, name)
         if hf.is_hf(config):
@@ -28,7 +42,7 @@ def read_source(source: Path, options: Options) -> Checkpoint:
     if not source.is_file():
         raise CheckpointMissing(f"{source} does not exist")
     weights = read_weights(source)
-    name = options.name or source.name.split(".")[0]
+    name = source_name(source, options)
     if timm.is_timm(weights):
         return timm.read(weights, None, options, name)
     if torchvision.is_torchvision(weights):
