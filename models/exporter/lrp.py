@@ -71,30 +71,34 @@ def _pooled_relprop(params, cfg: ViTConfig, fw, R, inv):
     return rows
 
 
-def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=None):
+def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=None, wanted=None):
     """R: (proposed, classic) streams [K, rows, D] at the block output; classic_rows: None
     or ones [F,1,1], identity_rows ones [1-F,1,1] (see linear_relprop). Returns (R_attn
     pair [K,h,S,S], R_in pair [K,S,D]). In block 0 only the classic stream continues below
-    the attention."""
+    the attention. wanted (0-d, 0 or 1): in the block whose attention is the classic
+    stream's last output (the last block), it keeps K rows or none below that attention."""
     S, rows = cfg.tokens, c.rows
     pre = f"blocks.{b}."
     inv = getattr(c, "lrp_inv", {})  # precomputed proposed denominators (split export)
 
-    def linear(r, x, name, product):  # name: "mlp.fc2" -> weight blocks.b.mlp.fc2.weight, inv "fc2"
+    def linear(r, x, name, product, rows_f, rows_1f):  # name: "mlp.fc2" -> blocks.b.mlp.fc2.weight, inv "fc2"
         weight = params.get(pre + name + ".weight")
         inv_proposed = inv.get(name.split(".")[-1])
-        return linear_relprop(r, x, weight, classic_rows, inv_proposed, product, identity_rows)
+        return linear_relprop(r, x, weight, rows_f, inv_proposed, product, rows_1f)
 
     # LayerScale (a per-feature scaling of the branch) passes relevance unchanged
     r_x1, r_m = residual_relprop(R, c.x1, c.mlp_branch, c.x_out)
-    r_g = linear(r_m, c.g, "mlp.fc2", c.fc2_product)
-    r_n2 = linear(r_g, c.n2, "mlp.fc1", c.fc1_product)  # GELU: identity
+    r_g = linear(r_m, c.g, "mlp.fc2", c.fc2_product, classic_rows, identity_rows)
+    r_n2 = linear(r_g, c.n2, "mlp.fc1", c.fc1_product, classic_rows, identity_rows)  # GELU: identity
     r_x1 = clone_relprop(r_x1, r_n2, c.x1)  # LN2: identity
     r_x, r_p = residual_relprop(r_x1, c.x_rows, c.attn_branch, c.x1)
-    r_o = linear(r_p, c.o_merged, "attn.proj", c.proj_product)
+    r_o = linear(r_p, c.o_merged, "attn.proj", c.proj_product, classic_rows, identity_rows)
     r_a, r_v = product_relprop(each(lambda r: _split_heads(r, rows, cfg), r_o), c.attn_rows, c.v, c.o,
                                classic_rows)
     r_attn = each(lambda r: pad_rows(r, rows, S), r_a)
+    if wanted is not None:
+        r_a, r_v, r_x = ((p, cl[: wanted * cl.shape[0]]) for p, cl in (r_a, r_v, r_x))
+        classic_rows, identity_rows = ONE_ROW[:wanted], ONE_ROW[wanted:]
     if b == 0:
         r_a, r_v, r_x = (None, r_a[1]), (None, r_v[1]), (None, r_x[1])
     # softmax and the d^-1/2 scale: identity; then the unscaled q.k^T product
@@ -102,7 +106,7 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=N
                                classic_rows)
     r_qkv = tuple(None if q is None else _merge_qkv(pad_rows(q, rows, S), k.transpose(-1, -2), v, cfg)
                   for q, k, v in zip(r_q, r_k, r_v))
-    r_n1 = linear(r_qkv, c.n1, "attn.qkv", c.qkv_product)
+    r_n1 = linear(r_qkv, c.n1, "attn.qkv", c.qkv_product, classic_rows, identity_rows)
     return r_attn, clone_relprop(each(lambda r: pad_rows(r, rows, S), r_x), r_n1, c.x)  # LN1: identity
 
 
@@ -136,12 +140,13 @@ def relevance_pass(params, cfg: ViTConfig, fw, target, pixel_relevance):
     classic_last = None
     classic_rows = identity_rows = None
     for b in reversed(range(cfg.depth)):
-        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, classic_rows, identity_rows)
+        last = b == cfg.depth - 1
+        # below the last block's attention the classic stream has K rows, or none
+        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, classic_rows, identity_rows,
+                                  wanted if last else None)
         proposed[b] = r_attn[0]
-        if b == cfg.depth - 1:
+        if last:
             classic_last = r_attn[1]
-            # from here down the classic stream has K rows, or none
-            R = (R[0], R[1][: wanted * R[1].shape[0]])
             classic_rows = ONE_ROW[:wanted]
             identity_rows = ONE_ROW[wanted:]
     pixels = input_relprop(params, cfg, fw, R[1])  # [K or 0, H, W]

@@ -38,15 +38,16 @@ CACHE_PREFIX = "cache."
 
 def add_proposed_inverses(params, cfg: ViTConfig, fw) -> None:
     """The proposed rule's Linear denominators, as lrp.block_relprop/head_relprop read them,
-    formed as the single graph forms them with pixel_relevance = 0: below the last block
-    from the forward's products (one matrix product each), in the last block and the head
-    from two. Block 0's qkv has none: the proposed stream stops at block 0's attention."""
+    formed as the single graph forms them with pixel_relevance = 0: below the last block's
+    attention from the forward's products (one matrix product each), above it (the last
+    block's other Linears and the head, where the classic stream always runs) from two.
+    Block 0's qkv has none: the proposed stream stops at block 0's attention."""
     last = cfg.depth - 1
     for b, c in enumerate(fw.blocks):
         pre = f"blocks.{b}."
 
-        def inverse(x, name, product):
-            return proposed_inverse(x, params.get(pre + name + ".weight"), None if b == last else product)
+        def inverse(x, name, product, below_cut=False):
+            return proposed_inverse(x, params.get(pre + name + ".weight"), product if below_cut or b < last else None)
 
         c.lrp_inv = {
             "fc2": inverse(c.g, "mlp.fc2", c.fc2_product),
@@ -54,7 +55,7 @@ def add_proposed_inverses(params, cfg: ViTConfig, fw) -> None:
             "proj": inverse(c.o_merged, "attn.proj", c.proj_product),
         }
         if b > 0:
-            c.lrp_inv["qkv"] = inverse(c.n1, "attn.qkv", c.qkv_product)
+            c.lrp_inv["qkv"] = inverse(c.n1, "attn.qkv", c.qkv_product, below_cut=True)
     head_in = fw.feat if hasattr(fw, "feat") else fw.final_out[0:1]  # pooled heads: the pooled features
     fw.lrp_inv = {"head": proposed_inverse(head_in, params.get("head.weight"))}
     if cfg.pool == "cls+dist":
