@@ -145,6 +145,35 @@ test('an exported folder opens through “Open your model…”, explains with i
   }
 });
 
+// Playwright cannot drop a folder, but Chromium's DevTools protocol can: a drag whose files
+// name a directory reaches the page as a FileSystemDirectoryEntry, as a folder dragged from
+// the file manager does.
+async function dropFolder(page, selector, folder) {
+  const box = await page.locator(selector).boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const data = { items: [], files: [folder], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+  await cdp.detach();
+}
+
+test('a folder dropped on the model box opens as a picked one does, and explains a photo', { skip }, async () => {
+  const { page, context, requests, errors } = await openPage(browser, site.url);
+  try {
+    await page.waitForSelector('body[data-model-ready="true"]');
+    await dropFolder(page, '#model-box', model);
+    await ready(page, NAME);
+    assert.match(await page.$eval('#model-select', (s) => s.selectedOptions[0].textContent), /in this browser$/);
+    await choosePhoto(page, sample('catdog.png'));
+    await page.waitForSelector('#view-single canvas[data-rendered="heat"]');
+    assert.deepEqual((await top5Labels(page)).sort(), [...LABELS].sort());
+    assert.deepEqual(requests.filter((u) => u.includes('/models/local/')), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 // The hostile table's folders (tests/hostile/cases.js), each made from the export.
 const FOLDERS = {
   photos: (to) => copyFileSync(sample('catdog.png'), path.join(to, 'catdog.png')),
