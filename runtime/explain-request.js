@@ -41,7 +41,7 @@ export function checkMethods(methods, known) {
 
 export const top5Of = (metadata, top5) => top5.map(({ id, prob }) => ({ id, label: metadata.labels[id], prob }));
 
-// maps: { <method>: { shape } | { rows, cols } with data } → { <method>: { shape, data } };
+// maps: { <method>: { shape, data } } → the same, the methods asked for only;
 // each class named gets its standing among all classes from the photo's logits (its
 // probability and rank, 1 = most likely), so a caller sees how likely the explained class is.
 export function resultTarget(metadata, target, maps, methods, logits) {
@@ -50,7 +50,7 @@ export function resultTarget(metadata, target, maps, methods, logits) {
   for (const m of methods) {
     const map = maps[m];
     if (!map) continue;
-    out[m] = { shape: map.shape ?? [map.rows, map.cols], data: map.data };
+    out[m] = { shape: map.shape, data: map.data };
     if (map.correlation !== undefined) out[m].correlation = map.correlation; // a contrast's
   }
   const named = (id) => {

@@ -70,8 +70,7 @@ export class ComparePhoto {
       const result = await session.explain({ targets: [spec], methods: [method], startLayer });
       if (opening !== this.session) return;
       ({ region: this.region, logits: this.logits } = session);
-      const { shape: [rows, cols], data, correlation } = result.targets[0].maps[method];
-      this.maps.set(key, { ...this.maps.get(key), [method]: { rows, cols, data, correlation } }); // as the page draws maps
+      this.maps.set(key, { ...this.maps.get(key), [method]: result.targets[0].maps[method] });
       this.onChange();
     } catch (err) {
       if (photo === this.photo) this.onError(`Could not explain ${photo.name}: ${err.message}`);

@@ -26,16 +26,12 @@ export function bindAnalysis() {
 // A map of the first photo, or null while it is missing.
 export const mapOf = (t, m) => (m === ATTATTR ? t.b === undefined && attribution.attattrMap(t.a, state.startLayer) : state.maps.get(mapKey(t))?.[m]) || null;
 
-// The page's drawing still takes maps as { rows, cols, data } (the glossary's map
-// { shape, data } reaches it later).
-const drawable = ({ shape: [rows, cols], data, correlation }) => ({ rows, cols, data, correlation });
-
 function storeMaps(result, startLayer) {
   for (const t of result.targets) {
     const target = t.contrast ? { a: t.id, b: t.contrast.id } : { a: t.id };
     const key = `${targetKey(target)}|${startLayer}`;
     const maps = { ...state.maps.get(key) };
-    for (const [m, map] of Object.entries(t.maps)) maps[m] = drawable(map);
+    for (const [m, map] of Object.entries(t.maps)) maps[m] = map;
     state.maps.set(key, maps);
   }
   timeline.timings = { ...timeline.timings, explainMs: result.timings.modelMs, relevanceMs: result.timings.relevanceMs };

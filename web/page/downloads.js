@@ -71,7 +71,7 @@ export function bindDownloads() {
         : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]],
           correlation: b.map.correlation }, // how alike the two classes' own maps are (docs/contrast.md)
       startLayer: state.startLayer, region: b.region, scale: b.scale,
-      rows: b.map.rows, cols: b.map.cols, data: Array.from(b.map.data),
+      rows: b.map.shape[0], cols: b.map.shape[1], data: Array.from(b.map.data),
     }, `${fileStem(b)}.json`);
   }));
   // Every tile of the view in one labelled PNG (web/lib/contact-sheet.js).
