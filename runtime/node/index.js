@@ -85,9 +85,9 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
       const preprocessMs = now() - started;
       try {
         // The predicted class comes from the same run as its maps.
-        const predicted = wanted.some((t) => t.a === null) ? await session.predict(photo, { methods: list }) : null;
+        const predicted = wanted.some((t) => t.class === null) ? await session.predict(photo, { methods: list }) : null;
         abortIf(explainSignal);
-        const resolved = predicted ? withPredicted(wanted, predicted.target.a) : wanted;
+        const resolved = predicted ? withPredicted(wanted, predicted.target.class) : wanted;
         const { results, timings } = await session.explain(photo, resolved, { methods: list, startLayer });
         const modelMs = (predicted?.modelMs ?? 0) + timings.modelMs;
         return {

@@ -96,7 +96,7 @@ test('a photo analysed through the photo graph: the single run\'s prediction and
     const ta = (r) => r.maps.transformer_attribution.data;
     assert.ok(relErr(ta(mapB), ta(mapA)) < 1e-3);
     assert.equal(argmax(ta(mapB)), argmax(ta(mapA)));
-    const rollout = await session.explain(viaPhoto, [{ a: 282 }], { methods: ['attention_rollout'] });
+    const rollout = await session.explain(viaPhoto, [{ class: 282 }], { methods: ['attention_rollout'] });
     assert.equal(session.graphRuns, runs + 1, 'attention_rollout reads the photo graph\'s attn');
     assert.deepEqual(rollout.results[0].maps.attention_rollout.shape, ex.metadata.architecture.grid);
   } finally {

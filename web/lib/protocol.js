@@ -5,7 +5,7 @@
 // Maps travel as { shape: [rows, cols], data } (row-major Float32Array).
 
 /** @typedef {{ x: number, y: number, width: number, height: number }} Region */
-/** @typedef {{ a: number, b?: number }} Target  class a, or "a rather than b" */
+/** @typedef {{ class: number, contrast?: number }} Target  a class, or "the class rather than the contrast class" */
 /** @typedef {{ shape: [number, number], data: Float32Array, correlation?: number|null }} WireMap  correlation: a contrast's (core.contrast) */
 /** @typedef {{ target: Target, maps: Object<string, WireMap> }} TargetMaps */
 /**

@@ -67,8 +67,8 @@ export function bindDownloads() {
     const b = currentBinding();
     return copyJson({
       model: state.model.name, photo: b.photo.name, method: b.method,
-      target: b.target.b === undefined ? { class: b.target.a, label: state.metadata.labels[b.target.a] }
-        : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]],
+      target: b.target.contrast === undefined ? { class: b.target.class, label: state.metadata.labels[b.target.class] }
+        : { contrast: [b.target.class, b.target.contrast], labels: [state.metadata.labels[b.target.class], state.metadata.labels[b.target.contrast]],
           correlation: b.map.correlation }, // how alike the two classes' own maps are (docs/contrast.md)
       startLayer: state.startLayer, region: b.region, scale: b.scale,
       rows: b.map.shape[0], cols: b.map.shape[1], data: Array.from(b.map.data),
