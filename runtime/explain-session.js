@@ -1,5 +1,5 @@
 // @ts-check
-// One open explainer graph with the core, and the photos explained on it: the work the
+// One open explainer with the core, and its photo sessions (the photos explained on it): the work the
 // Worker (page and embeds) and the Node API share. A photo keeps each class's tensors in
 // the core's heap (other methods and start layers reuse them) and, with the split graphs,
 // its class-independent tensors (a class switch then runs the class graph alone).
@@ -20,7 +20,7 @@ function classTargets(targets) {
   return [...ids].map((id) => ({ class: id }));
 }
 
-export function createSession({ explainer, core }) {
+export function createPhotoSessions({ explainer, core }) {
   const { metadata } = explainer;
   const layout = tokenLayout(metadata);
   let graphRuns = 0;
