@@ -10,25 +10,25 @@ export const DEFAULT_METHODS = Object.freeze(['transformer_attribution']);
 
 // A spec is null (the predicted class), a class (id, WordNet id or name), or
 // { class, contrast }: why `class` (null: the predicted one) rather than `contrast`.
-// → [{ a, b }] with a = null standing for the predicted class.
+// → targets [{ class, contrast? }] of class ids, class null standing for the predicted class.
 export function resolveTargets(metadata, specs) {
   const list = specs === undefined || specs === null ? [null] : Array.isArray(specs) ? specs : [specs];
-  if (!list.length) return [{ a: null }];
+  if (!list.length) return [{ class: null }];
   return list.map((spec) => {
-    if (spec === null || typeof spec !== 'object') return { a: spec === null ? null : resolveClass(metadata, spec) };
-    const a = spec.class === undefined || spec.class === null ? null : resolveClass(metadata, spec.class);
-    const b = spec.contrast === undefined || spec.contrast === null ? undefined : resolveClass(metadata, spec.contrast, 'contrast');
-    if (b !== undefined && a === b) throw new Error(`contrast ${spec.contrast} is the class itself: give another class`);
-    return b === undefined ? { a } : { a, b };
+    if (spec === null || typeof spec !== 'object') return { class: spec === null ? null : resolveClass(metadata, spec) };
+    const classId = spec.class === undefined || spec.class === null ? null : resolveClass(metadata, spec.class);
+    const contrast = spec.contrast === undefined || spec.contrast === null ? undefined : resolveClass(metadata, spec.contrast, 'contrast');
+    if (contrast !== undefined && classId === contrast) throw new Error(`contrast ${spec.contrast} is the class itself: give another class`);
+    return contrast === undefined ? { class: classId } : { class: classId, contrast };
   });
 }
 
 // Replaces "the predicted class" by its id once it is known; a contrast with the
 // predicted class itself is refused as resolveTargets refuses an explicit one.
 export const withPredicted = (targets, predicted) => targets.map((t) => {
-  const a = t.a ?? predicted;
-  if (t.b === a) throw new Error(`contrast ${t.b} is the predicted class itself: give another class`);
-  return { ...t, a };
+  const classId = t.class ?? predicted;
+  if (t.contrast === classId) throw new Error(`contrast ${t.contrast} is the predicted class itself: give another class`);
+  return { ...t, class: classId };
 });
 
 export function checkMethods(methods, known) {
@@ -41,7 +41,7 @@ export function checkMethods(methods, known) {
 
 export const top5Of = (metadata, top5) => top5.map(({ id, prob }) => ({ id, label: metadata.labels[id], prob }));
 
-// maps: { <method>: { shape } | { rows, cols } with data } → { <method>: { shape, data } };
+// maps: { <method>: { shape, data } } → the same, the methods asked for only;
 // each class named gets its standing among all classes from the photo's logits (its
 // probability and rank, 1 = most likely), so a caller sees how likely the explained class is.
 export function resultTarget(metadata, target, maps, methods, logits) {
@@ -50,7 +50,7 @@ export function resultTarget(metadata, target, maps, methods, logits) {
   for (const m of methods) {
     const map = maps[m];
     if (!map) continue;
-    out[m] = { shape: map.shape ?? [map.rows, map.cols], data: map.data };
+    out[m] = { shape: map.shape, data: map.data };
     if (map.correlation !== undefined) out[m].correlation = map.correlation; // a contrast's
   }
   const named = (id) => {
@@ -58,7 +58,7 @@ export function resultTarget(metadata, target, maps, methods, logits) {
     return { id, label: metadata.labels[id], prob, rank };
   };
   /** @type {import('./explain-types.js').ExplainedTarget} */
-  const t = { ...named(target.a), maps: out };
-  if (target.b !== undefined && target.b !== null) t.contrast = named(target.b);
+  const t = { ...named(target.class), maps: out };
+  if (target.contrast !== undefined && target.contrast !== null) t.contrast = named(target.contrast);
   return t;
 }

@@ -1,27 +1,26 @@
 // @ts-check
-// One open explainer graph with the core, and the photos explained on it: the work the
+// One open explainer with the core, and its photo sessions (the photos explained on it): the work the
 // Worker (page and embeds) and the Node API share. A photo keeps each class's tensors in
 // the core's heap (other methods and start layers reuse them) and, with the split graphs,
 // its class-independent tensors (a class switch then runs the class graph alone).
-// A contrast "why a rather than b" is computed from the maps of a and b by the core
-// (core.contrast, docs/contrast.md), so it shares their cached tensors.
+// A contrast "why the class rather than the contrast class" is computed from the two
+// classes' maps by the core (core.contrast, docs/contrast.md), so it shares their cached tensors.
 // Environment-neutral.
 import { topK } from './topk.js';
 import { TensorCache } from './tensor-cache.js';
 import { tokenLayout } from './metadata.js';
 
-// A target is { a } (class a) or { a, b } (why a rather than contrast b); `a`/`b` are the
-// Worker's names, pending (docs/glossary.md).
-const isContrast = (t) => t.b !== undefined && t.b !== null;
-export const targetKey = (t) => (isContrast(t) ? `c${t.a}-${t.b}` : `c${t.a}`);
+// A target is { class } or { class, contrast } (why the class rather than the contrast class).
+const isContrast = (t) => t.contrast !== undefined && t.contrast !== null;
+export const targetKey = (t) => (isContrast(t) ? `c${t.class}-${t.contrast}` : `c${t.class}`);
 
 // The classes whose tensors `targets` read, each once, as targets: a contrast reads both.
 function classTargets(targets) {
-  const ids = new Set(targets.flatMap((t) => (isContrast(t) ? [t.a, t.b] : [t.a])));
-  return [...ids].map((a) => ({ a }));
+  const ids = new Set(targets.flatMap((t) => (isContrast(t) ? [t.class, t.contrast] : [t.class])));
+  return [...ids].map((id) => ({ class: id }));
 }
 
-export function createSession({ explainer, core }) {
+export function createPhotoSessions({ explainer, core }) {
   const { metadata } = explainer;
   const layout = tokenLayout(metadata);
   let graphRuns = 0;
@@ -51,13 +50,13 @@ export function createSession({ explainer, core }) {
 
   // A contrast holds the methods that can contrast (core.method(id).contrast) only.
   function mapsOf(photo, targets, startLayer) {
-    const byClass = new Map(classTargets(targets).map((t) => [t.a, classMaps(photo, t, startLayer)]));
+    const byClass = new Map(classTargets(targets).map((t) => [t.class, classMaps(photo, t, startLayer)]));
     return targets.map((t) => {
-      if (!isContrast(t)) return { target: t, maps: byClass.get(t.a) };
-      const a = byClass.get(t.a);
-      const b = byClass.get(t.b);
+      if (!isContrast(t)) return { target: t, maps: byClass.get(t.class) };
+      const own = byClass.get(t.class);
+      const other = byClass.get(t.contrast);
       const maps = {};
-      for (const m of Object.keys(a)) if (core.method(m).contrast && b[m]) maps[m] = core.contrast(m, a[m], b[m]);
+      for (const m of Object.keys(own)) if (core.method(m).contrast && other[m]) maps[m] = core.contrast(m, own[m], other[m]);
       return { target: t, maps };
     });
   }
@@ -68,7 +67,7 @@ export function createSession({ explainer, core }) {
     const outputs = core.outputsFor(methods);
     graphRuns++;
     const out = await explainer.explain(photo.pixels, [null], { outputs });
-    const target = { a: out.classes[0] };
+    const target = { class: out.classes[0] };
     keep(photo, [target], out, outputs);
     photo.logits = out.logits;
     return { top5: top5(photo), target, modelMs: out.timings.modelMs };
@@ -97,7 +96,7 @@ export function createSession({ explainer, core }) {
   function predicted(photo, logits, modelMs) {
     photo.logits = logits;
     const top = top5(photo);
-    return { top5: top, target: { a: top[0].id }, modelMs };
+    return { top5: top, target: { class: top[0].id }, modelMs };
   }
 
   // The photo's class-independent tensors (split graphs), computed once; null without them.
@@ -127,7 +126,7 @@ export function createSession({ explainer, core }) {
       // The photo's tensors when their computation has started; before that the single
       // graph costs less than computing them first.
       const cached = photo.cache && await photo.cache.catch(() => null);
-      const rows = lacking.map((t) => t.a);
+      const rows = lacking.map((t) => t.class);
       // With the photo's cache, attention-only methods read the photo graph's attn: no run.
       if (!cached || [...outputs].some((o) => o !== 'attn')) graphRuns++;
       const out = cached

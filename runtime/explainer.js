@@ -33,7 +33,7 @@ function missingExternalData(err) {
 }
 
 // InferenceSession.create with a message naming the graph (and a missing weights file).
-async function createSession(ort, bytes, options, name) {
+async function createOnnxSession(ort, bytes, options, name) {
   try {
     return await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), options);
   } catch (err) {
@@ -85,7 +85,7 @@ function onCpu(options, cpu) {
 
 // The plain forward graph's ONNX session, checked against the metadata's shapes.
 async function openForward(ort, bytes, options, name, metadata) {
-  const session = await createSession(ort, bytes, onCpu(options, FORWARD_SESSION), name);
+  const session = await createOnnxSession(ort, bytes, onCpu(options, FORWARD_SESSION), name);
   try {
     if (session.inputNames.length !== 1 || !session.outputNames.length) {
       throw new Error(`${name} is not a plain forward graph (inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')}): it needs one input, the pixels, and the logits as output`);
@@ -187,7 +187,7 @@ export async function openExplainer({
   };
   // An ONNX session (opened with `graphOptions`) checked by `check`, released when the check fails.
   const checked = async (graphBytes, name, check, graphOptions = options) => {
-    const s = await createSession(ort, graphBytes, graphOptions, name);
+    const s = await createOnnxSession(ort, graphBytes, graphOptions, name);
     try {
       check(s);
     } catch (err) {
@@ -236,7 +236,7 @@ export async function openExplainer({
   const explainerFor = (fetches) => explainers.find((g) => fetches.every((o) => g.outputs.includes(o)));
 
   const photoSession = once(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
-  const classGraphSession = once(() => createSession(ort, split.target, options, 'its class graph'));
+  const classGraphSession = once(() => createOnnxSession(ort, split.target, options, 'its class graph'));
   let forward = null;
   if (split && forwardModel) {
     forward = await openForward(ort, forwardModel, options, forwardName, metadata);
@@ -424,7 +424,7 @@ export async function openExplainer({
 
     // Open the photo, explainer and class graphs' ONNX sessions ahead of their first use (the
     // page does it while the visitor chooses a photo); photo and class graphs need split graphs.
-    // prepareTarget opens the class graph's (its name waits for web/worker.js: docs/glossary.md).
+    // prepareClassGraph opens the class graph's.
     // prepareExplainer opens the graph explain() runs for `wanted` outputs (default: the
     // contract's).
     async preparePhoto() {
@@ -438,7 +438,7 @@ export async function openExplainer({
     unopenedExplainers() {
       return explainers.filter((g) => !g.isOpen()).map((g) => g.open);
     },
-    async prepareTarget() {
+    async prepareClassGraph() {
       if (split) await classGraphSession();
     },
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
 import { resolveClass } from '../targets.js';
 import { graphMethodIds } from '../metadata.js';
-import { createSession } from '../explain-session.js';
+import { createPhotoSessions } from '../explain-session.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
 import { explainerGraphFile, openExplainerFile } from './open-explainer.js';
 import { RENDER_SIDE, longSide } from '../render-size.js';
@@ -46,13 +46,13 @@ function abortIf(signal) {
 
 // image: a file path, an encoded photo (Buffer / Uint8Array), or { pixels } already
 // normalised (Float32Array of 3·H·W, as a .npy tensor holds).
-async function openPhoto(session, image) {
-  if (image?.pixels instanceof Float32Array) return { photo: session.pixelsPhoto(image.pixels), width: null, height: null };
+async function openPhoto(photoSessions, image) {
+  if (image?.pixels instanceof Float32Array) return { photo: photoSessions.pixelsPhoto(image.pixels), width: null, height: null };
   let decoded;
   if (typeof image === 'string') decoded = await decodeImage(image);
   else if (image instanceof Uint8Array) decoded = await decodeImageBytes(image, 'the image buffer');
   else throw new Error('image must be a file path, a Buffer / Uint8Array of an encoded photo, or { pixels: Float32Array }');
-  return { photo: session.openPhoto(decoded.rgba, decoded.width, decoded.height), width: decoded.width, height: decoded.height };
+  return { photo: photoSessions.openPhoto(decoded.rgba, decoded.width, decoded.height), width: decoded.width, height: decoded.height };
 }
 
 /** @param {NodeLoadOptions} [options] @returns {Promise<NodeExplainer>} */
@@ -66,7 +66,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     await explainer.release();
     abortIf(signal);
   }
-  const session = createSession({ explainer, core });
+  const photoSessions = createPhotoSessions({ explainer, core });
   const { metadata } = explainer;
   return {
     metadata,
@@ -81,17 +81,17 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
       const wanted = resolveTargets(metadata, targets);
       const list = checkMethods(methods, core.explainerMethodIds);
       abortIf(explainSignal);
-      const { photo, width, height } = await openPhoto(session, image);
+      const { photo, width, height } = await openPhoto(photoSessions, image);
       const preprocessMs = now() - started;
       try {
         // The predicted class comes from the same run as its maps.
-        const predicted = wanted.some((t) => t.a === null) ? await session.predict(photo, { methods: list }) : null;
+        const predicted = wanted.some((t) => t.class === null) ? await photoSessions.predict(photo, { methods: list }) : null;
         abortIf(explainSignal);
-        const resolved = predicted ? withPredicted(wanted, predicted.target.a) : wanted;
-        const { results, timings } = await session.explain(photo, resolved, { methods: list, startLayer });
+        const resolved = predicted ? withPredicted(wanted, predicted.target.class) : wanted;
+        const { results, timings } = await photoSessions.explain(photo, resolved, { methods: list, startLayer });
         const modelMs = (predicted?.modelMs ?? 0) + timings.modelMs;
         return {
-          top5: top5Of(metadata, session.top5(photo)),
+          top5: top5Of(metadata, photoSessions.top5(photo)),
           targets: results.map(({ target, maps }) => resultTarget(metadata, target, maps, list, photo.logits)),
           region: photo.region,
           width,
@@ -99,10 +99,10 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
           timings: { preprocessMs, modelMs, relevanceMs: timings.relevanceMs, totalMs: now() - started },
         };
       } finally {
-        session.closePhoto(photo);
+        photoSessions.closePhoto(photo);
       }
     },
-    close: () => session.close(),
+    close: () => photoSessions.close(),
   };
 }
 

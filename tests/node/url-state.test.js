@@ -6,7 +6,7 @@ import { LinkState, LINK_KEYS, OLD_LINK_KEYS } from '../../web/lib/url-state.js'
 
 const defaults = () => ({
   backend: 'wasm', view: 'single', colormap: 'jet', threshold: 'none', opacity: 0.55, display: 'smooth', frame: 'photo', crop: 'center', exif: 'use',
-  method: 'transformer_attribution', startLayer: 0, classA: null, classB: null, contrastive: false,
+  method: 'transformer_attribution', startLayer: 0, classId: null, contrastId: null, contrastive: false,
 });
 const ctx = {
   start: { backends: ['wasm'], views: ['single', 'grid', 'pair', 'compare'], colormaps: ['jet', 'viridis'], thresholds: ['none', 'otsu'], displays: ['smooth', 'patches'], frames: ['photo', 'model'], crops: ['center', 'none'] },
@@ -35,7 +35,7 @@ test('valid values set their fields, at their stage only', () => {
   assert.deepEqual(link.take('index', ctx.index, state), { model: 'deit_tiny_patch16_224' });
   link.take('model', ctx.model, state);
   link.take('prediction', ctx.prediction, state);
-  assert.deepEqual([state.startLayer, state.classA, state.classB, state.contrastive], [3, 282, 243, true]);
+  assert.deepEqual([state.startLayer, state.classId, state.contrastId, state.contrastive], [3, 282, 243, true]);
   assert.deepEqual(link.drainNotices(), []);
 });
 
@@ -64,12 +64,12 @@ test('an old link opens the same view as its new link, and is written back in ne
 });
 
 test('a contrast class 0 or 1 keeps its meaning in the links the page writes', () => {
-  const state = { ...defaults(), classA: 5, classB: 1 };
+  const state = { ...defaults(), classId: 5, contrastId: 1 };
   const written = new LinkState('', defaults()).query(state, {});
   assert.equal(written, 'class=5&contrast=1&contrastive=0');
   const read = defaults();
   takeAll(new LinkState(`?${written}`, read), read);
-  assert.deepEqual([read.classA, read.classB, read.contrastive], [5, 1, false]);
+  assert.deepEqual([read.classId, read.contrastId, read.contrastive], [5, 1, false]);
 });
 
 test('unknown keys and bad values become notices that name them; nothing throws', () => {
@@ -100,7 +100,7 @@ test('a written link leaves out defaults and keeps what is not taken yet', () =>
   assert.equal(link.query(state, { model: 'm', photo: undefined }), 'model=m&cmap=viridis&photo=catdog.png&class=282');
   assert.equal(link.checked('photo'), 'catdog.png');
   link.forget('photo', 'class');
-  state.classA = 5;
+  state.classId = 5;
   state.contrastive = true;
   assert.equal(link.query(state, { model: 'm', photo: 'x.png' }), 'model=m&cmap=viridis&photo=x.png&class=5&contrastive=1');
   const empty = new LinkState('?photo=', state);

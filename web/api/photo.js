@@ -86,7 +86,7 @@ export class KeptPhoto {
   // A contrast leaves out the methods that cannot contrast, and says so in `notes`; when
   // none of them can, nothing runs and the error says why.
   #contrastNotes(wanted, list) {
-    if (!wanted.some((t) => t.b !== undefined)) return [];
+    if (!wanted.some((t) => t.contrast !== undefined)) return [];
     const blocked = list.map((m) => contrastBlocker(this.#model.method(m))).filter(Boolean);
     if (blocked.length === list.length) {
       const able = this.#model.methods.filter((m) => this.#model.method(m).contrast);
@@ -105,7 +105,7 @@ export class KeptPhoto {
     const timings = /** @type {import('../vit-relevance.js').BrowserExplainResult['timings']} */ ({});
     const started = now();
     const results = new Map();
-    const keep = (msg) => { for (const r of msg.results) results.set(`${r.target.a}|${r.target.b}`, r.maps); Object.assign(timings, msg.timings); };
+    const keep = (msg) => { for (const r of msg.results) results.set(`${r.target.class}|${r.target.contrast}`, r.maps); Object.assign(timings, msg.timings); };
     while (this.#imageId === null) {
       if (this.#analyzing) {
         // Another caller's analysis of this photo: wait for it (or retry if it was aborted).
@@ -123,7 +123,7 @@ export class KeptPhoto {
       }
     }
     const all = withPredicted(wanted, this.top5[0].id);
-    const missing = all.filter((t) => !results.has(`${t.a}|${t.b}`));
+    const missing = all.filter((t) => !results.has(`${t.class}|${t.contrast}`));
     if (missing.length) {
       const replies = await this.#ask(REQUEST.EXPLAIN, { imageId: this.#imageId, targets: missing, methods: list, startLayer }, { signal });
       keep(replies.find((m) => m.type === REPLY.MAPS));
@@ -131,7 +131,7 @@ export class KeptPhoto {
     timings.totalMs = now() - started;
     return {
       top5: this.top5,
-      targets: all.map((t) => resultTarget(metadata, t, results.get(`${t.a}|${t.b}`), list, this.logits)),
+      targets: all.map((t) => resultTarget(metadata, t, results.get(`${t.class}|${t.contrast}`), list, this.logits)),
       region: this.region,
       width: this.width,
       height: this.height,
@@ -150,7 +150,7 @@ export class KeptPhoto {
   /** @param {import('../vit-relevance.js').AttributeOptions} options */
   async attribute({ class: spec, blocks, steps = 20, onBlock, signal }) {
     const { metadata } = this.#model;
-    const id = resolveTargets(metadata, spec)[0].a;
+    const id = resolveTargets(metadata, spec)[0].class;
     const all = Array.from({ length: metadata.architecture.blocks }, (_, b) => b);
     const imageId = await this.#analysed(signal);
     const target = id ?? this.top5?.[0].id;

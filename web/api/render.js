@@ -40,7 +40,7 @@ export function renderer(site) {
       const heat = core.renderHeat(map.data, rows, cols, { scale, colormap, threshold, sampling, ...longSide(rows, cols, size) });
       return new ImageData(heat.data, heat.width, heat.height);
     }
-    const heat = heatImage(core, { rows, cols, data: map.data }, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth', scale });
+    const heat = heatImage(core, map, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth', scale });
     const given = /** @type {{ bitmap?: CanvasImageSource, image?: CanvasImageSource }} */ (photo); // or an ImageBitmap
     const picture = { bitmap: given.bitmap ?? given.image ?? photo, width: photo.width, height: photo.height };
     const canvas = new OffscreenCanvas(1, 1);

@@ -37,7 +37,7 @@ export function drawMaps(core, element, { result, photo: { bitmap }, explainer }
   for (const m of methods) {
     const map = target.maps[m];
     const scale = scaleFor(choice, m, Boolean(target.contrast));
-    const heat = heatImage(core, { rows: map.shape[0], cols: map.shape[1], data: map.data }, { ...options, scale });
+    const heat = heatImage(core, map, { ...options, scale });
     const label = `Relevance map: ${explainer.method(m).name} for ${what}${target.contrast ? '' : `, ${pct(target.prob)}`}`;
     const t = tile(photo, result.region, heat, methods.length > 1 || sideBySide ? explainer.method(m).shortName : null, label,
       sideBySide ? 1 : opacity, display);

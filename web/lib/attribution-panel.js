@@ -262,7 +262,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       setStatus('Choose a photo, then attribute its class.');
       render();
     },
-    // The attattr map { rows, cols, data } of a class at a start layer, or null until
+    // The attattr map { shape, data } of a class at a start layer, or null until
     // every block of it is in.
     attattrMap(classId, startLayer) {
       const p = page();
@@ -273,7 +273,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       if (!maps.has(`${key}|${startLayer}`)) {
         const map = p.core.computeMaps({ attr: allAttr(key, entry) },
           { methods: [ATTATTR], ...layout(), startLayer })[ATTATTR];
-        maps.set(`${key}|${startLayer}`, { rows: map.shape[0], cols: map.shape[1], data: map.data });
+        maps.set(`${key}|${startLayer}`, { shape: map.shape, data: map.data });
       }
       return maps.get(`${key}|${startLayer}`);
     },

@@ -54,7 +54,7 @@ export class ComparePhoto {
     this.photo = null;
   }
 
-  // Makes sure the map of `method` for `target` ({ a, b? }) exists; redraws when it arrives.
+  // Makes sure the map of `method` for `target` ({ class, contrast? }) exists; redraws when it arrives.
   async ensure({ target, targetKey, method, startLayer, crop }) {
     const photo = this.photo;
     const explainer = this.explainer();
@@ -66,12 +66,11 @@ export class ComparePhoto {
     try {
       const opening = (this.session ??= explainer.open(photo, { crop }));
       const session = await opening;
-      const spec = target.b === undefined ? target.a : { class: target.a, contrast: target.b };
+      const spec = target.contrast === undefined ? target.class : target;
       const result = await session.explain({ targets: [spec], methods: [method], startLayer });
       if (opening !== this.session) return;
       ({ region: this.region, logits: this.logits } = session);
-      const { shape: [rows, cols], data, correlation } = result.targets[0].maps[method];
-      this.maps.set(key, { ...this.maps.get(key), [method]: { rows, cols, data, correlation } }); // as the page draws maps
+      this.maps.set(key, { ...this.maps.get(key), [method]: result.targets[0].maps[method] });
       this.onChange();
     } catch (err) {
       if (photo === this.photo) this.onError(`Could not explain ${photo.name}: ${err.message}`);

@@ -27,10 +27,11 @@ export async function downloadMapPng(map, filename, map01) {
   }
   const span = hi > lo ? hi - lo : 1;
   const canvas = document.createElement('canvas');
-  canvas.width = map.cols;
-  canvas.height = map.rows;
+  const [rows, cols] = map.shape;
+  canvas.width = cols;
+  canvas.height = rows;
   const ctx = canvas.getContext('2d');
-  const img = ctx.createImageData(map.cols, map.rows);
+  const img = ctx.createImageData(cols, rows);
   (map01 ?? map.data).forEach((v, i) => {
     const g = Math.round(((v - lo) / span) * 255);
     img.data.set([g, g, g, 255], i * 4);

@@ -90,7 +90,8 @@ export function cellAt(event, canvas, photo, region, map, frame = 'photo') {
   const u = frame === 'model' ? fx : (fx * photo.width - region.x) / region.width;
   const v = frame === 'model' ? fy : (fy * photo.height - region.y) / region.height;
   if (!(u >= 0 && u < 1 && v >= 0 && v < 1)) return null;
-  const row = Math.floor(v * map.rows);
-  const col = Math.floor(u * map.cols);
-  return { row, col, value: map.data[row * map.cols + col] };
+  const [rows, cols] = map.shape;
+  const row = Math.floor(v * rows);
+  const col = Math.floor(u * cols);
+  return { row, col, value: map.data[row * cols + col] };
 }

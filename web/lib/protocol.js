@@ -2,11 +2,11 @@
 // inference Worker (web/worker.js): every request and reply, in one place. Each request
 // carries a numbered `id`; every reply to it carries the same id and the last one is
 // `done`, `stale` or `error`. Replies with id 0 are notices that belong to no request.
-// Maps travel as { rows, cols, data } (row-major Float32Array).
+// Maps travel as { shape: [rows, cols], data } (row-major Float32Array).
 
 /** @typedef {{ x: number, y: number, width: number, height: number }} Region */
-/** @typedef {{ a: number, b?: number }} Target  class a, or "a rather than b" */
-/** @typedef {{ rows: number, cols: number, data: Float32Array, correlation?: number|null }} WireMap  correlation: a contrast's (core.contrast) */
+/** @typedef {{ class: number, contrast?: number }} Target  a class, or "the class rather than the contrast class" */
+/** @typedef {{ shape: [number, number], data: Float32Array, correlation?: number|null }} WireMap  correlation: a contrast's (core.contrast) */
 /** @typedef {{ target: Target, maps: Object<string, WireMap> }} TargetMaps */
 /**
  * A models/index.json entry: the graph files, relative to the models folder.

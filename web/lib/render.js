@@ -9,7 +9,7 @@
 // `scale`: 'positive' (default) or 'signed', already resolved (map-scale.js scaleFor).
 export function heatImage(core, map, { colormap, threshold, display, scale = 'positive' }) {
   const sampling = display === 'smooth' ? 'bilinear' : 'patch_grid';
-  const heat = core.renderHeat(map.data, map.rows, map.cols, { scale, colormap, threshold, sampling });
+  const heat = core.renderHeat(map.data, map.shape[0], map.shape[1], { scale, colormap, threshold, sampling });
   return new ImageData(heat.data, heat.width, heat.height);
 }
 

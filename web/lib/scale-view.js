@@ -4,7 +4,7 @@
 import { scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
 import { nearEqualNote } from 'vit-relevance/runtime/confidence.js';
 
-const isContrast = (target) => target?.b !== undefined && target?.b !== null;
+const isContrast = (target) => target?.contrast !== undefined && target?.contrast !== null;
 
 // state.scale is 'auto' | 'positive' | 'signed' (runtime/map-scale.js).
 export const scaleOf = (state, target, method) => scaleFor(state.scale, method, isContrast(target));
@@ -28,8 +28,8 @@ export function contrastBlocker(methodInfo) {
 }
 
 // Why the contrast cannot run, or null: class B must be a class other than A.
-export function contrastProblem(classA, classB, labels) {
-  if (classB === null || classB === undefined) return 'Choose class B to contrast with.';
-  if (classA === classB) return `Class B is ${labels[classB]}, the class being explained: choose another class B to ask "why A rather than B".`;
+export function contrastProblem(classId, contrastId, labels) {
+  if (contrastId === null || contrastId === undefined) return 'Choose class B to contrast with.';
+  if (classId === contrastId) return `Class B is ${labels[contrastId]}, the class being explained: choose another class B to ask "why A rather than B".`;
   return null;
 }

@@ -53,8 +53,8 @@ export const LINK_KEYS = {
   photo2: { stage: 'page', check: name },
   method: { stage: 'model', field: 'method', check: choice((c) => c.methods) },
   'start-layer': { stage: 'model', field: 'startLayer', check: integer(0, (c) => c.blocks - 1) },
-  class: { stage: 'prediction', field: 'classA', check: classId },
-  contrast: { stage: 'prediction', field: 'classB', check: classId },
+  class: { stage: 'prediction', field: 'classId', check: classId },
+  contrast: { stage: 'prediction', field: 'contrastId', check: classId },
   contrastive: { stage: 'prediction', field: 'contrastive', check: flag },
 };
 

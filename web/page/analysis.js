@@ -18,24 +18,20 @@ export let attribution = null;
 export function bindAnalysis() {
   attribution = createAttributionPanel($('attribution'), {
     page: () => ({ core, photo: state.region && state.photo, photoKey: state.photo && photoKey(state.photo), session: state.session, region: state.region,
-      metadata: state.metadata, classId: state.classA, colormap: state.colormap }),
+      metadata: state.metadata, classId: state.classId, colormap: state.colormap }),
     onAttattr: () => { forgetHeat(); ensureMaps(); },
   });
 }
 
 // A map of the first photo, or null while it is missing.
-export const mapOf = (t, m) => (m === ATTATTR ? t.b === undefined && attribution.attattrMap(t.a, state.startLayer) : state.maps.get(mapKey(t))?.[m]) || null;
-
-// The page's drawing still takes maps as { rows, cols, data } (the glossary's map
-// { shape, data } reaches it later).
-const drawable = ({ shape: [rows, cols], data, correlation }) => ({ rows, cols, data, correlation });
+export const mapOf = (t, m) => (m === ATTATTR ? t.contrast === undefined && attribution.attattrMap(t.class, state.startLayer) : state.maps.get(mapKey(t))?.[m]) || null;
 
 function storeMaps(result, startLayer) {
   for (const t of result.targets) {
-    const target = t.contrast ? { a: t.id, b: t.contrast.id } : { a: t.id };
+    const target = t.contrast ? { class: t.id, contrast: t.contrast.id } : { class: t.id };
     const key = `${targetKey(target)}|${startLayer}`;
     const maps = { ...state.maps.get(key) };
-    for (const [m, map] of Object.entries(t.maps)) maps[m] = drawable(map);
+    for (const [m, map] of Object.entries(t.maps)) maps[m] = map;
     state.maps.set(key, maps);
   }
   timeline.timings = { ...timeline.timings, explainMs: result.timings.modelMs, relevanceMs: result.timings.relevanceMs };
@@ -73,8 +69,8 @@ export async function analyze(photo) {
     state.top5 = p.top5;
     state.logits = p.logits;
     timeline.timings = { preprocessMs: p.timings.preprocessMs, predictedBy: p.predictedBy };
-    state.classA = p.top5[0].id;
-    state.classB = p.top5[1]?.id ?? null;
+    state.classId = p.top5[0].id;
+    state.contrastId = p.top5[1]?.id ?? null;
     link.take('prediction', { classes: state.metadata.labels.length }, state);
     showLinkNotices();
     showClasses();
@@ -100,7 +96,7 @@ export async function ensureMaps() {
   const busy = busyIndicator();
   // A contrast asks only for the methods that can contrast (the others say why not);
   // attattr comes from the Attribution panel.
-  if (state.view !== 'grid' && state.method === ATTATTR) attribution.want(state.classA); // chosen: computed on demand
+  if (state.view !== 'grid' && state.method === ATTATTR) attribution.want(state.classId); // chosen: computed on demand
   const methods = viewMethods().filter((m) => m !== ATTATTR && (!contrastOn() || !contrastBlocker(method(m))));
   if (!methods.length) { busy.stop(); return drawViews(); }
   const missing = viewTargets().filter((t) => {
@@ -110,7 +106,7 @@ export async function ensureMaps() {
   if (!missing.length) { busy.stop(); return drawViews(); }
   busy.start(`Explaining ${missing.map((t) => targetLabel(t)).join(' & ')}…`);
   const startLayer = state.startLayer;
-  const targets = missing.map((t) => (t.b === undefined ? t.a : { class: t.a, contrast: t.b }));
+  const targets = missing.map((t) => (t.contrast === undefined ? t.class : t));
   try {
     const result = await session.explain({ targets, methods, startLayer, signal: supersede() });
     if (session !== state.session) return;

@@ -12,7 +12,7 @@ let searchB = null;
 
 export function bindClasses() {
   searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
-  searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.classB = id; markClasses(); ensureMaps(); });
+  searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.contrastId = id; markClasses(); ensureMaps(); });
   $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; markContrastMethods(); ensureMaps(); });
 }
 
@@ -25,21 +25,21 @@ export function setClassMetadata(metadata) {
 // The controls show the classes of the state (after a prediction or a link).
 export function showClasses() {
   $('contrastive').checked = state.contrastive;
-  searchA.show(state.classA);
-  searchB.show(state.classB);
+  searchA.show(state.classId);
+  searchB.show(state.contrastId);
   markClasses();
   showTop5();
 }
 
 // The classes explained, as data-class and data-class-b on the body.
 function markClasses() {
-  document.body.dataset.class = state.classA ?? '';
-  document.body.dataset.classB = state.classB ?? '';
+  document.body.dataset.class = state.classId ?? '';
+  document.body.dataset.classB = state.contrastId ?? '';
 }
 
 function pickA(id) {
-  state.classA = id;
-  if (state.classB === id) state.classB = state.top5.find((t) => t.id !== id)?.id ?? state.classB;
+  state.classId = id;
+  if (state.contrastId === id) state.contrastId = state.top5.find((t) => t.id !== id)?.id ?? state.contrastId;
   timeline.classChosen = { at: performance.now(), target: targetKey(primaryTarget()) };
   showClasses();
   attribution.render();
@@ -48,9 +48,9 @@ function pickA(id) {
 
 // The explained class's probability and rank, outside the top-5 too.
 export function showStanding() {
-  const s = state.classA === null ? null : standing(state.classA);
-  $('class-standing').textContent = s ? `${state.metadata.labels[state.classA]}: ${standingText(s)}` : '';
-  const note = s ? unlikelyNote(state.metadata.labels[state.classA], s) : '';
+  const s = state.classId === null ? null : standing(state.classId);
+  $('class-standing').textContent = s ? `${state.metadata.labels[state.classId]}: ${standingText(s)}` : '';
+  const note = s ? unlikelyNote(state.metadata.labels[state.classId], s) : '';
   $('unlikely-note').hidden = !note;
   $('unlikely-note').textContent = note;
 }
@@ -70,7 +70,7 @@ export function showTop5() {
     b.type = 'button';
     b.dataset.classId = id;
     b.dataset.prob = String(prob);
-    b.setAttribute('aria-pressed', String(id === state.classA));
+    b.setAttribute('aria-pressed', String(id === state.classId));
     const name = document.createElement('span');
     name.textContent = state.metadata.labels[id];
     const p = document.createElement('span');

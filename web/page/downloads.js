@@ -67,11 +67,11 @@ export function bindDownloads() {
     const b = currentBinding();
     return copyJson({
       model: state.model.name, photo: b.photo.name, method: b.method,
-      target: b.target.b === undefined ? { class: b.target.a, label: state.metadata.labels[b.target.a] }
-        : { contrast: [b.target.a, b.target.b], labels: [state.metadata.labels[b.target.a], state.metadata.labels[b.target.b]],
+      target: b.target.contrast === undefined ? { class: b.target.class, label: state.metadata.labels[b.target.class] }
+        : { contrast: [b.target.class, b.target.contrast], labels: [state.metadata.labels[b.target.class], state.metadata.labels[b.target.contrast]],
           correlation: b.map.correlation }, // how alike the two classes' own maps are (docs/contrast.md)
       startLayer: state.startLayer, region: b.region, scale: b.scale,
-      rows: b.map.rows, cols: b.map.cols, data: Array.from(b.map.data),
+      rows: b.map.shape[0], cols: b.map.shape[1], data: Array.from(b.map.data),
     }, `${fileStem(b)}.json`);
   }));
   // Every tile of the view in one labelled PNG (web/lib/contact-sheet.js).

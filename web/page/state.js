@@ -11,7 +11,7 @@ export const state = {
   region: null, top5: [], logits: null,
   crop: 'center',  // the model's input: 'center' (its preprocessing) or 'none' (whole photo)
   frame: 'photo',  // what the views show: the full 'photo' or the 'model' view (the crop, zoomed)
-  classA: null, classB: null, contrastive: false,
+  classId: null, contrastId: null, contrastive: false,
   exif: 'use', // EXIF orientation: 'use' (as viewers show the photo) or 'ignore' (PIL's reading)
   view: 'single', method: 'transformer_attribution',
   opacity: 0.55, colormap: 'jet', threshold: 'none', startLayer: 0, display: 'smooth',

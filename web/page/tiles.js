@@ -65,7 +65,7 @@ export function paint(canvas, target, method, maxSide, { photo, region, maps: st
   const scale = scaleOf(state, target, method);
   const heat = map && core && !constant ? heatFor(`${photoKey(photo)}|${mapKey(target)}`, method, map, scale) : null;
   drawOverlay(canvas, photo, region, heat, {
-    opacity: state.opacity, smooth: state.display === 'smooth' || map?.rows > 64, maxSide, frame: state.frame,
+    opacity: state.opacity, smooth: state.display === 'smooth' || map?.shape[0] > 64, maxSide, frame: state.frame,
   });
   canvas.dataset.frame = state.frame;
   canvas.dataset.constant = String(constant);
@@ -90,7 +90,7 @@ function showReadout(e) {
   let lo = Infinity; let hi = -Infinity;
   for (const v of b.map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
   $('hover-readout').textContent = cell
-    ? `${method(b.method).shortName} · ${b.map.rows > 64 ? 'pixel' : 'patch'} (row ${cell.row}, col ${cell.col}): `
+    ? `${method(b.method).shortName} · ${b.map.shape[0] > 64 ? 'pixel' : 'patch'} (row ${cell.row}, col ${cell.col}): `
       + `relevance ${cell.value.toPrecision(4)} (${Math.round(((cell.value - lo) / (hi - lo || 1)) * 100)}% of the map's range)`
     : 'Outside the region the model saw.';
 }

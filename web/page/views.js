@@ -55,9 +55,9 @@ export function drawViews() {
 
 function drawSingle() {
   const main = $('main-canvas');
-  const t = state.classA === null ? null : primaryTarget();
+  const t = state.classId === null ? null : primaryTarget();
   const drawn = paint(main, t, state.method, SINGLE_SIDE);
-  const why = state.classA === null ? null : contrastNote(state.method);
+  const why = state.classId === null ? null : contrastNote(state.method);
   const m = method(state.method);
   if (drawn) {
     $('main-caption').textContent = `${m.name} · ${targetLabel(t)}`
@@ -70,7 +70,7 @@ function drawSingle() {
 }
 
 function drawGrid() {
-  const t = state.classA === null ? null : primaryTarget();
+  const t = state.classId === null ? null : primaryTarget();
   $('grid').replaceChildren(...state.methods.map((m) => {
     const pending = m === ATTATTR && t && !mapOf(t, m) ? ' · every block in the Attribution panel first' : '';
     const fig = tile(t, m, method(m).shortName, t ? `${targetLabel(t)}${pending}` : '', 320);
@@ -83,7 +83,7 @@ function drawGrid() {
 
 // The compare view: the same class and method on the first photo and a second one.
 function drawCompare() {
-  const t = state.classA === null ? null : primaryTarget();
+  const t = state.classId === null ? null : primaryTarget();
   // Each photo with its own probability of the class.
   const sub = (logits) => (t ? `${method(state.method).name} · ${targetLabel(t, logits)}` : '');
   const figs = [tile(t, state.method, state.photo.name, sub(state.logits), 640)];
@@ -114,7 +114,7 @@ export function drawLegend() {
   if (!core) return;
   const c = $('legend');
   const strip = new OffscreenCanvas(256, 1);
-  const scale = state.metadata && state.classA !== null ? scaleOf(state, primaryTarget(), state.method) : state.scale === 'signed' ? 'signed' : 'positive';
+  const scale = state.metadata && state.classId !== null ? scaleOf(state, primaryTarget(), state.method) : state.scale === 'signed' ? 'signed' : 'positive';
   strip.getContext('2d').putImageData(legendImage(core, state.colormap, scale), 0, 0);
   const [low, mid, high] = legendWords(scale);
   const words = c.parentElement.querySelectorAll('.legend-scale span');

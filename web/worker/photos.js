@@ -26,12 +26,12 @@ function dropPhoto(imageId) {
   photos.delete(imageId);
 }
 
-// { id: { rows, cols, data, correlation? } } for posting (a contrast's maps carry correlation).
+// { id: { shape, data, correlation? } } for posting (a contrast's maps carry correlation).
 function wireResults(results) {
   return results.map(({ target, maps }) => {
     const out = {};
     for (const [m, { shape, data, correlation }] of Object.entries(maps)) {
-      out[m] = correlation === undefined ? { rows: shape[0], cols: shape[1], data } : { rows: shape[0], cols: shape[1], data, correlation };
+      out[m] = correlation === undefined ? { shape, data } : { shape, data, correlation };
     }
     return { target, maps: out };
   });

@@ -4,7 +4,7 @@
 // others when the Worker is idle. `site` is web/lib/site-files.js's URLs, which only the
 // top-level script can build (web/worker.js).
 import { openExplainer } from '../../runtime/explainer.js';
-import { createSession } from '../../runtime/explain-session.js';
+import { createPhotoSessions } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds } from '../../runtime/metadata.js';
 import { fetchModelBytes } from '../lib/model-fetch.js';
@@ -161,12 +161,12 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       const started = now();
       await explainer.prepareExplainer(core.outputsFor(graphMethodIds(core, meta).slice(0, 1))).catch(() => {});
       notice({ type: NOTICE.EXPLAINER_READY, ms: now() - started });
-      whenIdle('target', () => explainer.prepareTarget().then(() => notice({ type: NOTICE.SESSIONS_READY })));
+      whenIdle('class-graph', () => explainer.prepareClassGraph().then(() => notice({ type: NOTICE.SESSIONS_READY })));
       whenIdle('photo-graph', () => explainer.preparePhoto());
       explainer.unopenedExplainers().forEach((open, i) => whenIdle(`explainer ${i}`, () => open().catch(() => {})));
     });
   }
-  const session = createSession({ explainer, core });
+  const session = createPhotoSessions({ explainer, core });
   session.entry = model;
   session.base = base;
   session.ort = ort;
