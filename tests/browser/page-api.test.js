@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, startSite, launch, openPage, firstModel, WAIT_MS } from './harness.js';
+import { render as nodeRender } from '../../runtime/node/index.js';
 
 const skip = skipReason() ?? false;
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>api</title></head><body>
@@ -120,4 +121,23 @@ test('attribution block by block, cancelled within a block; timed forward passes
   assert.ok(r.before.sessions >= 1);
   assert.notEqual(r.after.workerId, r.before.workerId, 'the last close() ended the Worker');
   assert.equal(r.after.sessions, 0);
+});
+
+// One render path: the browser's render() over a photo is the core's overlayOnPhoto, as
+// Node's render() and the CLI are, so the same photo pixels give the same picture.
+test('render() over a photo gives the pixels Node\'s render() gives', { skip, timeout: WAIT_MS }, async () => {
+  const [width, height] = [64, 48];
+  const rgba = Uint8ClampedArray.from({ length: width * height * 4 }, (_, i) => (i % 4 === 3 ? 255 : (i * 37) % 251));
+  const map = { shape: [3, 4], data: Float32Array.from([0, 1, 2, 3, -1, 5, 0.5, 2, 4, -2, 1, 0]) };
+  const options = { threshold: 'mean', opacity: 0.6, scale: 'signed', colormap: 'jet', region: { x: 8, y: 4, width: 48, height: 36 } };
+  for (const display of ['smooth', 'grid']) {
+    const inBrowser = await run(async ({ pixels, w, h, m, o }) => {
+      const bitmap = await createImageBitmap(new ImageData(Uint8ClampedArray.from(pixels), w, h), { colorSpaceConversion: 'none' });
+      const image = await window.__api.render({ shape: m.shape, data: Float32Array.from(m.data) }, { ...o, photo: { bitmap, width: w, height: h } });
+      return { width: image.width, height: image.height, data: [...image.data] };
+    }, { pixels: [...rgba], w: width, h: height, m: { shape: map.shape, data: [...map.data] }, o: { ...options, display } });
+    const inNode = await nodeRender(map, { ...options, display, photo: { rgba, width, height } });
+    assert.deepEqual([inBrowser.width, inBrowser.height], [width, height]);
+    assert.deepEqual(inBrowser.data, [...inNode.data], display);
+  }
 });

@@ -1,9 +1,7 @@
 // @ts-check
 // The API's drawing: a map → ImageData, drawn by the WebAssembly core as the page draws
 // it, and a pixel map's patch map. The core loads once, on the first call.
-import { heatImage } from '../lib/render.js';
 import { RENDER_SIDE, longSide } from 'vit-relevance/runtime/render-size.js';
-import { drawOverlay } from '../lib/overlay.js';
 import { loadCore } from 'vit-relevance/runtime/core.js';
 
 /** @import { RelevanceMap, RenderOptions } from 'vit-relevance/runtime/explain-types.js' */
@@ -24,7 +22,8 @@ export function renderer(site) {
   // colormap), thresholded (removed pixels transparent), coloured; `display` smooth
   // (bilinear) or grid (one block per patch). With `photo` ({ bitmap|image, width, height }
   // and `region` from the result), the map is drawn over the photo at `opacity`, at the
-  // photo's size (as Node's render and the CLI); else `size` is the longest side.
+  // photo's size, by the core's overlayOnPhoto: the pixels Node's render and the CLI give
+  // for the same photo pixels; else `size` is the longest side.
   /**
    * @param {RelevanceMap} map
    * @param {RenderOptions & { photo?: { bitmap?: CanvasImageSource, image?: CanvasImageSource, width: number, height: number } | ImageBitmap }} [options]
@@ -40,13 +39,15 @@ export function renderer(site) {
       const heat = core.renderHeat(map.data, rows, cols, { scale, colormap, threshold, sampling, ...longSide(rows, cols, size) });
       return new ImageData(heat.data, heat.width, heat.height);
     }
-    const heat = heatImage(core, map, { colormap, threshold, display: display === 'grid' ? 'grid' : 'smooth', scale });
     const given = /** @type {{ bitmap?: CanvasImageSource, image?: CanvasImageSource }} */ (photo); // or an ImageBitmap
-    const picture = { bitmap: given.bitmap ?? given.image ?? photo, width: photo.width, height: photo.height };
-    const canvas = new OffscreenCanvas(1, 1);
-    drawOverlay(canvas, picture, region ?? { x: 0, y: 0, width: picture.width, height: picture.height }, heat,
-      { opacity, smooth: display !== 'grid', maxSide: Math.max(picture.width, picture.height) });
-    return canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    const { width, height } = photo;
+    const canvas = new OffscreenCanvas(width, height);
+    const ctx = /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d'));
+    ctx.drawImage(/** @type {CanvasImageSource} */ (given.bitmap ?? given.image ?? photo), 0, 0, width, height);
+    const pixels = ctx.getImageData(0, 0, width, height).data;
+    const data = core.overlayOnPhoto(pixels, width, height, core.scaled(map.data, scale), rows, cols,
+      region ?? { x: 0, y: 0, width, height }, { colormap: core.colormapFor(scale, colormap), opacity, sampling, threshold });
+    return new ImageData(data, width, height);
   }
 
   return { loadRenderer, patchMap, render };
