@@ -22,30 +22,30 @@ const STEPS_PER_RUN = 2;
 const SESSION_OPTIONS = { enableCpuMemArena: false };
 const MAX_STEPS = 1000;
 
-const opened = new WeakMap(); // explain session → Promise of the opened attribution graphs
+const opened = new WeakMap(); // a model's photo sessions → Promise of its opened attribution graphs
 // For the stats request: graph runs of the block graphs and of the hidden-states graph.
 const runs = { blocks: 0, states: 0 };
 export const attributionRuns = () => ({ ...runs });
 
-async function openFor(session, ort) {
-  const files = session.entry.attribution;
-  if (!files) throw new Error(`model ${session.entry.name} has no attribution graphs in models/index.json (npm run build writes them)`);
-  const get = async (file) => (await fetchModelBytes(new URL(file, session.base).href, { sha256: session.entry.sha256?.[file] })).bytes;
+async function openFor(photoSessions, ort) {
+  const files = photoSessions.entry.attribution;
+  if (!files) throw new Error(`model ${photoSessions.entry.name} has no attribution graphs in models/index.json (npm run build writes them)`);
+  const get = async (file) => (await fetchModelBytes(new URL(file, photoSessions.base).href, { sha256: photoSessions.entry.sha256?.[file] })).bytes;
   return openAttribution({
     ort,
     sessionOptions: SESSION_OPTIONS,
-    metadata: session.metadata,
+    metadata: photoSessions.metadata,
     weightsName: files.weights,
     files: { states: await get(files.states), blocks: await Promise.all(files.blocks.map(get)), weights: await get(files.weights) },
   });
 }
 
-function graphsOf(session, ort) {
-  let p = opened.get(session);
+function graphsOf(photoSessions, ort) {
+  let p = opened.get(photoSessions);
   if (!p) {
-    p = openFor(session, ort);
-    opened.set(session, p);
-    p.catch(() => opened.delete(session)); // a later request may retry
+    p = openFor(photoSessions, ort);
+    opened.set(photoSessions, p);
+    p.catch(() => opened.delete(photoSessions)); // a later request may retry
   }
   return p;
 }
@@ -63,10 +63,10 @@ function checkRequest({ target, blocks, steps }, metadata) {
 
 // Runs the first part (graphs, hidden states) and returns the step of the first block;
 // each step returns the next one, the last returns nothing.
-export async function attribute(msg, reply, { session, photo, ort }) {
+export async function attribute(msg, reply, { photoSessions, photo, ort }) {
   const { imageId, target, blocks, steps } = msg;
-  checkRequest(msg, session.metadata);
-  const graphs = await graphsOf(session, ort);
+  checkRequest(msg, photoSessions.metadata);
+  const graphs = await graphsOf(photoSessions, ort);
   if (!photo.hiddenStates) {
     runs.states++;
     photo.hiddenStates = graphs.hiddenStates(photo.pixels.data ?? photo.pixels); // core.preprocess gives { data, shape }

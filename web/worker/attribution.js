@@ -3,16 +3,16 @@
 // never download it. `load` imports it: only a top-level script can name another by a
 // path that holds both in web/ and in dist/site (scripts/build/bundle.js).
 import { onceRetrying } from './once-retrying.js';
-import { sessionOf } from './sessions.js';
+import { photoSessionsOf } from './sessions.js';
 import { photoOf } from './photos.js';
 
 export function attributionRequests(load) {
   const loadJob = onceRetrying(load);
   return {
     async attribute(msg, reply) {
-      const session = await sessionOf(msg.modelKey);
+      const photoSessions = await photoSessionsOf(msg.modelKey);
       const { attribute } = await loadJob();
-      return attribute(msg, reply, { session, photo: photoOf(msg.imageId).photo, ort: session.ort });
+      return attribute(msg, reply, { photoSessions, photo: photoOf(msg.imageId).photo, ort: photoSessions.ort });
     },
     // Graph runs so far, without loading the job where no request has.
     async runs() {

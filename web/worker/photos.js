@@ -4,12 +4,12 @@
 // photo's target-independent tensors cached when the Worker is idle (split graphs).
 import { graphMethodIds } from '../../runtime/metadata.js';
 import { REPLY, NOTICE } from '../lib/protocol.js';
-import { core, sessionOf } from './sessions.js';
+import { core, photoSessionsOf } from './sessions.js';
 import { Stale, checkFresh, notice, whenIdle, forgetIdle } from './queue.js';
 
 const now = () => performance.now();
 
-const photos = new Map();    // imageId → { session, photo }, oldest first
+const photos = new Map();    // imageId → { photoSessions, photo }, oldest first
 const MAX_PHOTOS = 8;        // each holds tensors in the core's heap (its owner releases it)
 export const photoCount = () => photos.size;
 
@@ -22,7 +22,7 @@ export function photoOf(imageId) {
 function dropPhoto(imageId) {
   const entry = photos.get(imageId);
   if (!entry) return;
-  entry.session.closePhoto(entry.photo);
+  entry.photoSessions.closePhoto(entry.photo);
   photos.delete(imageId);
 }
 
@@ -49,21 +49,21 @@ export function release({ imageId }) {
 // page draws the heat map.
 export async function analyze(msg, reply) {
   const { modelKey, imageId, rgba, width, height, startLayer = 0, photoGraph = false, crop } = msg;
-  const session = await sessionOf(modelKey);
-  const methods = msg.methods ?? graphMethodIds(core, session.explainer.metadata);
+  const photoSessions = await photoSessionsOf(modelKey);
+  const methods = msg.methods ?? graphMethodIds(core, photoSessions.explainer.metadata);
   const t0 = now();
   dropPhoto(imageId);
-  const photo = session.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
-  photos.set(imageId, { session, photo });
+  const photo = photoSessions.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
+  photos.set(imageId, { photoSessions, photo });
   while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
   const preprocessMs = now() - t0;
   checkFresh(msg);
-  const viaPhoto = photoGraph && session.explainer.canCachePhoto;
+  const viaPhoto = photoGraph && photoSessions.explainer.canCachePhoto;
   // Before the session of the graph that explains these methods is open, the forward graph
   // predicts at once.
-  const viaForward = !viaPhoto && session.explainer.hasForward && !session.explainer.isOpenFor(core.outputsFor(methods));
-  const { top5, target, modelMs } = viaPhoto ? await session.predictFromPhoto(photo)
-    : viaForward ? await session.predictForward(photo) : await session.predict(photo, { methods });
+  const viaForward = !viaPhoto && photoSessions.explainer.hasForward && !photoSessions.explainer.isOpenFor(core.outputsFor(methods));
+  const { top5, target, modelMs } = viaPhoto ? await photoSessions.predictFromPhoto(photo)
+    : viaForward ? await photoSessions.predictForward(photo) : await photoSessions.predict(photo, { methods });
   reply({
     type: REPLY.PREDICTION, imageId,
     top5: top5.map(({ id: cls, prob }) => ({ id: cls, prob })),
@@ -72,24 +72,24 @@ export async function analyze(msg, reply) {
     predictedBy: viaPhoto ? 'photo' : viaForward ? 'forward' : 'explainer',
     timings: { preprocessMs },
   });
-  const { results, timings } = await session.explain(photo, [target], { methods, startLayer });
+  const { results, timings } = await photoSessions.explain(photo, [target], { methods, startLayer });
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
-  if (session.explainer.canCachePhoto && !viaPhoto) whenIdle(`photo ${imageId}`, () => cacheIdlePhoto(imageId));
+  if (photoSessions.explainer.canCachePhoto && !viaPhoto) whenIdle(`photo ${imageId}`, () => cacheIdlePhoto(imageId));
 }
 
 export async function explain(msg, reply) {
   const { imageId, targets, startLayer = 0 } = msg;
-  const { session, photo } = photoOf(imageId);
-  const methods = msg.methods ?? graphMethodIds(core, session.explainer.metadata);
+  const { photoSessions, photo } = photoOf(imageId);
+  const methods = msg.methods ?? graphMethodIds(core, photoSessions.explainer.metadata);
   checkFresh(msg);
-  const { results, timings } = await session.explain(photo, targets, { methods, startLayer });
+  const { results, timings } = await photoSessions.explain(photo, targets, { methods, startLayer });
   checkFresh(msg);
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings });
 }
 
 async function cacheIdlePhoto(imageId) {
   const entry = photos.get(imageId);
-  const promise = entry && entry.session.cachePhoto(entry.photo);
+  const promise = entry && entry.photoSessions.cachePhoto(entry.photo);
   if (!promise) return;
   try {
     const cache = await promise;

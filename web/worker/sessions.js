@@ -19,7 +19,7 @@ const now = () => performance.now();
 /** The C++ core, once the first model has loaded it (the Worker's handlers run after). */
 export let core = null;
 const orts = new Map();      // backend → its onnxruntime-web loader (onceRetrying)
-const sessions = new Map();  // modelKey → Promise of { session, ready }
+const sessions = new Map();  // modelKey → Promise of { photoSessions, ready }
 
 // onnxruntime-web for `backend`, loaded once → { ort, compileMs }: compileMs is how long
 // loading and compiling took, from wherever it started (a warm Worker starts before init).
@@ -166,12 +166,12 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       explainer.unopenedExplainers().forEach((open, i) => whenIdle(`explainer ${i}`, () => open().catch(() => {})));
     });
   }
-  const session = createPhotoSessions({ explainer, core });
-  session.entry = model;
-  session.base = base;
-  session.ort = ort;
+  const photoSessions = createPhotoSessions({ explainer, core });
+  photoSessions.entry = model;
+  photoSessions.base = base;
+  photoSessions.ort = ort;
   return {
-    session,
+    photoSessions,
     ready: {
       type: REPLY.READY,
       metadata: meta,
@@ -204,15 +204,15 @@ export async function init(msg, reply, site) {
   return { ...ready, modelKey };
 }
 
-export async function sessionOf(modelKey) {
+export async function photoSessionsOf(modelKey) {
   const opening = sessions.get(modelKey);
   if (!opening) throw new Error(`model ${modelKey} is not loaded: send init first`);
-  return (await opening).session;
+  return (await opening).photoSessions;
 }
 
 // For the stats request: graph runs over every model's session, and how many models opened.
 export async function sessionStats() {
   let graphRuns = 0;
-  for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.session.graphRuns ?? 0;
+  for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.photoSessions.graphRuns ?? 0;
   return { graphRuns, sessions: sessions.size };
 }

@@ -14,9 +14,9 @@ export async function stats(attribution) {
 // plain forward graph (split graphs): a true forward pass, since onnxruntime-web runs the
 // whole explainer graph even when only its logits are fetched.
 export async function benchForward({ imageId, runs = 5 }) {
-  const { session, photo } = photoOf(imageId);
-  if (!session.explainer.hasForward) throw new Error(`bench: ${session.entry.name} has no plain forward graph among its split graphs`);
-  const { explainer } = session;
+  const { photoSessions, photo } = photoOf(imageId);
+  if (!photoSessions.explainer.hasForward) throw new Error(`bench: ${photoSessions.entry.name} has no plain forward graph among its split graphs`);
+  const { explainer } = photoSessions;
   const times = [];
   for (let i = 0; i < runs; i++) times.push((await explainer.predict(photo.pixels)).timings.modelMs);
   return { type: REPLY.BENCH, times };
