@@ -54,15 +54,3 @@ export function argmax(values) {
   for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
   return best;
 }
-
-// The largest difference relative to the largest value of the reference map; all-zero
-// maps (Grad-CAM's NaN case) compare by value.
-export function relErr(a, b) {
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < a.length; i++) {
-    num = Math.max(num, Math.abs(a[i] - b[i]));
-    den = Math.max(den, Math.abs(b[i]));
-  }
-  return den === 0 ? num : num / den;
-}

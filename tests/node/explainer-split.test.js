@@ -13,7 +13,8 @@ import { createPhotoSessions } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { root } from './maps-support.js';
-import { skipDeit, goldenInput, argmax, relErr } from './explain-support.js';
+import { skipDeit, goldenInput, argmax } from './explain-support.js';
+import { maxRelativeDiff } from './maps-support.js';
 
 ort.env.wasm.numThreads = 2;
 const models = path.join(root, 'build', 'models');
@@ -52,13 +53,13 @@ test('split graphs: explainCached on a cached photo equals explain, for several 
       for (let k = 0; k < targets.length; k++) {
         // attention and gradients to float32 rounding; the LRP relevances of the lower
         // blocks amplify rounding (METHODS.md), so the maps are compared instead
-        assert.ok(relErr(split.tensors[k].attn_grad.data, single.tensors[k].attn_grad.data) < 1e-4);
-        assert.ok(relErr(split.tensors[k].attn_rel_classic_last.data, single.tensors[k].attn_rel_classic_last.data) < 1e-4);
+        assert.ok(maxRelativeDiff(split.tensors[k].attn_grad.data, single.tensors[k].attn_grad.data) < 1e-4);
+        assert.ok(maxRelativeDiff(split.tensors[k].attn_rel_classic_last.data, single.tensors[k].attn_rel_classic_last.data) < 1e-4);
         const options = { methods: 'all', grid: arch.grid, specialTokens: arch.special_tokens ?? 1 };
         const a = core.computeMaps(split.tensors[k], options);
         const b = core.computeMaps(single.tensors[k], options);
         for (const m of ['transformer_attribution', 'gradcam', 'partial_lrp', 'generic_attention', 'ablation_last_block']) {
-          assert.ok(relErr(a[m].data, b[m].data) < 1e-3, `${m} of target ${targets[k]}`);
+          assert.ok(maxRelativeDiff(a[m].data, b[m].data) < 1e-3, `${m} of target ${targets[k]}`);
           assert.equal(argmax(a[m].data), argmax(b[m].data), m);
         }
       }
@@ -67,7 +68,7 @@ test('split graphs: explainCached on a cached photo equals explain, for several 
     const other = await ex.cachePhoto(pixels.map((v) => -v));
     const a = await ex.explainCached(cache, [243], { outputs: ['attn_grad'] });
     const b = await ex.explainCached(other, [243], { outputs: ['attn_grad'] });
-    assert.ok(relErr(a.tensors[0].attn_grad.data, b.tensors[0].attn_grad.data) > 1e-2);
+    assert.ok(maxRelativeDiff(a.tensors[0].attn_grad.data, b.tensors[0].attn_grad.data) > 1e-2);
   } finally {
     await ex.release();
   }
@@ -94,7 +95,7 @@ test('a photo analysed through the photo graph: the single run\'s prediction and
     const [mapB] = (await photoSessions.explain(viaPhoto, [b.target], { methods })).results;
     assert.equal(photoSessions.graphRuns, runs + 1, 'the single run kept its tensors; the photo graph\'s photo runs the target graph');
     const ta = (r) => r.maps.transformer_attribution.data;
-    assert.ok(relErr(ta(mapB), ta(mapA)) < 1e-3);
+    assert.ok(maxRelativeDiff(ta(mapB), ta(mapA)) < 1e-3);
     assert.equal(argmax(ta(mapB)), argmax(ta(mapA)));
     const rollout = await photoSessions.explain(viaPhoto, [{ class: 282 }], { methods: ['attention_rollout'] });
     assert.equal(photoSessions.graphRuns, runs + 1, 'attention_rollout reads the photo graph\'s attn');
@@ -121,7 +122,7 @@ test('split graphs with the plain forward graph: it opens first, predicts before
     // Two graphs of the same weights whose kernels sum in different orders: 7.9e-7 of the
     // largest logit on this photo, 3.6e-6 at worst over 12 random inputs (uniform in ±2);
     // 2e-5 is over 5× that (docs/tolerances.md).
-    const err = relErr(logits, single.logits);
+    const err = maxRelativeDiff(logits, single.logits);
     assert.ok(err < 2e-5, `forward vs explainer logits: ${err}`);
   } finally {
     await ex.release();
