@@ -24,6 +24,7 @@ const TARGET = ['es2022'];
 // that code once instead of inside each bundle. The other entries stay single files.
 const EMBED_ENTRIES = ['vit-relevance-element.js', 'vit-relevance.js', 'worker.js'];
 
+// → the bundles' static imports: file name → the file names it imports before it runs.
 export async function bundleScripts({ webDir, outDir }) {
   const entries = (await readdir(webDir, { withFileTypes: true }))
     .filter((e) => e.isFile() && e.name.endsWith('.js')).map((e) => path.join(webDir, e.name));
@@ -57,7 +58,10 @@ export async function bundleScripts({ webDir, outDir }) {
     await build({ ...options, entryPoints: entries.filter(isEmbed), splitting: true, chunkNames: 'vit-relevance-shared-[hash]' }),
   ];
   for (const w of results.flatMap((r) => r.warnings)) console.warn(`build: bundle: warning: ${w.text}`);
-  return results.flatMap((r) => Object.keys(r.metafile.outputs)).filter((f) => f.endsWith('.js'));
+  // Every output sits at the top of outDir, so a file name names it, in an import too.
+  const outputs = results.flatMap((r) => Object.entries(r.metafile.outputs)).filter(([f]) => f.endsWith('.js'));
+  return new Map(outputs.map(([f, { imports }]) => [path.basename(f),
+    imports.filter((i) => i.kind === 'import-statement').map((i) => path.basename(i.path))]));
 }
 
 // The core's Emscripten glue as shipped: its locals renamed and whitespace dropped (emcc

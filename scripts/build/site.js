@@ -123,9 +123,26 @@ export function modelOrigins(setting = '') {
 const IMPORT_MAP = /[ \t]*<script type="importmap">[^<]*<\/script>\n/;
 export const withoutImportMap = (html) => html.replace(IMPORT_MAP, '');
 
-async function copyPages(webDir, out, modelOriginsSetting) {
+// Each module script in a page's head gets a <link rel="modulepreload"> per bundle it
+// imports statically, directly or not (`imports`: bundleScripts'), right after it: the
+// browser then requests them all at once instead of one import level per round trip (the
+// page's app.js → vit-relevance.js → its shared chunks made the model's init later: issue
+// 30). The body is left as written (docs.html shows its live examples' markup as code).
+export function withModulePreloads(html, imports) {
+  const end = html.indexOf('</head>');
+  const head = html.slice(0, end).replace(/^([ \t]*)<script type="module" src="([^"]+)"><\/script>\n/gm, (tag, indent, src) => {
+    const reached = new Set([src]);
+    const visit = (file) => (imports.get(file) ?? []).forEach((f) => { if (!reached.has(f)) { reached.add(f); visit(f); } });
+    visit(src);
+    reached.delete(src);
+    return tag + [...reached].map((f) => `${indent}<link rel="modulepreload" href="${f}">\n`).join('');
+  });
+  return head + html.slice(end);
+}
+
+async function copyPages(webDir, out, imports, modelOriginsSetting) {
   for (const name of (await readdir(webDir)).filter((n) => n.endsWith('.html'))) {
-    let html = withoutImportMap(await readFile(path.join(webDir, name), 'utf8'));
+    let html = withModulePreloads(withoutImportMap(await readFile(path.join(webDir, name), 'utf8')), imports);
     if (name === 'embed.html') html = withModelOrigins(html, modelOriginsSetting);
     await writeFile(path.join(out, name), html);
   }
@@ -153,8 +170,8 @@ export async function buildSite(paths, { models = process.env.VITREL_MODELS } = 
   // their copies; the rest (styles, type declarations, the examples shown as code) is copied.
   await copyTree(webDir, out, (n, dir) => (dir ? n !== 'lib' && n !== 'page' : !/\.(js|html)$/.test(n)));
   await copyTree(path.join(webDir, 'examples'), path.join(out, 'examples'));
-  await bundleScripts({ webDir, outDir: out });
-  await copyPages(webDir, out, process.env.VITREL_MODEL_ORIGINS);
+  const imports = await bundleScripts({ webDir, outDir: out });
+  await copyPages(webDir, out, imports, process.env.VITREL_MODEL_ORIGINS);
 
   // Where web/lib/site-files.js looks for the core.
   const coreFiles = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { withoutImportMap } from '../../scripts/build/site.js';
+import { withModulePreloads, withoutImportMap } from '../../scripts/build/site.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = ['web', 'runtime', 'cli', 'bench', 'tests', 'scripts'];
@@ -119,6 +119,34 @@ test('every relative import in the built site names a file the site has', () => 
   const missing = readdirSync(site).filter((n) => n.endsWith('.js')).flatMap((n) => [...readFileSync(path.join(site, n), 'utf8').matchAll(IMPORT)]
     .map((m) => m[1]).filter((spec) => !existsSync(path.join(site, spec))).map((spec) => `${n}: ${spec}`));
   assert.deepEqual(missing, []);
+});
+
+// Each built page's head preloads every bundle its module scripts import statically,
+// directly or not, so the browser requests them at once (scripts/build/site.js).
+test("the built pages' heads preload every bundle their module scripts import, and only those", () => {
+  const site = path.join(root, 'dist', 'site');
+  const STATIC = /(?:^|[;}\s])(?:import|export)\b[^"'();]*?\bfrom\s*["'](\.\/[^"']+\.js)["']|(?:^|[;}\s])import\s*["'](\.\/[^"']+\.js)["']/g;
+  const staticImports = (file) => [...readFileSync(path.join(site, file), 'utf8').matchAll(STATIC)].map((m) => (m[1] ?? m[2]).slice(2));
+  const closure = (file, seen = new Set()) => {
+    for (const f of staticImports(file)) if (!seen.has(f)) { seen.add(f); closure(f, seen); }
+    return seen;
+  };
+  for (const name of readdirSync(site).filter((n) => n.endsWith('.html'))) {
+    const head = readFileSync(path.join(site, name), 'utf8').split('</head>')[0];
+    const scripts = [...head.matchAll(/<script type="module" src="([^"]+)">/g)].map((m) => m[1]).filter((f) => existsSync(path.join(site, f)));
+    const preloaded = [...head.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+    const expected = new Set(scripts.flatMap((f) => [...closure(f)].filter((g) => g !== f)));
+    assert.deepEqual(new Set(preloaded), expected, name);
+    if (name === 'index.html') assert.ok(expected.has('vit-relevance.js'), 'the page preloads the API');
+  }
+});
+
+test('a page gets its preloads in its head, after each module script; its body stays as written', () => {
+  const imports = new Map([['a.js', ['b.js']], ['b.js', ['c.js', 'a.js']]]);
+  const html = '<head>\n  <script type="module" src="a.js"></script>\n</head>\n<body>\n<script type="module" src="a.js"></script>\n</body>\n';
+  assert.equal(withModulePreloads(html, imports), '<head>\n  <script type="module" src="a.js"></script>\n'
+    + '  <link rel="modulepreload" href="b.js">\n  <link rel="modulepreload" href="c.js">\n'
+    + '</head>\n<body>\n<script type="module" src="a.js"></script>\n</body>\n');
 });
 
 // A page's module scripts and its import map: { modules: [file], map: { specifier prefix → file } }.
