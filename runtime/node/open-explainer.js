@@ -67,9 +67,13 @@ async function splitGraphsFor(onnxPath) {
   } catch {
     return null; // a graph on its own
   }
-  const split = index.models?.find((m) => m.onnx === path.basename(onnxPath))?.split;
-  const files = split && [split.photo, split.target, split.weights].map((f) => path.join(dir, f));
-  return files?.every((f) => existsSync(f)) ? { photo: files[0], target: files[1], weights: files[2] } : null;
+  const entry = Array.isArray(index?.models) ? index.models.find((m) => m?.onnx === path.basename(onnxPath)) : null;
+  const split = entry?.split;
+  const names = split && [split.photo, split.target, split.weights];
+  // Files beside the graph only, as the exporter writes them.
+  if (!names?.every((f) => typeof f === 'string' && f === path.basename(f))) return null;
+  const files = names.map((f) => path.join(dir, f));
+  return files.every((f) => existsSync(f)) ? { photo: files[0], target: files[1], weights: files[2] } : null;
 }
 
 // withForward: also open `<graph>.forward.onnx` when it exists, so predict() is a real
