@@ -60,19 +60,25 @@ async function nodeRun(folder) {
   };
   for (const name of PHOTOS.slice(0, WARM_UP)) await firstMap(name);
   const firsts = [];
-  const preprocess = []; // of each first map: the photo file read, decoded and preprocessed
+  // Of each first map, its phases (result.timings): the photo file read, decoded and
+  // preprocessed; the graph's run; the core's maps.
+  const phases = { preprocessMs: [], modelMs: [], relevanceMs: [] };
+  const addPhases = (timings) => Object.keys(phases).forEach((k) => phases[k].push(timings[k]));
   let last;
   for (const name of PHOTOS.slice(WARM_UP)) {
     last = await firstMap(name);
     firsts.push(last.ms);
-    preprocess.push(last.result.timings.preprocessMs);
+    addPhases(last.result.timings);
   }
+  const firstPhases = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, median(v)]));
   // The other top-5 classes of the last photo, each asked for by id.
   const switches = [];
+  const switchModelMs = [];
   for (const { id } of last.result.top5.slice(1)) {
     started = performance.now();
-    await explainer.explain(sample(PHOTOS.at(-1)), { targets: [id] });
+    const { timings } = await explainer.explain(sample(PHOTOS.at(-1)), { targets: [id] });
     switches.push(performance.now() - started);
+    switchModelMs.push(timings.modelMs);
   }
   await explainer.close();
   // The plain forward pass (the graph the exporter writes beside the explainer).
@@ -83,7 +89,8 @@ async function nodeRun(folder) {
   for (let i = 0; i < 7; i++) forwards.push((await forward.predict(pixels)).timings.modelMs);
   await forward.release();
   console.log(JSON.stringify({
-    readyMs, firstMs: median(firsts), firsts, preprocessMs: median(preprocess), switchMs: median(switches), switches, forwardMs: median(forwards),
+    readyMs, firstMs: median(firsts), firsts, ...firstPhases, switchMs: median(switches), switches, switchModelMs: median(switchModelMs),
+    forwardMs: median(forwards),
     maxRssBytes: process.resourceUsage().maxRSS * 1024, threads,
   }));
 }
@@ -171,12 +178,13 @@ async function main() {
       }
       console.log(`${m.label}: Node…`);
       m.node = nodeFigures(m.folder);
+      reportNode(m);
       // The site with the models exported so far; unchanged files are not copied again.
       await buildSite({ ...paths, site }, { models: exported.join(',') });
       server ??= await startSite({ root: site, build: false });
       console.log(`${m.label}: page…`);
       m.page = await pageFigures(server.url, m.name);
-      report(m);
+      reportPage(m);
     }
   } finally {
     await server?.close();
@@ -186,26 +194,35 @@ async function main() {
 
 const verdict = (ok) => (ok ? 'OK' : 'MISSED');
 
-// One model's figures, and its targets met or missed.
-function report(m) {
-  const { node: n, page: p } = m;
-  let exported = `, exported in ${ms(m.exportMs)}`;
-  if (m.exportMs === null) exported = ' (built)';
+// A model's figures where it ran, and its targets met or missed.
+function targetRows(m, where, f) {
+  const first = f.firstMs / f.forwardMs;
+  const switched = f.switchMs / f.forwardMs;
+  console.log(`  ${m.label}, ${where}: first heat map / forward ${first.toFixed(2)}× (target ≤ 6×) ${verdict(first <= 6)}; `
+    + `class switch / forward ${switched.toFixed(2)}× (target ≤ 5×) ${verdict(switched <= 5)}`);
+}
+
+// Node's rows, printed as soon as measured (the page's of a big model come much later).
+function reportNode(m) {
+  const { node: n } = m;
+  let exported = ' (built)';
   if (m.exportMs === undefined) exported = ' (export kept from an earlier run)';
+  else if (m.exportMs !== null) exported = `, exported in ${ms(m.exportMs)}`;
   console.log(`\n${m.label}${exported}`);
   console.log(`  Node (${n.threads} threads): forward ${ms(n.forwardMs)}; ready ${ms(n.readyMs)} (${ratio(n.readyMs, n.forwardMs)}); `
-    + `first map ${ms(n.firstMs)} (${ratio(n.firstMs, n.forwardMs)}; photo read and preprocessed in ${ms(n.preprocessMs)}); `
-    + `class switch ${ms(n.switchMs)} (${ratio(n.switchMs, n.forwardMs)}); peak memory (maxRSS) ${mb(n.maxRssBytes)}`);
+    + `first map ${ms(n.firstMs)} (${ratio(n.firstMs, n.forwardMs)}; photo read and preprocessed in ${ms(n.preprocessMs)}, `
+    + `graph ${ms(n.modelMs)}, the core's maps ${ms(n.relevanceMs)}); `
+    + `class switch ${ms(n.switchMs)} (${ratio(n.switchMs, n.forwardMs)}; graph ${ms(n.switchModelMs)}); peak memory (maxRSS) ${mb(n.maxRssBytes)}`);
+  targetRows(m, 'Node', n);
+}
+
+function reportPage(m) {
+  const { page: p } = m;
   console.log(`  page: forward ${ms(p.forwardMs)}; ready ${ms(p.readyMs)} (${ratio(p.readyMs, p.forwardMs)}), returning visit `
     + `${ms(p.returningReadyMs)} (${ratio(p.returningReadyMs, p.forwardMs)})${p.fromCache ? '' : ' NOT from the cache'}; `
     + `first heat map ${ms(p.firstMs)} (${ratio(p.firstMs, p.forwardMs)}); class switch ${ms(p.switchMs)} (${ratio(p.switchMs, p.forwardMs)}); `
     + `peak memory (VmHWM): renderer ${mb(p.memory.rendererBytes)}, all ${p.memory.processes} processes ${mb(p.memory.totalBytes)}`);
-  for (const [where, f] of [['Node', n], ['page', p]]) {
-    const first = f.firstMs / f.forwardMs;
-    const switched = f.switchMs / f.forwardMs;
-    console.log(`  ${m.label}, ${where}: first heat map / forward ${first.toFixed(2)}× (target ≤ 6×) ${verdict(first <= 6)}; `
-      + `class switch / forward ${switched.toFixed(2)}× (target ≤ 5×) ${verdict(switched <= 5)}`);
-  }
+  targetRows(m, 'page', p);
   if (m.label !== 'ViT-B/16') return;
   const peak = p.memory.totalBytes;
   console.log(`  ViT-B/16 in the page: peak memory ${mb(peak)} (all processes; renderer ${mb(p.memory.rendererBytes)}) `

@@ -152,6 +152,8 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // class graph (models/exporter/split.py; `target` names the class graph in models/index.json),
 // checked to fit at once: cachePhoto() runs the photo graph once, explainCached() then
 // explains any target rows at about half the cost of explain() (a class switch in the page).
+// split.later: the explainer graph's session opens at once and the split graphs' when first
+// used (the Node API, where most photos are explained once).
 // families (optional): [{ name, bytes }] graphs per method family (models/exporter/
 // families.py) of the same weights, each with only the passes its methods read: an
 // explanation runs the smallest graph (in bytes, which follow its nodes and its ONNX session's
@@ -241,7 +243,7 @@ export async function openExplainer({
   if (split && forwardModel) {
     forward = await openForward(ort, forwardModel, options, forwardName, metadata);
   } else {
-    const first = await (split ? photoSession() : explainerSession());
+    const first = await (split && !split.later ? photoSession() : explainerSession());
     if (forwardModel) {
       try {
         forward = await openForward(ort, forwardModel, options, forwardName, metadata);

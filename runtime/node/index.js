@@ -44,6 +44,19 @@ function abortIf(signal) {
   if (signal?.aborted) throw signal.reason ?? new DOMException('the request was aborted', 'AbortError');
 }
 
+// Photos are equal when the model sees the same pixels of the same region (pixels: the
+// core's { data, shape }, or the caller's Float32Array).
+function samePhoto(a, b) {
+  const { region: r } = a;
+  const { region: q } = b;
+  if (Boolean(r) !== Boolean(q) || (r && ['x', 'y', 'width', 'height'].some((k) => r[k] !== q[k]))) return false;
+  const p = a.pixels.data ?? a.pixels;
+  const o = b.pixels.data ?? b.pixels;
+  if (p.length !== o.length) return false;
+  for (let i = 0; i < p.length; i++) if (p[i] !== o[i]) return false;
+  return true;
+}
+
 // image: a file path, an encoded photo (Buffer / Uint8Array), or { pixels } already
 // normalised (Float32Array of 3·H·W, as a .npy tensor holds).
 async function openPhoto(photoSessions, image) {
@@ -59,7 +72,7 @@ async function openPhoto(photoSessions, image) {
 export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', threads, onProgress, signal } = {}) {
   abortIf(signal);
   const file = await explainerGraphFile(model);
-  const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine })]);
+  const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine, split: true })]);
   const bytes = statSync(file).size;
   onProgress?.(bytes, bytes);
   if (signal?.aborted) {
@@ -68,6 +81,17 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
   }
   const photoSessions = createPhotoSessions({ explainer, core });
   const { metadata } = explainer;
+  // The last photo explained, kept with its tensors: asking again for the same photo (other
+  // classes, methods, start layers) reuses them, and with the split graphs its first repeat
+  // caches its class-independent tensors, so that each class after costs the class graph
+  // alone (a class switch, as in the page), not the whole explainer graph.
+  let last = null;
+  const reuse = (opened) => {
+    if (last && samePhoto(last.photo, opened.photo)) return { ...opened, photo: last.photo, repeated: true };
+    if (last) photoSessions.closePhoto(last.photo);
+    last = opened;
+    return { ...opened, repeated: false };
+  };
   return {
     metadata,
     methods: graphMethodIds(core, metadata), // attattr runs the attribution graphs (vit-relevance attribute)
@@ -81,15 +105,20 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
       const wanted = resolveTargets(metadata, targets);
       const list = checkMethods(methods, core.explainerMethodIds);
       abortIf(explainSignal);
-      const { photo, width, height } = await openPhoto(photoSessions, image);
+      const { photo, width, height, repeated } = reuse(await openPhoto(photoSessions, image));
       const preprocessMs = now() - started;
       try {
-        // The predicted class comes from the same run as its maps.
-        const predicted = wanted.some((t) => t.class === null) ? await photoSessions.predict(photo, { methods: list }) : null;
+        // A failed caching leaves explain() the single graph.
+        const caching = repeated && !photo.cache ? photoSessions.cachePhoto(photo) : null;
+        const cachingMs = (caching && (await caching.catch(() => null))?.modelMs) ?? 0;
+        // The predicted class comes from the same run as its maps (a repeated photo knows it).
+        const wantsPredicted = wanted.some((t) => t.class === null);
+        const known = wantsPredicted && photo.logits ? photoSessions.top5(photo)[0].id : null;
+        const predicted = wantsPredicted && known === null ? await photoSessions.predict(photo, { methods: list }) : null;
         abortIf(explainSignal);
-        const resolved = predicted ? withPredicted(wanted, predicted.target.class) : wanted;
+        const resolved = wantsPredicted ? withPredicted(wanted, predicted?.target.class ?? known) : wanted;
         const { results, timings } = await photoSessions.explain(photo, resolved, { methods: list, startLayer });
-        const modelMs = (predicted?.modelMs ?? 0) + timings.modelMs;
+        const modelMs = cachingMs + (predicted?.modelMs ?? 0) + timings.modelMs;
         return {
           top5: top5Of(metadata, photoSessions.top5(photo)),
           targets: results.map(({ target, maps }) => resultTarget(metadata, target, maps, list, photo.logits)),
@@ -98,11 +127,17 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
           height,
           timings: { preprocessMs, modelMs, relevanceMs: timings.relevanceMs, totalMs: now() - started },
         };
-      } finally {
+      } catch (err) {
+        if (last?.photo === photo) last = null;
         photoSessions.closePhoto(photo);
+        throw err;
       }
     },
-    close: () => photoSessions.close(),
+    close: () => {
+      if (last) photoSessions.closePhoto(last.photo);
+      last = null;
+      return photoSessions.close();
+    },
   };
 }
 

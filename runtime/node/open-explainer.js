@@ -57,9 +57,30 @@ export function forwardPathFor(onnxPath) {
   return onnxPath.replace(/(\.onnx)?$/i, '.forward.onnx');
 }
 
+// The split graphs (models/exporter/split.py) the models folder's index.json lists for the
+// graph at onnxPath, or null: { photo, target, weights } file paths.
+async function splitGraphsFor(onnxPath) {
+  const dir = path.dirname(onnxPath);
+  let index;
+  try {
+    index = JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8'));
+  } catch {
+    return null; // a graph on its own
+  }
+  const entry = Array.isArray(index?.models) ? index.models.find((m) => m?.onnx === path.basename(onnxPath)) : null;
+  const split = entry?.split;
+  const names = split && [split.photo, split.target, split.weights];
+  // Files beside the graph only, as the exporter writes them.
+  if (!names?.every((f) => typeof f === 'string' && f === path.basename(f))) return null;
+  const files = names.map((f) => path.join(dir, f));
+  return files.every((f) => existsSync(f)) ? { photo: files[0], target: files[1], weights: files[2] } : null;
+}
+
 // withForward: also open `<graph>.forward.onnx` when it exists, so predict() is a real
 // forward pass (onnxruntime-web runs the whole explainer graph even for logits alone).
 // requireForward: a missing forward graph is an error (evaluations batch their forwards).
+// split: also take the split graphs its models folder lists (onnxruntime-web only), opened
+// when first used (the explainer graph's session opens at once): cachePhoto()/explainCached().
 // The returned explainer carries `engine` ('web' or 'node').
 // metadata: the graph's metadata when the caller has read it already (readMetadata).
 // A graph whose weights sit in an external file beside it (models/exporter/split.py's
@@ -67,10 +88,10 @@ export function forwardPathFor(onnxPath) {
 /**
  * @param {string} onnxPath
  * @param {{ threads?: number, sessionOptions?: object, withForward?: boolean, requireForward?: boolean,
- *   engine?: 'web' | 'node' | 'auto', metadata?: object }} [options]
+ *   engine?: 'web' | 'node' | 'auto', metadata?: object, split?: boolean }} [options]
  */
 export async function openExplainerFile(onnxPath, {
-  threads, sessionOptions, withForward = false, requireForward = false, engine = 'web', metadata,
+  threads, sessionOptions, withForward = false, requireForward = false, engine = 'web', metadata, split = false,
 } = {}) {
   const runtime = await loadEngine(engine, { threads });
   metadata ??= await readMetadata(metadataPathFor(onnxPath), onnxPath);
@@ -86,9 +107,20 @@ export async function openExplainerFile(onnxPath, {
       + '(models/export.py --plain writes it; npm run build does)');
   }
   const forwardModel = (withForward || requireForward) && existsSync(forwardPath) ? await readFile(forwardPath) : undefined;
+  // The split graphs read their weights from a file of their own; onnxruntime-node is not
+  // handed external weights as bytes here, so they run in onnxruntime-web alone.
+  const splitFiles = split && runtime.name === 'web' ? await splitGraphsFor(onnxPath) : null;
+  const splitBytes = splitFiles && {
+    graphs: { photo: await readFile(splitFiles.photo), target: await readFile(splitFiles.target), later: true },
+    weights: { path: path.basename(splitFiles.weights), data: await readFile(splitFiles.weights) },
+  };
   const open = (options) => openExplainer({
-    ort: runtime.ort, model, metadata, sessionOptions: { ...runtime.sessionOptions, ...sessionOptions, ...options },
-    modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
+    ort: runtime.ort, model, metadata, modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
+    split: splitBytes?.graphs,
+    sessionOptions: {
+      ...runtime.sessionOptions, ...sessionOptions, ...options,
+      ...(splitBytes && { externalData: [...options?.externalData ?? [], splitBytes.weights] }),
+    },
   });
   const explainer = await open().catch(async (err) => {
     const weights = err.externalData && path.join(path.dirname(onnxPath), err.externalData);

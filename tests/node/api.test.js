@@ -1,12 +1,14 @@
 // The public Node API ("vit-relevance/node") on the real DeiT-tiny graph: the same maps as
 // `vit-relevance explain`, targets by id, WordNet id, name and contrast, each with its
-// probability and rank, the predicted class by default, render(); and the declarations the build emits type-check a consumer.
+// probability and rank, the predicted class by default, render(); its last photo kept for
+// other classes; and the declarations the build emits type-check a consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readMaps, runCli, tempDir, root } from './maps-support.js';
+import * as ort from 'onnxruntime-web';
+import { readMaps, runCli, tempDir, root, maxRelativeDiff } from './maps-support.js';
 import { argmax, deitModel, images, skipDeit } from './explain-support.js';
 import { loadExplainer, patchMap, render } from '../../runtime/node/index.js';
 import { buildTypes } from '../../scripts/build/types.js';
@@ -66,6 +68,58 @@ test('the Node API on catdog gives the CLI\'s maps; classes by id, WordNet id, n
     await assert.rejects(explainer.explain(path.join(images, 'missing.png')), /missing\.png: no such file/);
   } finally {
     await explainer.close();
+  }
+});
+
+// Which graphs a session's runs were, by their inputs: the explainer graph takes the
+// pixels and the target rows, the photo graph the pixels alone, the class graph the target
+// rows and the photo graph's tensors.
+function recordGraphRuns() {
+  const runs = [];
+  const { run } = ort.InferenceSession.prototype;
+  ort.InferenceSession.prototype.run = function recorded(feeds, ...rest) {
+    const inputs = Object.keys(feeds);
+    runs.push(inputs.includes('pixels') ? (inputs.includes('target') ? 'explainer' : 'photo') : 'class');
+    return run.call(this, feeds, ...rest);
+  };
+  return { take: () => runs.splice(0), restore: () => { ort.InferenceSession.prototype.run = run; } };
+}
+
+test('the Node API keeps its last photo: a repeat runs the photo graph once, then each new class the class graph alone', { skip: skipDeit }, async () => {
+  const model = path.dirname(deitModel);
+  const [explainer, reference] = await Promise.all([loadExplainer({ model, threads: 1 }), loadExplainer({ model, threads: 1 })]);
+  const graphs = recordGraphRuns();
+  try {
+    const first = await explainer.explain(catdog);
+    assert.deepEqual(graphs.take(), ['explainer']);
+    const tigerCat = await explainer.explain(readFileSync(catdog), { targets: [282] }); // the same photo, as bytes
+    assert.deepEqual(graphs.take(), ['photo', 'class']);
+    const mastiff = await explainer.explain(catdog, { targets: [null, 243] }); // explained before: no graph
+    assert.deepEqual(graphs.take(), []);
+    assert.deepEqual(mastiff.targets.map((t) => t.id), [243, 243]);
+    assert.deepEqual(mastiff.top5, first.top5);
+    const lion = await explainer.explain(catdog, { targets: ['lion'] });
+    assert.deepEqual(graphs.take(), ['class']);
+    await explainer.explain(path.join(images, 'dogbird.png'));
+    assert.deepEqual(graphs.take(), ['explainer'], 'another photo is not the last one');
+    await explainer.explain(catdog, { targets: [282] });
+    assert.deepEqual(graphs.take(), ['explainer'], 'only the last photo is kept');
+
+    // The class graph's maps are the single graph's, up to the order of float sums (as
+    // tests/node/explainer-split.test.js bounds them).
+    const single = await reference.explain(catdog, { targets: [282, 'lion'] });
+    graphs.take();
+    for (const [k, got] of [tigerCat, lion].entries()) {
+      const want = single.targets[k];
+      assert.equal(got.targets[0].id, want.id);
+      const err = maxRelativeDiff(got.targets[0].maps.transformer_attribution.data, want.maps.transformer_attribution.data);
+      assert.ok(err < 1e-3, `${want.label}: ${err}`);
+    }
+    // The same cached tensors give the same map.
+    assert.deepEqual(mastiff.targets[1].maps.transformer_attribution, first.targets[0].maps.transformer_attribution);
+  } finally {
+    graphs.restore();
+    await Promise.all([explainer.close(), reference.close()]);
   }
 });
 
