@@ -25,7 +25,7 @@ def safe_inverse(b):
     (one clamp returns b, the other eps). Its extra case den == 0 needs b == -eps to the
     last bit; it is left out here to save two full-size ops per layer (it would give inf).
     """
-    return torch.where(b == 0, _scalar(0.0, b), 1.0 / (b + EPS))
+    return torch.where(b == 0, _scalar(0.0, b), torch.reciprocal(b + EPS))  # 1.0/t exports a Mul too
 
 
 def safe_divide(a, b):
@@ -94,7 +94,10 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=N
         if inv_proposed is None and product is not None and own_rows:
             z_pos, z_neg = products(x_pos * classic_rows, x_neg * classic_rows)  # [F, r, out]
             z_identity = _identity_denominator(x * identity_rows, weight, product)  # [1-F, r, out]
-            inv_proposed = safe_inverse(torch.cat([z_identity, z_pos + z_neg], dim=0).squeeze(0))
+            # one of the two is empty; a reshape to the static [r, out], as squeeze(0) on a
+            # dynamic axis exports an If
+            z = torch.cat([z_identity, z_pos + z_neg], dim=0).reshape(int(x.shape[-2]), int(weight.shape[0]))
+            inv_proposed = safe_inverse(z)
         elif inv_proposed is None:  # the last block and the head: the classic stream is always on
             z_pos, z_neg = products(x_pos, x_neg)
             inv_proposed = safe_inverse(z_pos + z_neg)
