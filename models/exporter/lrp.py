@@ -31,7 +31,7 @@ def _split_heads(t, rows, cfg: ViTConfig):
 
 def _merge_qkv(r_q, r_k, r_v, cfg: ViTConfig):
     """Three [K, h, S, d] relevances -> [K, S, 3D] in timm's qkv column order."""
-    t = torch.stack([r_q, r_k, r_v], dim=1)  # [K, 3, h, S, d]
+    t = torch.cat([r_q, r_k, r_v], dim=1).reshape(-1, 3, cfg.heads, cfg.tokens, cfg.head_dim)  # no Unsqueezes
     return t.permute(0, 3, 1, 2, 4).reshape(-1, cfg.tokens, 3 * cfg.embed_dim)
 
 
