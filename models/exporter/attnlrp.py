@@ -15,7 +15,8 @@ record (forward.py), without autograd (torch.onnx.export would freeze it).
 
 Each method runs as its own stream, cut to 0 rows when its switch input is 0 (as lrp.py's
 classic stream): onnxruntime-web computes every node, and empty tensors cost nothing.
-Row counts come from the tensors (one Shape/Gather each): -1 cannot be inferred when empty.
+Reshapes leave the row axis to -1: onnxruntime infers 0 for an empty stream (reading the
+count from the tensor exports a Shape, Gather, Unsqueeze and Concat chain per reshape).
 onnxruntime's MatMul cannot broadcast a batch axis of 1 against 0, so the forward tensors
 a stream multiplies with get a leading axis of `on` rows (ones [F,1,1,1], F = 0 or 1); and
 its Reduce ops give an empty input a wrong output shape, so row sums are products with a
@@ -67,12 +68,12 @@ def layer_scaled(params, cfg: ViTConfig, g, key: str):
 
 def split_heads(t, rows: int, cfg: ViTConfig):
     """[K, rows, D] -> [K, h, rows, d]."""
-    return t.reshape(t.shape[0], rows, cfg.heads, cfg.head_dim).transpose(1, 2)
+    return t.reshape(-1, rows, cfg.heads, cfg.head_dim).transpose(1, 2)
 
 
 def merge_heads(t, rows: int, cfg: ViTConfig):
     """[K, h, rows, d] -> [K, rows, D]."""
-    return t.transpose(1, 2).reshape(t.shape[0], rows, cfg.embed_dim)
+    return t.transpose(1, 2).reshape(-1, rows, cfg.embed_dim)
 
 
 def value_gradient(attn_rows, g_o):
@@ -96,7 +97,7 @@ def attnlrp_qkv_gradient(params, cfg: ViTConfig, b: int, c, g_o, on):
     g_q = pad_rows(torch.matmul(g_z, c.k * on), r, S)
     g_k = torch.matmul(g_z.transpose(-1, -2), c.q_rows * on)
     g_qkv = torch.stack([g_q, g_k, g_v], dim=1) * QKV_FACTORS  # [K, 3, h, S, d]
-    g_qkv = g_qkv.permute(0, 3, 1, 2, 4).reshape(g_o.shape[0], S, 3 * D)  # timm's [q|k|v] columns
+    g_qkv = g_qkv.permute(0, 3, 1, 2, 4).reshape(-1, S, 3 * D)  # timm's [q|k|v] columns
     return torch.matmul(g_qkv, params.get(f"blocks.{b}.attn.qkv.weight"))
 
 
@@ -133,12 +134,11 @@ def pixel_map(params, cfg: ViTConfig, fw, g):
     (class, distillation, registers) and pos_embed are constants: only the patch rows, which
     follow the prefix in every layout (forward.embed), reach the pixels."""
     g_patches = torch.matmul(g[:, cfg.special_tokens:, :], conv_kernel_matrix(params, cfg))  # [K, N, 3pp]
-    k = g.shape[0]
     p = cfg.patch_size
     gh, gw = cfg.grid
-    r = (g_patches * fw.patches).reshape(k, gh * gw, 3, p * p).sum(2)
-    r = r.reshape(k, gh, gw, p, p).permute(0, 1, 3, 2, 4)
-    return r.reshape(k, gh * p, gw * p)
+    r = (g_patches * fw.patches).reshape(-1, gh * gw, 3, p * p).sum(2)
+    r = r.reshape(-1, gh, gw, p, p).permute(0, 1, 3, 2, 4)
+    return r.reshape(-1, gh * p, gw * p)
 
 
 def modified_backward(params, cfg: ViTConfig, fw, target, method: str, on=ONE):

@@ -26,8 +26,14 @@ def layer_norm_backward(dy, xhat, rstd, weight):
 
 
 def pad_rows(t, rows: int, total: int):
-    """Zero-pad dim -2 from `rows` rows up to `total`."""
-    return t if rows == total else F.pad(t, (0, 0, 0, total - rows))
+    """Zero-pad dim -2 from `rows` rows up to `total`. The zero rows are |t's first row|
+    times a constant zero column (+0 exactly, and empty where t is): four nodes where F.pad
+    exports about ten (shape arithmetic for its pads). A product with a constant identity
+    block would be fewer, but onnxruntime's MatMul cannot broadcast it against 0 rows."""
+    if rows == total:
+        return t
+    zero_rows = t[..., :1, :].abs() * torch.zeros(total - rows, 1, dtype=t.dtype)
+    return torch.cat([t, zero_rows], dim=-2)
 
 
 def split_heads(t, rows: int, cfg: ViTConfig):

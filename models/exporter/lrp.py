@@ -19,19 +19,20 @@ from .lrp_rules import (clone_relprop, each, linear_relprop, patch_zbeta_relprop
 ONE_ROW = torch.ones(1, 1, 1)
 
 
-# The classic stream's row count is decided at run time (0 or K), so its reshapes read it
-# from the tensor (one Shape/Gather each): -1 cannot be inferred for an empty tensor.
+# Reshapes leave the row axis to -1 even where the classic stream is empty (0 rows):
+# onnxruntime infers 0 there, and reading the count from the tensor exports a Shape,
+# Gather, Unsqueeze and Concat chain per reshape.
 
 
 def _split_heads(t, rows, cfg: ViTConfig):
     """[K, rows, D] -> [K, h, rows, d]."""
-    return t.reshape(t.shape[0], rows, cfg.heads, cfg.head_dim).transpose(1, 2)
+    return t.reshape(-1, rows, cfg.heads, cfg.head_dim).transpose(1, 2)
 
 
 def _merge_qkv(r_q, r_k, r_v, cfg: ViTConfig):
     """Three [K, h, S, d] relevances -> [K, S, 3D] in timm's qkv column order."""
-    t = torch.stack([r_q, r_k, r_v], dim=1)  # [K, 3, h, S, d]
-    return t.permute(0, 3, 1, 2, 4).reshape(r_q.shape[0], cfg.tokens, 3 * cfg.embed_dim)
+    t = torch.cat([r_q, r_k, r_v], dim=1).reshape(-1, 3, cfg.heads, cfg.tokens, cfg.head_dim)  # no Unsqueezes
+    return t.permute(0, 3, 1, 2, 4).reshape(-1, cfg.tokens, 3 * cfg.embed_dim)
 
 
 def head_relprop(params, cfg: ViTConfig, fw, R):
@@ -120,12 +121,11 @@ def input_relprop(params, cfg: ViTConfig, fw, R):
     r_patch = r_tok if cfg.no_embed_class else r_tok[:, cfg.special_tokens:, :]  # [K', N, D]
     r_pix = patch_zbeta_relprop(r_patch, fw.patches, fw.emb_nobias, conv_kernel_matrix(params, cfg),
                                 fw.pixels.min(), fw.pixels.max())  # [K', N, 3pp]
-    k = R.shape[0]
     p = cfg.patch_size
     gh, gw = cfg.grid
-    r_pix = r_pix.reshape(k, gh * gw, 3, p * p).sum(2)  # sum over RGB
-    r_pix = r_pix.reshape(k, gh, gw, p, p).permute(0, 1, 3, 2, 4)
-    return r_pix.reshape(k, gh * p, gw * p)
+    r_pix = r_pix.reshape(-1, gh * gw, 3, p * p).sum(2)  # sum over RGB
+    r_pix = r_pix.reshape(-1, gh, gw, p, p).permute(0, 1, 3, 2, 4)
+    return r_pix.reshape(-1, gh * p, gw * p)
 
 
 def relevance_pass(params, cfg: ViTConfig, fw, target, pixel_relevance):

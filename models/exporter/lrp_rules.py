@@ -25,14 +25,13 @@ def safe_inverse(b):
     (one clamp returns b, the other eps). Its extra case den == 0 needs b == -eps to the
     last bit; it is left out here to save two full-size ops per layer (it would give inf).
     """
-    return torch.where(b == 0, _scalar(0.0, b), 1.0 / (b + EPS))
+    return torch.where(b == 0, _scalar(0.0, b), torch.reciprocal(b + EPS))  # 1.0/t exports a Mul too
 
 
 def safe_divide(a, b):
-    """The reference safe_divide, for per-target-row quantities."""
-    den = b + EPS
-    den = torch.where(den == 0, _scalar(EPS, b), den)
-    return torch.where(b == 0, _scalar(0.0, b), a / den)
+    """The reference safe_divide, for per-target-row quantities, without its den == 0 case
+    (as safe_inverse)."""
+    return torch.where(b == 0, _scalar(0.0, b), a / (b + EPS))
 
 
 def each(fn, pair):
@@ -94,7 +93,10 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=N
         if inv_proposed is None and product is not None and own_rows:
             z_pos, z_neg = products(x_pos * classic_rows, x_neg * classic_rows)  # [F, r, out]
             z_identity = _identity_denominator(x * identity_rows, weight, product)  # [1-F, r, out]
-            inv_proposed = safe_inverse(torch.cat([z_identity, z_pos + z_neg], dim=0).squeeze(0))
+            # one of the two is empty; a reshape to the static [r, out], as squeeze(0) on a
+            # dynamic axis exports an If
+            z = torch.cat([z_identity, z_pos + z_neg], dim=0).reshape(int(x.shape[-2]), int(weight.shape[0]))
+            inv_proposed = safe_inverse(z)
         elif inv_proposed is None:  # the last block and the head: the classic stream is always on
             z_pos, z_neg = products(x_pos, x_neg)
             inv_proposed = safe_inverse(z_pos + z_neg)
@@ -122,12 +124,13 @@ def residual_relprop(R, x, f, z):
     r_p = R[0]
     if r_p is not None:
         r_x, r_f = split[0]
-        # both parts' sums in one [2, K] tensor: half the (tiny but numerous) graph nodes
-        sums = torch.stack([r_x.sum((-2, -1)), r_f.sum((-2, -1))], dim=0)
+        # both parts' sums side by side in one [K, 1, 2] tensor: half the (tiny but
+        # numerous) graph nodes, and no axis to add back before scaling the [K, r, D] parts
+        sums = torch.cat([r_x.sum((-2, -1), keepdim=True), r_f.sum((-2, -1), keepdim=True)], dim=-1)
         mags = sums.abs()
-        scale = safe_divide(safe_divide(mags, mags.sum(0)) * r_p.sum((-2, -1)), sums)
-        scale = scale.unsqueeze(-1).unsqueeze(-1)
-        split[0] = (r_x * scale[0], r_f * scale[1])
+        total = r_p.sum((-2, -1), keepdim=True)
+        scale = safe_divide(safe_divide(mags, mags.sum(-1, keepdim=True)) * total, sums)
+        split[0] = (r_x * scale[..., 0:1], r_f * scale[..., 1:2])
     return tuple(None if s is None else s[0] for s in split), tuple(None if s is None else s[1] for s in split)
 
 
@@ -148,7 +151,9 @@ def product_relprop(R, u, v, product, classic_rows=None):
     R streams [K,h,r,m]. Returns (R_u pair, R_v pair), both halved as the reference does.
     classic_rows as in linear_relprop: MatMul cannot broadcast a batch dim of 1 against
     the empty classic stream's 0, so for that stream the shared factors get F rows."""
-    inv = safe_inverse(product)
+    # the reference's halving, on the shared inverse: a power of two, so exactly as after
+    # both products, in one node instead of one per product and stream
+    half_inv = safe_inverse(product) * 0.5
     u_t, v_t = u.transpose(-1, -2), v.transpose(-1, -2)
     factors = [(u_t, v_t), (u_t, v_t)]
     if classic_rows is not None:
@@ -157,9 +162,9 @@ def product_relprop(R, u, v, product, classic_rows=None):
     r_u, r_v = [None, None], [None, None]
     for i, (r, (ut, vt)) in enumerate(zip(R, factors)):
         if r is not None:
-            s = r * inv
-            r_u[i] = u * torch.matmul(s, vt) * 0.5
-            r_v[i] = v * torch.matmul(ut, s) * 0.5
+            s = r * half_inv
+            r_u[i] = u * torch.matmul(s, vt)
+            r_v[i] = v * torch.matmul(ut, s)
     return tuple(r_u), tuple(r_v)
 
 

@@ -143,6 +143,22 @@ def test_split_plain_forward_leaves_nothing_to_fold(split_files):
     assert shapes <= 2, f"{shapes} Shape nodes: shape arithmetic the optimiser would have folded"
 
 
+# K read at run time (Shape nodes) only where a switch cuts a stream to 0 or K rows and for
+# the outputs' row count; every other shape is a constant
+K_READS = {"transformer_attribution": 5, "attnlrp": 2}
+
+
+def test_family_graphs_carry_no_shape_arithmetic(split_files):
+    """Opening a session walks every node (docs/experiments.md): no If (squeeze on the
+    dynamic K exports one, with two subgraphs), no Pad (F.pad on a dynamic K exports its
+    pads' shape arithmetic), no Shape chains building reshape targets from K."""
+    _, _, out, files = split_files
+    for family, file in files["families"].items():
+        ops = [n.op_type for n in onnx.load(str(out / file), load_external_data=False).graph.node]
+        assert ops.count("If") == 0 and ops.count("Pad") == 0, family
+        assert ops.count("Shape") <= K_READS[family], f"{family}: {ops.count('Shape')} Shape nodes"
+
+
 @pytest.mark.parametrize("k,flag", [(1, 0.0), (3, 1.0)])
 def test_split_onnx_matches_single_graph(split_files, k, flag, tmp_path):
     cfg, sd, out, files = split_files
