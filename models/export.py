@@ -109,12 +109,6 @@ def resolve_checkpoint(args):
                               allow_download=not args.no_download), known
 
 
-def graph_builders():
-    """build_explainer(config, sd) and build_plain(config, sd) from the graph modules."""
-    from models.exporter.explainer import build_explainer, build_plain
-    return build_explainer, build_plain
-
-
 def export(args) -> int:
     if args.source:
         return export_source(args)
@@ -228,36 +222,37 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
                 parity: bool = False) -> None:
     """Export the graphs the options ask for into a scratch folder beside OUT, check them,
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
-    from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
-                                             verify_explainer)
+    from models.exporter.attribution_export import assemble_attribution, attribution_traces
+    from models.exporter.onnx_export import check_size_ratio, trace_explainer, trace_plain, verify_explainer
     from models.exporter.shapes import annotate_all as annotate_shapes
+    from models.exporter.split_export import assemble_split, split_traces
+    from models.exporter.trace_workers import TraceWorkers
 
     name = cfg.name
     onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
-    build_explainer, build_plain = graph_builders()
     with tempfile.TemporaryDirectory(dir=out, prefix=f".{name}.") as tmp:
         tmp = Path(tmp)
-        print(f"{name}: exporting the plain forward graph", flush=True)
-        export_plain(build_plain(cfg, state_dict), cfg, tmp / forward_file)
-        print(f"{name}: exporting the explainer graph", flush=True)
-        export_explainer(build_explainer(cfg, state_dict), cfg, tmp / onnx_file)
-        verify_explainer(tmp / onnx_file, cfg)
-        ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth if parity else 0)
-        if parity:
-            from models.exporter.parity import LIMIT, check_parity
-            difference = check_parity(cfg, state_dict, tmp / onnx_file)
-            print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the "
-                  f"PyTorch forward (limit {LIMIT:g})", flush=True)
-        split = None
+        # Largest graphs first; the checks of the explainer run while the rest convert.
+        traces = {tmp / onnx_file: trace_explainer, tmp / forward_file: trace_plain}
         if args.split:
-            from models.exporter.split_export import export_split
-            print(f"{name}: exporting the split graphs for the page", flush=True)
-            split = export_split(cfg, state_dict, tmp, name, single=tmp / onnx_file, plain=tmp / forward_file)
-        attribution = None
+            traces.update(split_traces(cfg, tmp, name))
         if args.attribution:
-            from models.exporter.attribution_export import export_attribution
-            print(f"{name}: exporting the attribution graphs", flush=True)
-            attribution = export_attribution(cfg, state_dict, tmp, name)
+            traces.update(attribution_traces(cfg, tmp, name))
+        with TraceWorkers(cfg, state_dict) as workers:
+            print(f"{name}: converting {len(traces)} graphs to ONNX on {workers.workers} processes", flush=True)
+            workers.start(traces)
+            workers.wait(tmp / onnx_file)
+            workers.wait(tmp / forward_file)
+            verify_explainer(tmp / onnx_file, cfg)
+            ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth if parity else 0)
+            if parity:
+                from models.exporter.parity import LIMIT, check_parity
+                difference = check_parity(cfg, state_dict, tmp / onnx_file)
+                print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the "
+                      f"PyTorch forward (limit {LIMIT:g})", flush=True)
+            workers.wait_all()
+        split = assemble_split(tmp, name, single=tmp / onnx_file, plain=tmp / forward_file) if args.split else None
+        attribution = assemble_attribution(cfg, tmp, name) if args.attribution else None
         # Only verified files replace the previous ones.
         attribution_parts = ("states.onnx", "masked.onnx", "attribution.bin")
         written = [f for f in wanted_files(args, name) if not f.endswith(attribution_parts)]
