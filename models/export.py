@@ -247,9 +247,10 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
             ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth if parity else 0)
             if parity:
                 from models.exporter.parity import LIMIT, check_parity
+                stage = StageClock()
                 difference = check_parity(cfg, state_dict, tmp / onnx_file)
                 print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the "
-                      f"PyTorch forward (limit {LIMIT:g})", flush=True)
+                      f"PyTorch forward (limit {LIMIT:g}; {stage})", flush=True)
             workers.wait_all()
         split = assemble_split(tmp, name, single=tmp / onnx_file, plain=tmp / forward_file) if args.split else None
         attribution = assemble_attribution(cfg, tmp, name) if args.attribution else None
@@ -259,7 +260,9 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
+        stage = StageClock()
         annotate_shapes([tmp / f for f in written if f.endswith(".onnx")])
+        print(f"  shapes: {stage}", flush=True)
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
@@ -272,6 +275,22 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         cache.write_stamp(cache.stamp_path(out, name), stamp(files))
     print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
           f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
+
+
+class StageClock:
+    """str(): the CPU seconds (this process and the subprocesses it waited for) and the wall
+    seconds since it was made: the export's stages say what they cost."""
+
+    def __init__(self):
+        self.cpu, self.wall = self._cpu(), time.perf_counter()
+
+    @staticmethod
+    def _cpu() -> float:
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    def __str__(self):
+        return f"{self._cpu() - self.cpu:.1f} s CPU, {time.perf_counter() - self.wall:.1f} s"
 
 
 def main(argv=None) -> int:
