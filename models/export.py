@@ -109,12 +109,6 @@ def resolve_checkpoint(args):
                               allow_download=not args.no_download), known
 
 
-def graph_builders():
-    """build_explainer(config, sd) and build_plain(config, sd) from the graph modules."""
-    from models.exporter.explainer import build_explainer, build_plain
-    return build_explainer, build_plain
-
-
 def export(args) -> int:
     if args.source:
         return export_source(args)
@@ -228,43 +222,47 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
                 parity: bool = False) -> None:
     """Export the graphs the options ask for into a scratch folder beside OUT, check them,
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
-    from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
-                                             verify_explainer)
+    from models.exporter.attribution_export import assemble_attribution, attribution_traces
+    from models.exporter.onnx_export import check_size_ratio, trace_explainer, trace_plain, verify_explainer
     from models.exporter.shapes import annotate_all as annotate_shapes
+    from models.exporter.split_export import assemble_split, split_traces
+    from models.exporter.trace_workers import TraceWorkers
 
     name = cfg.name
     onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
-    build_explainer, build_plain = graph_builders()
     with tempfile.TemporaryDirectory(dir=out, prefix=f".{name}.") as tmp:
         tmp = Path(tmp)
-        print(f"{name}: exporting the plain forward graph", flush=True)
-        export_plain(build_plain(cfg, state_dict), cfg, tmp / forward_file)
-        print(f"{name}: exporting the explainer graph", flush=True)
-        export_explainer(build_explainer(cfg, state_dict), cfg, tmp / onnx_file)
-        verify_explainer(tmp / onnx_file, cfg)
-        ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth if parity else 0)
-        if parity:
-            from models.exporter.parity import LIMIT, check_parity
-            difference = check_parity(cfg, state_dict, tmp / onnx_file)
-            print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the "
-                  f"PyTorch forward (limit {LIMIT:g})", flush=True)
-        split = None
+        # Largest graphs first; the checks of the explainer run while the rest convert.
+        traces = {tmp / onnx_file: trace_explainer, tmp / forward_file: trace_plain}
         if args.split:
-            from models.exporter.split_export import export_split
-            print(f"{name}: exporting the split graphs for the page", flush=True)
-            split = export_split(cfg, state_dict, tmp, name, single=tmp / onnx_file, plain=tmp / forward_file)
-        attribution = None
+            traces.update(split_traces(cfg, tmp, name))
         if args.attribution:
-            from models.exporter.attribution_export import export_attribution
-            print(f"{name}: exporting the attribution graphs", flush=True)
-            attribution = export_attribution(cfg, state_dict, tmp, name)
+            traces.update(attribution_traces(cfg, tmp, name))
+        with TraceWorkers(cfg, state_dict) as workers:
+            print(f"{name}: converting {len(traces)} graphs to ONNX on {workers.workers} processes", flush=True)
+            workers.start(traces)
+            workers.wait(tmp / onnx_file)
+            workers.wait(tmp / forward_file)
+            verify_explainer(tmp / onnx_file, cfg)
+            ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth if parity else 0)
+            if parity:
+                from models.exporter.parity import LIMIT, check_parity
+                stage = StageClock()
+                difference = check_parity(cfg, state_dict, tmp / onnx_file)
+                print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the "
+                      f"PyTorch forward (limit {LIMIT:g}; {stage})", flush=True)
+            workers.wait_all()
+        split = assemble_split(tmp, name, single=tmp / onnx_file, plain=tmp / forward_file) if args.split else None
+        attribution = assemble_attribution(cfg, tmp, name) if args.attribution else None
         # Only verified files replace the previous ones.
         attribution_parts = ("states.onnx", "masked.onnx", "attribution.bin")
         written = [f for f in wanted_files(args, name) if not f.endswith(attribution_parts)]
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
+        stage = StageClock()
         annotate_shapes([tmp / f for f in written if f.endswith(".onnx")])
+        print(f"  shapes: {stage}", flush=True)
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
@@ -277,6 +275,22 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         cache.write_stamp(cache.stamp_path(out, name), stamp(files))
     print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
           f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
+
+
+class StageClock:
+    """str(): the CPU seconds (this process and the subprocesses it waited for) and the wall
+    seconds since it was made: the export's stages say what they cost."""
+
+    def __init__(self):
+        self.cpu, self.wall = self._cpu(), time.perf_counter()
+
+    @staticmethod
+    def _cpu() -> float:
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    def __str__(self):
+        return f"{self._cpu() - self.cpu:.1f} s CPU, {time.perf_counter() - self.wall:.1f} s"
 
 
 def main(argv=None) -> int:

@@ -1,8 +1,9 @@
 """Export of the Self-Attention Attribution graphs (attribution.py) and the masked forward:
 <name>.states.onnx, <name>.attr<b>.onnx for every block b, <name>.masked.onnx, all reading
 their weights from <name>.attribution.bin (ONNX external data, every tensor stored once)."""
+from functools import partial
 from pathlib import Path
-from typing import Dict
+from typing import Callable, Dict
 
 import onnx
 import torch
@@ -13,6 +14,7 @@ from .config import ViTConfig
 from .explainer import build_plain
 from .onnx_export import OPSET
 from .split_export import externalise
+from .trace_workers import TraceWorkers
 
 STEPS = "steps"  # the symbolic number of scaled copies (α values) of one run
 MASKED_INPUTS, MASKED_OUTPUTS = ["pixels", "head_mask"], ["logits"]
@@ -49,14 +51,37 @@ def attribution_files(cfg: ViTConfig, name: str) -> Dict[str, object]:
             "masked": f"{name}.masked.onnx", "weights": f"{name}.attribution.bin"}
 
 
+def trace_states(cfg: ViTConfig, state_dict, path: Path) -> None:
+    export_states(build_states(cfg, state_dict), cfg, path)
+
+
+def trace_masked(cfg: ViTConfig, state_dict, path: Path) -> None:
+    export_masked(build_plain(cfg, state_dict), cfg, path)
+
+
+def trace_block(cfg: ViTConfig, state_dict, path: Path, block: int) -> None:
+    export_block(build_block_attribution(cfg, state_dict, block), cfg, path)
+
+
+def attribution_traces(cfg: ViTConfig, out: Path, name: str) -> Dict[Path, Callable]:
+    """The conversions export_attribution needs, {file in `out`: trace} (trace_workers), largest first."""
+    files = attribution_files(cfg, name)
+    blocks = {out / (f + ".tmp"): partial(trace_block, block=b) for b, f in enumerate(files["blocks"])}
+    return {**blocks, out / (files["states"] + ".tmp"): trace_states, out / (files["masked"] + ".tmp"): trace_masked}
+
+
 def export_attribution(cfg: ViTConfig, state_dict, out: Path, name: str) -> Dict[str, object]:
-    """Writes the files of attribution_files() into `out` and returns that dict."""
+    """attribution_traces here, one after the other, then assemble_attribution."""
+    with TraceWorkers(cfg, state_dict, workers=1) as workers:
+        workers.start(attribution_traces(cfg, out, name))
+    return assemble_attribution(cfg, out, name)
+
+
+def assemble_attribution(cfg: ViTConfig, out: Path, name: str) -> Dict[str, object]:
+    """From the files attribution_traces wrote into `out`: writes the files of
+    attribution_files() into `out` and returns that dict."""
     files = attribution_files(cfg, name)
     tmp = {f: out / (f + ".tmp") for f in [files["states"], files["masked"], *files["blocks"]]}
-    export_states(build_states(cfg, state_dict), cfg, tmp[files["states"]])
-    export_masked(build_plain(cfg, state_dict), cfg, tmp[files["masked"]])
-    for b, f in enumerate(files["blocks"]):
-        export_block(build_block_attribution(cfg, state_dict, b), cfg, tmp[f])
     models = {f: onnx.load(str(path)) for f, path in tmp.items()}
     for path in tmp.values():
         path.unlink()
