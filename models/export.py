@@ -230,6 +230,7 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
     from models.exporter.onnx_export import (check_size_ratio, export_explainer, export_plain,
                                              verify_explainer)
+    from models.exporter.graph_cleanup import clean_files
     from models.exporter.shapes import annotate_all as annotate_shapes
 
     name = cfg.name
@@ -264,7 +265,12 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
-        annotate_shapes([tmp / f for f in written if f.endswith(".onnx")])
+        graphs = [tmp / f for f in written if f.endswith(".onnx")]
+        annotate_shapes(graphs)
+        # after the shapes: the cleanup folds what they prove static
+        print(f"{name}: cleaning the graphs (fewer nodes: quicker sessions)", flush=True)
+        clean_files(graphs)
+        verify_explainer(tmp / onnx_file, cfg)
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
