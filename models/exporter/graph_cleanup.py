@@ -80,9 +80,14 @@ class _Cleaner:
         self.graph = model.graph
         self.removed: Counter = Counter()
         self.protected: Set[str] = {o.name for o in self.graph.output}
-        self.values: Dict[str, np.ndarray] = {}  # known small constants: the initializers held inline
+        # Known small constants: the Constant nodes' values, what is folded from them, and the
+        # integer initializers torch writes (axes). Never a weight, however small (a bias): a
+        # value derived from one is computed in the graph, as the exporter's policy is
+        # (onnx_export.py), and a graph cleans the same with its weights inline or external.
+        self.values: Dict[str, np.ndarray] = {}
         for init in self.graph.initializer:
-            if init.data_location != onnx.TensorProto.EXTERNAL and np.prod(init.dims) <= MAX_FOLDED:
+            if init.data_location != onnx.TensorProto.EXTERNAL and np.prod(init.dims) <= MAX_FOLDED \
+                    and init.data_type in (onnx.TensorProto.INT64, onnx.TensorProto.INT32, onnx.TensorProto.BOOL):
                 self.values[init.name] = numpy_helper.to_array(init)
 
     # --- helpers -------------------------------------------------------------------------
