@@ -223,6 +223,7 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
     """Export the graphs the options ask for into a scratch folder beside OUT, check them,
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
     from models.exporter.attribution_export import assemble_attribution, attribution_traces
+    from models.exporter.graph_cleanup import clean_files
     from models.exporter.onnx_export import check_size_ratio, trace_explainer, trace_plain, verify_explainer
     from models.exporter.shapes import annotate_all as annotate_shapes
     from models.exporter.split_export import assemble_split, split_traces
@@ -260,9 +261,16 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
         print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
+        graphs = [tmp / f for f in written if f.endswith(".onnx")]
         stage = StageClock()
-        annotate_shapes([tmp / f for f in written if f.endswith(".onnx")])
+        annotate_shapes(graphs)
         print(f"  shapes: {stage}", flush=True)
+        # after the shapes: the cleanup folds what they prove static
+        print(f"{name}: cleaning the graphs (fewer nodes: quicker sessions)", flush=True)
+        stage = StageClock()
+        clean_files(graphs)
+        verify_explainer(tmp / onnx_file, cfg)
+        print(f"  cleanup: {stage}", flush=True)
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")

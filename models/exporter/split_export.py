@@ -17,6 +17,7 @@ from onnx import numpy_helper
 
 from .config import ViTConfig
 from .families import FAMILIES, build_family
+from .graph_cleanup import drop_dead_nodes
 from .metadata import K
 from .onnx_export import OPSET
 from .split import CACHE_PREFIX, CLASS_INPUTS_AFTER_CACHE, CLASS_OUTPUTS, PHOTO_OUTPUTS, build_split
@@ -27,26 +28,6 @@ ALIGN = 64  # byte alignment of each tensor in the weights file
 
 def _cache_names(names: List[str]) -> List[str]:
     return [CACHE_PREFIX + n for n in names]
-
-
-def _drop_dead_nodes(graph: onnx.GraphProto) -> int:
-    """Removes nodes none of whose outputs reaches a graph output; returns how many."""
-    needed = {o.name for o in graph.output}
-    keep = []
-    for node in reversed(graph.node):
-        if any(o in needed for o in node.output):
-            keep.append(node)
-            needed.update(i for i in node.input if i)
-            for attr in node.attribute:  # subgraphs (If/Loop) read outer names too
-                for sub in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
-                    needed.update(i for n in sub.node for i in n.input)
-    removed = len(graph.node) - len(keep)
-    del graph.node[:]
-    graph.node.extend(reversed(keep))
-    unused = [i for i in graph.initializer if i.name not in needed]
-    for init in unused:
-        graph.initializer.remove(init)
-    return removed
 
 
 def _prune_unused_inputs(model: onnx.ModelProto) -> List[str]:
@@ -180,7 +161,7 @@ def assemble_split(out: Path, name: str, single: Path = None, plain: Path = None
     kept = {i.name for i in class_model.graph.input}
     for o in [o for o in photo_model.graph.output if o.name.startswith(CACHE_PREFIX) and o.name not in kept]:
         photo_model.graph.output.remove(o)
-    _drop_dead_nodes(photo_model.graph)
+    drop_dead_nodes(photo_model.graph)
 
     models = {"photo": photo_model, "target": class_model}
     if single is not None:
