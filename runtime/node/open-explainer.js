@@ -57,8 +57,11 @@ export function forwardPathFor(onnxPath) {
   return onnxPath.replace(/(\.onnx)?$/i, '.forward.onnx');
 }
 
+// The largest weights file for which the split graphs are opened too (ViT-S/16's 88 MB fit).
+const SPLIT_MAX_WEIGHT_BYTES = 128 * 2 ** 20;
+
 // The split graphs (models/exporter/split.py) the models folder's index.json lists for the
-// graph at onnxPath, or null: { photo, target, weights } file paths.
+// graph at onnxPath, or null (none, or too large to open beside it): { photo, target, weights }.
 async function splitGraphsFor(onnxPath) {
   const dir = path.dirname(onnxPath);
   let index;
@@ -73,7 +76,12 @@ async function splitGraphsFor(onnxPath) {
   // Files beside the graph only, as the exporter writes them.
   if (!names?.every((f) => typeof f === 'string' && f === path.basename(f))) return null;
   const files = names.map((f) => path.join(dir, f));
-  return files.every((f) => existsSync(f)) ? { photo: files[0], target: files[1], weights: files[2] } : null;
+  if (!files.every((f) => existsSync(f))) return null;
+  // onnxruntime-web's WebAssembly memory stops at 4 GB and every session keeps its own copy
+  // of the weights (and prepacked copies): beside the explainer graph's, the photo and class
+  // graphs' sessions of ViT-B/16 (347 MB of weights) failed with bad_alloc (bench/scale.js).
+  if (statSync(files[2]).size > SPLIT_MAX_WEIGHT_BYTES) return null;
+  return { photo: files[0], target: files[1], weights: files[2] };
 }
 
 // withForward: also open `<graph>.forward.onnx` when it exists, so predict() is a real
