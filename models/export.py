@@ -223,54 +223,56 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
     """Export the graphs the options ask for into a scratch folder beside OUT, check them,
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
     from models.exporter.attribution_export import assemble_attribution, attribution_traces
+    from models.exporter.explainer import build_explainer, build_plain
     from models.exporter.graph_cleanup import clean_files
-    from models.exporter.onnx_export import check_size_ratio, trace_explainer, trace_plain, verify_explainer
+    from models.exporter.onnx_export import check_size_ratio, export_explainer, export_plain, verify_explainer
     from models.exporter.shapes import annotate_all as annotate_shapes
-    from models.exporter.split_export import assemble_split, split_traces
+    from models.exporter.split_export import export_split
     from models.exporter.trace_workers import TraceWorkers
 
     name = cfg.name
     onnx_file, json_file, forward_file = f"{name}.onnx", f"{name}.json", f"{name}.forward.onnx"
     with tempfile.TemporaryDirectory(dir=out, prefix=f".{name}.") as tmp:
         tmp = Path(tmp)
-        # Largest graphs first; the checks of the explainer run while the rest convert.
-        traces = {tmp / onnx_file: trace_explainer, tmp / forward_file: trace_plain}
-        if args.split:
-            traces.update(split_traces(cfg, tmp, name))
-        if args.attribution:
-            traces.update(attribution_traces(cfg, tmp, name))
-        with TraceWorkers(cfg, state_dict) as workers:
-            print(f"{name}: converting {len(traces)} graphs to ONNX on {workers.workers} processes", flush=True)
-            workers.start(traces)
-            workers.wait(tmp / onnx_file)
-            workers.wait(tmp / forward_file)
+        # The attribution graphs are still traced whole by torch.onnx (slow: in worker
+        # processes, started first); the others are built block by block in seconds.
+        traces = attribution_traces(cfg, tmp, name) if args.attribution else {}
+        with TraceWorkers(cfg, state_dict, workers=None if traces else 1) as workers:
+            if traces:
+                print(f"{name}: converting {len(traces)} attribution graphs to ONNX on {workers.workers} "
+                      f"processes", flush=True)
+                workers.start(traces)
+            stage = StageClock()
+            export_explainer(build_explainer(cfg, state_dict), cfg, tmp / onnx_file)
+            export_plain(build_plain(cfg, state_dict), cfg, tmp / forward_file)
             verify_explainer(tmp / onnx_file, cfg)
             ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth if parity else 0)
+            print(f"  built the explainer and plain forward graphs: {stage}", flush=True)
             if parity:
                 from models.exporter.parity import LIMIT, check_parity
                 stage = StageClock()
                 difference = check_parity(cfg, state_dict, tmp / onnx_file)
                 print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the "
                       f"PyTorch forward (limit {LIMIT:g}; {stage})", flush=True)
+            split = None
+            if args.split:
+                stage = StageClock()
+                split = export_split(cfg, state_dict, tmp, name, single=tmp / onnx_file, plain=tmp / forward_file)
+                print(f"  built the page's graphs: {stage}", flush=True)
             workers.wait_all()
-        split = assemble_split(tmp, name, single=tmp / onnx_file, plain=tmp / forward_file) if args.split else None
         attribution = assemble_attribution(cfg, tmp, name) if args.attribution else None
         # Only verified files replace the previous ones.
         attribution_parts = ("states.onnx", "masked.onnx", "attribution.bin")
         written = [f for f in wanted_files(args, name) if not f.endswith(attribution_parts)]
         if attribution:
             written += [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
-        print(f"{name}: writing every value's shape into the graphs (quicker sessions)", flush=True)
-        graphs = [tmp / f for f in written if f.endswith(".onnx")]
-        stage = StageClock()
-        annotate_shapes(graphs)
-        print(f"  shapes: {stage}", flush=True)
-        # after the shapes: the cleanup folds what they prove static
-        print(f"{name}: cleaning the graphs (fewer nodes: quicker sessions)", flush=True)
-        stage = StageClock()
-        clean_files(graphs)
-        verify_explainer(tmp / onnx_file, cfg)
-        print(f"  cleanup: {stage}", flush=True)
+            # the traced graphs: every value's shape written in, then cleaned (quicker sessions)
+            graphs = [tmp / f for f in [attribution["states"], attribution["masked"], *attribution["blocks"]]]
+            print(f"{name}: writing the attribution graphs' shapes and cleaning them", flush=True)
+            stage = StageClock()
+            annotate_shapes(graphs)
+            clean_files(graphs)
+            print(f"  shapes and cleanup: {stage}", flush=True)
         for f in written:
             os.replace(tmp / f, out / f)
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")

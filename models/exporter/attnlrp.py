@@ -24,13 +24,12 @@ ones column (the shapes recording, shapes.py, could not name those axes).
 """
 import torch
 
-from .backward import final_gradient, pad_rows
+from .backward import pad_rows
 from .config import ViTConfig
 from .forward import conv_kernel_matrix
 
 METHODS = ("attnlrp", "cp_lrp")  # the graph's switch inputs are f"{method}_relevance"
 ONE_ROW = torch.ones(1, 1, 1, 1)
-ONE = torch.tensor(1.0)  # no leading axis (PyTorch callers)
 
 
 def row_sum(t, n: int):
@@ -139,24 +138,3 @@ def pixel_map(params, cfg: ViTConfig, fw, g):
     r = (g_patches * fw.patches).reshape(-1, gh * gw, 3, p * p).sum(2)
     r = r.reshape(-1, gh, gw, p, p).permute(0, 1, 3, 2, 4)
     return r.reshape(-1, gh * p, gw * p)
-
-
-def modified_backward(params, cfg: ViTConfig, fw, target, method: str, on=ONE):
-    """The method's pixel map [K, H, W] for target rows [K, C], seeded with the one-hot
-    of the raw logits (target itself)."""
-    g = final_gradient(params, cfg, fw, target, layer_norm_rule)
-    for b in reversed(range(cfg.depth)):
-        g = block_gradient(params, cfg, b, fw.blocks[b], g, method, on)
-    if cfg.norm_pre:
-        g = layer_norm_gradient(g, fw.pre_rstd, params.get("norm_pre.weight"))
-    return pixel_map(params, cfg, fw, g)
-
-
-def switched_map(params, cfg: ViTConfig, fw, target, switch, method: str):
-    """switch: 0-d tensor; 0 runs the pass on no rows and returns zeros [K, H, W]."""
-    wanted = (switch != 0).long()
-    rows = target[: wanted * target.shape[0]]
-    pixels = modified_backward(params, cfg, fw, rows, method, ONE_ROW[:wanted])
-    # zeros from the target, not torch.zeros (a ConstantOfShape; see lrp.relevance_pass)
-    zeros = target[:, :1, None].clamp(0, 0).expand(-1, *cfg.image_size).to(pixels.dtype)
-    return torch.cat([pixels, zeros], dim=0)[: target.shape[0]]

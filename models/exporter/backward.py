@@ -80,35 +80,41 @@ def activation_grad(c, cfg: ViTConfig):
     return c.sig + QUICK_GELU * c.u * c.sig * (1.0 - c.sig)
 
 
+def block_attention_gradient(params, cfg: ViTConfig, b: int, c, g, below: bool = True):
+    """g [K, rows, D] at block b's output -> (d(target . logits)/d attn[b] [K, h, S, S],
+    the gradient at the block's input [K, S, D], or None without `below`). The K rows may
+    pair with a leading axis of the record (the attribution's scaled copies): they
+    broadcast row by row."""
+    S, D, d = cfg.tokens, cfg.embed_dim, cfg.head_dim
+    pre = f"blocks.{b}."
+    # MLP branch: x_out = x1 + fc2(gelu(fc1(LN2(x1))))
+    g_mlp = g * params.get(pre + "ls2.gamma") if cfg.layer_scale else g
+    g_u = torch.matmul(g_mlp, params.get(pre + "mlp.fc2.weight")) * activation_grad(c, cfg)
+    g_n2 = torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
+    g_x1 = g + layer_norm_backward(g_n2, c.xhat2, c.rstd2, params.get(pre + "norm2.weight"))
+    # attention branch: x1 = x + proj(A.v)
+    r = c.rows
+    g_attn = g_x1 * params.get(pre + "ls1.gamma") if cfg.layer_scale else g_x1
+    g_o = split_heads(torch.matmul(g_attn, params.get(pre + "attn.proj.weight")), r, cfg)  # [K,h,r,d]
+    g_a = torch.matmul(g_o, c.v.transpose(-1, -2))  # [K, h, r, S]
+    if not below:
+        return pad_rows(g_a, r, S), None
+    g_v = torch.matmul(c.attn_rows.transpose(-1, -2), g_o)  # [K, h, S, d]
+    g_z = c.attn_rows * (g_a - (g_a * c.attn_rows).sum(-1, keepdim=True)) * (d ** -0.5)
+    g_q = pad_rows(torch.matmul(g_z, c.k), r, S)
+    g_k = torch.matmul(g_z.transpose(-1, -2), c.q_rows)
+    g_qkv = torch.stack([g_q, g_k, g_v], dim=1)  # [K, 3, h, S, d]
+    g_qkv = g_qkv.permute(0, 3, 1, 2, 4).reshape(-1, S, 3 * D)
+    g_n1 = torch.matmul(g_qkv, params.get(pre + "attn.qkv.weight"))
+    g_in = pad_rows(g_x1, r, S) + layer_norm_backward(g_n1, c.xhat1, c.rstd1, params.get(pre + "norm1.weight"))
+    return pad_rows(g_a, r, S), g_in
+
+
 def attention_gradients(params, cfg: ViTConfig, fw, target, first: int = 0):
     """List over blocks of d(target_k . logits)/d attn[b], each [K, h, S, S], for blocks
-    first.. (None below). The K rows of `target` may pair with a leading axis of the
-    record (the attribution's scaled copies): they broadcast row by row."""
-    S, D, d = cfg.tokens, cfg.embed_dim, cfg.head_dim
+    first.. (None below)."""
     g = final_gradient(params, cfg, fw, target)  # [K, rows, D]
     grads = [None] * cfg.depth
     for b in reversed(range(first, cfg.depth)):
-        c = fw.blocks[b]
-        pre = f"blocks.{b}."
-        # MLP branch: x_out = x1 + fc2(gelu(fc1(LN2(x1))))
-        g_mlp = g * params.get(pre + "ls2.gamma") if cfg.layer_scale else g
-        g_u = torch.matmul(g_mlp, params.get(pre + "mlp.fc2.weight")) * activation_grad(c, cfg)
-        g_n2 = torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
-        g_x1 = g + layer_norm_backward(g_n2, c.xhat2, c.rstd2, params.get(pre + "norm2.weight"))
-        # attention branch: x1 = x + proj(A.v)
-        r = c.rows
-        g_attn = g_x1 * params.get(pre + "ls1.gamma") if cfg.layer_scale else g_x1
-        g_o = split_heads(torch.matmul(g_attn, params.get(pre + "attn.proj.weight")), r, cfg)  # [K,h,r,d]
-        g_a = torch.matmul(g_o, c.v.transpose(-1, -2))  # [K, h, r, S]
-        grads[b] = pad_rows(g_a, r, S)
-        if b == first:
-            break
-        g_v = torch.matmul(c.attn_rows.transpose(-1, -2), g_o)  # [K, h, S, d]
-        g_z = c.attn_rows * (g_a - (g_a * c.attn_rows).sum(-1, keepdim=True)) * (d ** -0.5)
-        g_q = pad_rows(torch.matmul(g_z, c.k), r, S)
-        g_k = torch.matmul(g_z.transpose(-1, -2), c.q_rows)
-        g_qkv = torch.stack([g_q, g_k, g_v], dim=1)  # [K, 3, h, S, d]
-        g_qkv = g_qkv.permute(0, 3, 1, 2, 4).reshape(-1, S, 3 * D)
-        g_n1 = torch.matmul(g_qkv, params.get(pre + "attn.qkv.weight"))
-        g = pad_rows(g_x1, r, S) + layer_norm_backward(g_n1, c.xhat1, c.rstd1, params.get(pre + "norm1.weight"))
+        grads[b], g = block_attention_gradient(params, cfg, b, fw.blocks[b], g, below=b > first)
     return grads

@@ -44,14 +44,15 @@ def head_relprop(params, cfg: ViTConfig, fw, R):
         return _pooled_relprop(params, cfg, fw, R, inv)
     x0 = fw.final_out[0:1]
     if cfg.pool == "cls":
-        return select_relprop(linear_relprop(R, x0, params.get("head.weight"), inv_proposed=inv.get("head")), x0)
+        return select_relprop(linear_relprop(R, x0, params.linear("head.weight"), inv_proposed=inv.get("head")), x0)
     # logits = (head + head_dist)/2: the mean is treated as an Add of the two halves
     # (variant's residual rule; the 1/2 scale passes relevance unchanged).
     r0, r1 = residual_relprop(R, fw.head_out * 0.5, fw.head_dist_out * 0.5, fw.logits)
     x1 = fw.final_out[1:2]
-    r0 = select_relprop(linear_relprop(r0, x0, params.get("head.weight"), inv_proposed=inv.get("head")), x0)
-    r1 = select_relprop(linear_relprop(r1, x1, params.get("head_dist.weight"), inv_proposed=inv.get("head_dist")), x1)
-    return tuple(torch.cat([a, b], dim=1) for a, b in zip(r0, r1))
+    r0 = select_relprop(linear_relprop(r0, x0, params.linear("head.weight"), inv_proposed=inv.get("head")), x0)
+    r1 = select_relprop(linear_relprop(r1, x1, params.linear("head_dist.weight"),
+                                       inv_proposed=inv.get("head_dist")), x1)
+    return tuple(None if a is None else torch.cat([a, b], dim=1) for a, b in zip(r0, r1))
 
 
 def _pooled_relprop(params, cfg: ViTConfig, fw, R, inv):
@@ -61,14 +62,14 @@ def _pooled_relprop(params, cfg: ViTConfig, fw, R, inv):
     fc_norm sits between the mean and the head and passes relevance unchanged."""
     D, S = cfg.embed_dim, cfg.tokens
     first, n = pooled_rows(cfg)
-    r = linear_relprop(R, fw.feat, params.get("head.weight"), inv_proposed=inv.get("head"))  # [K, 1, D']
+    r = linear_relprop(R, fw.feat, params.linear("head.weight"), inv_proposed=inv.get("head"))  # [K, 1, D']
     r_cls, r_mean = (each(lambda t: t[..., :D], r), each(lambda t: t[..., D:], r)) \
         if cfg.pool == "cls+avg" else ((None, None), r)
     x = (fw.final_in if cfg.fc_norm else fw.final_out)[first:]  # the pooled rows [n, D]
     inv_sum = safe_inverse(x.sum(0, keepdim=True))
     rows = each(lambda t: F.pad(x * (t * inv_sum), (0, 0, first, 0)), r_mean)  # [K, S, D]
-    if r_cls[0] is not None:
-        rows = tuple(a + F.pad(c, (0, 0, 0, S - 1)) for a, c in zip(rows, r_cls))
+    if cfg.pool == "cls+avg":
+        rows = tuple(None if a is None else a + F.pad(c, (0, 0, 0, S - 1)) for a, c in zip(rows, r_cls))
     return rows
 
 
@@ -83,9 +84,8 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=N
     inv = getattr(c, "lrp_inv", {})  # precomputed proposed denominators (split export)
 
     def linear(r, x, name, product, rows_f, rows_1f):  # name: "mlp.fc2" -> blocks.b.mlp.fc2.weight, inv "fc2"
-        weight = params.get(pre + name + ".weight")
         inv_proposed = inv.get(name.split(".")[-1])
-        return linear_relprop(r, x, weight, rows_f, inv_proposed, product, rows_1f)
+        return linear_relprop(r, x, params.linear(pre + name + ".weight"), rows_f, inv_proposed, product, rows_1f)
 
     # LayerScale (a per-feature scaling of the branch) passes relevance unchanged
     r_x1, r_m = residual_relprop(R, c.x1, c.mlp_branch, c.x_out)
@@ -97,7 +97,7 @@ def block_relprop(params, cfg: ViTConfig, b, c, R, classic_rows, identity_rows=N
     r_a, r_v = product_relprop(each(lambda r: _split_heads(r, rows, cfg), r_o), c.attn_rows, c.v, c.o,
                                classic_rows)
     r_attn = each(lambda r: pad_rows(r, rows, S), r_a)
-    if wanted is not None:
+    if wanted is not None and R[1] is not None:
         r_a, r_v, r_x = ((p, cl[: wanted * cl.shape[0]]) for p, cl in (r_a, r_v, r_x))
         classic_rows, identity_rows = ONE_ROW[:wanted], ONE_ROW[wanted:]
     if b == 0:
@@ -126,31 +126,3 @@ def input_relprop(params, cfg: ViTConfig, fw, R):
     r_pix = r_pix.reshape(-1, gh * gw, 3, p * p).sum(2)  # sum over RGB
     r_pix = r_pix.reshape(-1, gh, gw, p, p).permute(0, 1, 3, 2, 4)
     return r_pix.reshape(-1, gh * p, gw * p)
-
-
-def relevance_pass(params, cfg: ViTConfig, fw, target, pixel_relevance):
-    """pixel_relevance: 0-d tensor, 0 = skip the classic pixel relevance (zeros returned).
-    Returns (proposed R_attn per block [K,h,S,S] list, classic last R_attn [K,h,S,S],
-    classic pixel relevance [K,H,W])."""
-    wanted = (pixel_relevance != 0).long()
-    # relevance starts as the target row itself; head_relprop includes the token
-    # selection, and the final LayerNorm passes relevance unchanged
-    R = head_relprop(params, cfg, fw, (target, target))
-    proposed = [None] * cfg.depth
-    classic_last = None
-    classic_rows = identity_rows = None
-    for b in reversed(range(cfg.depth)):
-        last = b == cfg.depth - 1
-        # below the last block's attention the classic stream has K rows, or none
-        r_attn, R = block_relprop(params, cfg, b, fw.blocks[b], R, classic_rows, identity_rows,
-                                  wanted if last else None)
-        proposed[b] = r_attn[0]
-        if last:
-            classic_last = r_attn[1]
-            classic_rows = ONE_ROW[:wanted]
-            identity_rows = ONE_ROW[wanted:]
-    pixels = input_relprop(params, cfg, fw, R[1])  # [K or 0, H, W]
-    # Zeros as a product of the target, not torch.zeros: that is a ConstantOfShape, which
-    # onnxruntime's WebGPU provider lacks (computed on the CPU and copied over).
-    zeros = target[:, :1, None].clamp(0, 0).expand(-1, *cfg.image_size).to(pixels.dtype)
-    return proposed, classic_last, torch.cat([pixels, zeros], dim=0)[: target.shape[0]]

@@ -39,7 +39,40 @@ def each(fn, pair):
     return tuple(None if r is None else fn(r) for r in pair)
 
 
-def proposed_inverse(x, weight, product=None):
+class LinearParts:
+    """A Linear layer's weight W [out, in] and the parts of it the rules read: W⁺, W⁻ and |W|.
+
+    By default each part is computed from W where a rule reads it (onnxruntime folds these
+    into constants when it opens a session). A loop over the blocks (scan_graph.py) cannot
+    fold what it computes inside its body, block by block, on every run: it computes the
+    parts of all blocks once, outside the loop, and hands them in."""
+
+    def __init__(self, weight, pos=None, neg=None, magnitude=None):
+        self.weight, self._pos, self._neg, self._magnitude = weight, pos, neg, magnitude
+
+    @property
+    def pos(self):
+        return torch.relu(self.weight) if self._pos is None else self._pos
+
+    @property
+    def neg(self):
+        return self.weight - self.pos if self._neg is None else self._neg
+
+    @property
+    def magnitude(self):
+        return self.weight.abs() if self._magnitude is None else self._magnitude
+
+
+def times_transposed(x, weight):
+    """x [.., r, in] · Wᵀ -> [.., r, out] as one product of 2-D rows (the exporter writes it
+    as a Gemm reading W where it lies, not a MatMul of a transposed copy: scan_graph.py)."""
+    if x.dim() == 2:
+        return torch.matmul(x, weight.t())
+    rows, out = int(x.shape[-2]), int(weight.shape[0])
+    return torch.matmul(x.reshape(-1, int(x.shape[-1])), weight.t()).reshape(-1, rows, out)
+
+
+def proposed_inverse(x, lin: LinearParts, product=None):
     """1/(x+W+^T + x-W-^T), the proposed Linear rule's denominator Z: forward-side, the same
     for every target row, so a split export computes it once per photo (split.py).
 
@@ -49,33 +82,33 @@ def proposed_inverse(x, weight, product=None):
     transformer-attribution maps by ~1e-8 in Pearson on 21 photos, and left the golden
     catdog agreement unchanged to 5 digits: far below the float32 noise of the rules."""
     if product is not None:
-        return safe_inverse(_identity_denominator(x, weight, product))
-    w_pos = torch.relu(weight)
+        return safe_inverse(_identity_denominator(x, lin, product))
     x_pos = torch.relu(x)
-    return safe_inverse(torch.matmul(x_pos, w_pos.t()) + torch.matmul(x - x_pos, (weight - w_pos).t()))
+    return safe_inverse(times_transposed(x_pos, lin.pos) + times_transposed(x - x_pos, lin.neg))
 
 
-def _identity_denominator(x, weight, product):
-    return torch.relu((product + torch.matmul(x.abs(), weight.abs().t())) * 0.5)
+def _identity_denominator(x, lin: LinearParts, product):
+    return torch.relu((product + times_transposed(x.abs(), lin.magnitude)) * 0.5)
 
 
-def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=None, identity_rows=None):
+def linear_relprop(R, x, lin: LinearParts, classic_rows=None, inv_proposed=None, product=None, identity_rows=None):
     """Linear layer, alpha=1 beta=0, bias ignored. R streams [K,r,out], x [r,in] -> [K,r,in].
 
     proposed: Z = x+W+^T + x-W-^T, S = R/Z for both parts.
     classic:  S1 = R/(x+W+^T), S2 = R/(x-W-^T).
     classic_rows: None, or ones [F,1,1] with F (0 or 1, run time) = whether the classic
     stream has rows; its denominators are formed on F copies (empty when F = 0).
-    inv_proposed: proposed_inverse(x, weight) when already computed (split export).
+    inv_proposed: proposed_inverse(x, lin) when already computed (split export).
     product, identity_rows: the forward's x W^T and ones [1-F,1,1]. With them the proposed
     Z comes from the one-product identity when the classic stream is off, and from the two
     products the classic rule needs anyway when it is on: never more than two products.
+    Without a classic stream, the proposed Z comes from the identity wherever the forward's
+    product is given.
     """
     r_p, r_c = R
     if r_p is None and classic_rows is not None:
         x = x * classic_rows  # classic only: even the forward-side products are empty
-    w_pos = torch.relu(weight)
-    w_neg = weight - w_pos
+    w_pos, w_neg = lin.pos, lin.neg
     x_pos = torch.relu(x)
     x_neg = x - x_pos
 
@@ -83,7 +116,7 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=N
         return x_pos * torch.matmul(s_pos, w_pos) + x_neg * torch.matmul(s_neg, w_neg)
 
     def products(xp, xn):
-        return torch.matmul(xp, w_pos.t()), torch.matmul(xn, w_neg.t())
+        return times_transposed(xp, w_pos), times_transposed(xn, w_neg)
 
     # the classic denominators: on the classic stream's F rows when it has its own
     own_rows = r_p is not None and classic_rows is not None
@@ -92,11 +125,13 @@ def linear_relprop(R, x, weight, classic_rows=None, inv_proposed=None, product=N
     if r_p is not None:
         if inv_proposed is None and product is not None and own_rows:
             z_pos, z_neg = products(x_pos * classic_rows, x_neg * classic_rows)  # [F, r, out]
-            z_identity = _identity_denominator(x * identity_rows, weight, product)  # [1-F, r, out]
+            z_identity = _identity_denominator(x * identity_rows, lin, product)  # [1-F, r, out]
             # one of the two is empty; a reshape to the static [r, out], as squeeze(0) on a
             # dynamic axis exports an If
-            z = torch.cat([z_identity, z_pos + z_neg], dim=0).reshape(int(x.shape[-2]), int(weight.shape[0]))
+            z = torch.cat([z_identity, z_pos + z_neg], dim=0).reshape(int(x.shape[-2]), int(w_pos.shape[0]))
             inv_proposed = safe_inverse(z)
+        elif inv_proposed is None and product is not None and r_c is None:  # no classic stream
+            inv_proposed = safe_inverse(_identity_denominator(x, lin, product))
         elif inv_proposed is None:  # the last block and the head: the classic stream is always on
             z_pos, z_neg = products(x_pos, x_neg)
             inv_proposed = safe_inverse(z_pos + z_neg)

@@ -1,4 +1,4 @@
-"""torch.onnx export of the explainer and plain graphs, and checks of the written files."""
+"""The explainer and plain forward graphs written to files, and the checks of the written files."""
 import contextlib
 from pathlib import Path
 from typing import Dict, List
@@ -9,10 +9,10 @@ import torch.onnx.utils
 
 from .config import ViTConfig
 from .errors import ExportCheckFailed
-from .explainer import build_explainer, build_plain
-from .metadata import INPUT_NAMES, K, OUTPUT_NAMES, Dim, input_shapes, output_shapes
+from .exported_graphs import explainer_model, forward_model
+from .metadata import K, Dim, input_shapes, output_shapes
+from .scan_graph import OPSET  # noqa: F401  (the graphs' opset, for the traced graphs too)
 
-OPSET = 17
 # The explainer file may hold little more than the weights: derived tensors (clamped W⁺,
 # W⁻, transposes) must be computed in the graph, not stored as extra initializers.
 MAX_EXPLAINER_TO_PLAIN = 1.2
@@ -47,45 +47,15 @@ def keep_env_alive():
         last_env.clear()
 
 
-def trace_explainer(cfg: ViTConfig, state_dict, path: Path) -> None:
-    """A trace_workers trace: the explainer graph of these weights to `path`."""
-    export_explainer(build_explainer(cfg, state_dict), cfg, path)
+def export_explainer(module, cfg: ViTConfig, path: Path) -> None:
+    """The explainer graph of `module` (explainer.ExplainerGraph: its weights, passes and
+    final LayerNorm eps) to `path`, built block by block (exported_graphs.py)."""
+    onnx.save(explainer_model(cfg, module.params, module.passes, module.final_ln_eps), str(path))
 
 
-def trace_plain(cfg: ViTConfig, state_dict, path: Path) -> None:
-    """A trace_workers trace: the plain forward graph to `path`."""
-    export_plain(build_plain(cfg, state_dict), cfg, path)
-
-
-def export_explainer(module: torch.nn.Module, cfg: ViTConfig, path: Path) -> None:
-    h, w = cfg.image_size
-    pixels = torch.randn(1, 3, h, w)
-    # K = 2 while tracing so that no op is specialised to a single target row.
-    target = torch.zeros(2, cfg.num_classes)
-    target[0, 0] = 1.0
-    target[1, cfg.num_classes - 1] = 1.0
-    # traced with every switch on (pixel_relevance, attnlrp_relevance, cp_lrp_relevance):
-    # each is a run-time Slice, not frozen
-    switches = [torch.tensor(1.0)] * 3
-    dynamic = {name: {0: K} for name, shape in output_shapes(cfg).items() if shape[0] == K}
-    dynamic["target"] = {0: K}
-    module.eval()
-    with torch.no_grad():
-        torch.onnx.export(
-            module, (pixels, target, *switches), str(path), opset_version=OPSET,
-            input_names=list(INPUT_NAMES), output_names=list(OUTPUT_NAMES),
-            dynamic_axes=dynamic,
-            # Folding would store clamp(W), Wᵀ, … as new initializers and double the file.
-            do_constant_folding=False)
-
-
-def export_plain(module: torch.nn.Module, cfg: ViTConfig, path: Path) -> None:
-    h, w = cfg.image_size
-    module.eval()
-    with torch.no_grad():
-        torch.onnx.export(module, (torch.randn(1, 3, h, w),), str(path), opset_version=OPSET,
-                          input_names=["pixels"], output_names=["logits"], do_constant_folding=False,
-                          dynamic_axes={"pixels": {0: "batch"}, "logits": {0: "batch"}})
+def export_plain(module, cfg: ViTConfig, path: Path) -> None:
+    """The plain forward graph (explainer.PlainViT's weights), dynamic batch axis, to `path`."""
+    onnx.save(forward_model(cfg, module.params), str(path))
 
 
 def _dims(value_info) -> List[Dim]:

@@ -7,6 +7,7 @@ weight (W+, W-, reshaped conv kernel) is an operation in the graph.
 from torch import nn
 
 from .config import ViTConfig
+from .lrp_rules import LinearParts
 
 
 def param_shapes(cfg: ViTConfig):
@@ -65,3 +66,7 @@ class ViTParams(nn.Module):
 
     def get_optional(self, key: str):
         return getattr(self, _buffer_name(key), None)
+
+    def linear(self, key: str) -> LinearParts:
+        """The weight `key` with the parts the LRP rules read, computed where they are read."""
+        return LinearParts(self.get(key))

@@ -1,7 +1,7 @@
 // Runs two ONNX graphs with the same inputs and names their outputs that differ in any bit:
-// the exported graph against its cleaned copy (models/exporter/graph_cleanup.py).
+// a graph against the same graph built from cleaned pieces (models/exporter/graph_cleanup.py).
 //
-//   node tests/models/compare_graphs.mjs --a a.onnx --b b.onnx [--weights w.bin]
+//   node tests/models/compare_graphs.mjs --a a.onnx --b b.onnx [--weights w.bin [--weights-b w2.bin]]
 //        [--levels disabled,basic,all] --cases '[{"K": 3, "switches": {"pixel_relevance": 0}, "seed": 11}, ...]'
 //
 // Each pair of sessions is opened at each of onnxruntime's graph optimisation `levels` (the
@@ -45,14 +45,14 @@ function feedsFor(session, { K, switches = {}, seed }) {
 }
 
 ort.env.wasm.numThreads = 2;
-const externalData = args.weights
-  ? [{ path: path.basename(args.weights), data: fs.readFileSync(args.weights) }] : undefined;
+// --weights-b: graph b's own weights file (default: --weights)
+const external = (file) => (file ? [{ path: path.basename(file), data: fs.readFileSync(file) }] : undefined);
+const [externalA, externalB] = [external(args.weights), external(args['weights-b'] ?? args.weights)];
 const differing = [];
 let outputs;
 for (const level of (args.levels ?? 'basic').split(',')) {
-  const options = { externalData, graphOptimizationLevel: level };
-  const [a, b] = [await ort.InferenceSession.create(fs.readFileSync(args.a), options),
-    await ort.InferenceSession.create(fs.readFileSync(args.b), options)];
+  const open = (file, externalData) => ort.InferenceSession.create(fs.readFileSync(file), { externalData, graphOptimizationLevel: level });
+  const [a, b] = [await open(args.a, externalA), await open(args.b, externalB)];
   outputs = a.outputNames;
   for (const c of JSON.parse(args.cases)) differing.push(...await compare(a, b, c, level));
 }

@@ -2,22 +2,25 @@
 independent autograd reference (attnlrp_reference.py) under METHODS.md's acceptance, on
 random ViTs of every layout the exporter reads (models/exporter/layouts) and on DeiT-tiny
 for catdog; and in onnxruntime-web."""
+import subprocess
+
 import numpy as np
 import pytest
 import torch
 
 from attnlrp_reference import patch_map, pearson, reference_maps
-from conftest import TINY, TINY_DISTILLED, lively_state_dict, random_inputs
+from conftest import REPO_ROOT, TINY, TINY_DISTILLED, lively_state_dict, random_inputs
 from layout_writers import random_checkpoint, write_hf
 from models.exporter.config import ViTConfig
 from models.exporter.explainer import OUTPUT_NAMES, build_explainer
 from models.exporter.layouts import Options, read_source
-from models.exporter.split import build_split
+from models.exporter.split_export import export_split
 from ort_runner import export_small, run_in_ort, skip_without_ort
 from test_golden_tensors import CHECKPOINT, DEIT_TINY, GOLDEN
 from tolerance import assert_close
 
 METHODS = ("attnlrp", "cp_lrp")
+RUN_SPLIT = REPO_ROOT / "tests" / "models" / "run_split.mjs"
 # METHODS.md, "Float32 tolerance and acceptance": per photo, class and method
 MIN_PEARSON = 0.9999
 MAX_SUM_ERROR = 1e-3  # |ΣR − ΣR_ref| / |y_c|
@@ -167,21 +170,33 @@ def test_switches_off_give_zeros_and_leave_every_other_output(cfg):
         assert not off[f"input_rel_{m}"].any() and on[f"input_rel_{m}"].abs().max() > 0
 
 
-@pytest.mark.parametrize("cfg", [TINY, TINY_DISTILLED, BYO["dinov2_registers"],
+@pytest.mark.parametrize("cfg", [TINY_DISTILLED, BYO["dinov2_registers"],
                                  BYO["clip_norm_pre_no_patch_bias_quickgelu"], BYO["fc_norm_avg_registers"]],
                          ids=lambda c: c.name)
-def test_split_graphs_compute_the_single_graphs_maps(cfg):
+def test_split_graphs_compute_the_single_graphs_maps(cfg, tmp_path):
+    """The photo and class graphs (split_export.py) in onnxruntime-web: the AttnLRP and
+    CP-LRP maps of the module, on layouts whose records differ (registers, pooling,
+    norm_pre, distillation)."""
+    skip_without_ort()
     sd = state_dict(cfg)
-    single = build_explainer(cfg, sd)
-    photo, class_graph, _ = build_split(cfg, sd)
+    files = export_split(cfg, sd, tmp_path, cfg.name)
     pixels, target = random_inputs(cfg, 3, seed=71)
     target[1] = 0  # a predicted-class row
+    feeds = {"pixels": pixels, "target": target, "pixel_relevance": OFF, "attnlrp_relevance": ON,
+             "cp_lrp_relevance": ON}
+    cmd = ["node", str(RUN_SPLIT), "--photo", str(tmp_path / files["photo"]),
+           "--class-graph", str(tmp_path / files["target"]), "--weights", str(tmp_path / files["weights"]),
+           "--out", str(tmp_path / "out")]
+    for name, value in feeds.items():
+        np.save(tmp_path / f"{name}.npy", value.numpy().astype(np.float32))
+        cmd += ["--input", f"{name}={tmp_path / f'{name}.npy'}"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    assert done.returncode == 0, done.stderr
     with torch.no_grad():
-        logits, attn, *cache = photo(pixels)
-        got = class_graph(logits, attn, *cache, target, OFF, ON, ON)[-2:]
-        want = single(pixels, target, OFF, ON, ON)[-2:]
-    for g, w in zip(got, want):
-        assert torch.equal(g, w)
+        want = dict(zip(OUTPUT_NAMES, build_explainer(cfg, sd)(pixels, target, OFF, ON, ON)))
+    for m in METHODS:
+        name = f"input_rel_{m}"
+        assert_close(f"ort_vs_torch.{name}", np.load(tmp_path / "out" / f"{name}.npy"), want[name].numpy(), cfg.name)
 
 
 def check_switches_in_ort(cfg, module, path, pixels, target, settings, tmp_path, label):

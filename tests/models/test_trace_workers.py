@@ -1,6 +1,7 @@
-"""The export's conversions in worker processes (models/exporter/trace_workers.py): the
-files they write are the bytes one plain torch.onnx export writes, and a conversion that
-fails, or a worker that dies, stops the export with one sentence."""
+"""The export's torch.onnx conversions (the attribution graphs) in worker processes
+(models/exporter/trace_workers.py): the files they write are the bytes one plain torch.onnx
+export writes, and a conversion that fails, or a worker that dies, stops the export with
+one sentence."""
 import dataclasses
 import os
 
@@ -9,9 +10,10 @@ import torch.onnx.utils
 
 from conftest import TINY
 from timm_state_dict import random_state_dict
+from models.exporter.attribution import build_states
+from models.exporter.attribution_export import export_masked, export_states, trace_masked, trace_states
 from models.exporter.errors import ExportCheckFailed
-from models.exporter.explainer import build_explainer, build_plain
-from models.exporter.onnx_export import export_explainer, export_plain, trace_explainer, trace_plain
+from models.exporter.explainer import build_plain
 from models.exporter.trace_workers import TraceWorkers
 
 CFG = dataclasses.replace(TINY, depth=1)
@@ -27,16 +29,16 @@ def dying_trace(cfg, state_dict, path):
 
 def test_workers_write_the_bytes_of_a_plain_export(tmp_path):
     sd = random_state_dict(CFG)
-    export_explainer(build_explainer(CFG, sd), CFG, tmp_path / "explainer.onnx")
-    export_plain(build_plain(CFG, sd), CFG, tmp_path / "plain.onnx")
+    export_states(build_states(CFG, sd), CFG, tmp_path / "states.onnx")
+    export_masked(build_plain(CFG, sd), CFG, tmp_path / "masked.onnx")
     run_symbolic = torch.onnx.utils._run_symbolic_function
     for workers in (1, 2):
         out = tmp_path / str(workers)
         out.mkdir()
         with TraceWorkers(CFG, sd, workers=workers) as pool:
-            pool.start({out / "explainer.onnx": trace_explainer, out / "plain.onnx": trace_plain})
+            pool.start({out / "states.onnx": trace_states, out / "masked.onnx": trace_masked})
             pool.wait_all()
-        for f in ("explainer.onnx", "plain.onnx"):
+        for f in ("states.onnx", "masked.onnx"):
             assert (out / f).read_bytes() == (tmp_path / f).read_bytes(), f"{f}, {workers} workers"
     assert torch.onnx.utils._run_symbolic_function is run_symbolic  # keep_env_alive left nothing behind
 

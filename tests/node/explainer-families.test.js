@@ -10,6 +10,7 @@ import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds, tokenLayout } from '../../runtime/metadata.js';
+import { graphIoNames } from '../../runtime/onnx-io.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { root } from './maps-support.js';
 import { skipDeit, goldenInput, argmax } from './explain-support.js';
@@ -52,10 +53,13 @@ test('maps from the method family graphs equal the explainer graph\'s; spanning 
     assert.equal(whole.graph, split.graph);
     assert.equal(ex.explainerOpen, true);
     let worst = 0;
-    for (const [family, graph] of Object.entries(split.families)) {
-      const served = methods.filter((m) => (family === 'attnlrp') === ['attnlrp', 'cp_lrp'].includes(m));
+    for (const graph of Object.values(split.families)) {
+      // the methods this family's outputs serve (one that another, smaller family's serve too runs there)
+      const { outputs } = graphIoNames(read(graph));
+      const served = methods.filter((m) => core.outputsFor([m]).every((o) => outputs.includes(o)));
+      assert.ok(served.length, graph);
       const got = await ex.explain(pixels, targets, { outputs: core.outputsFor(served) });
-      assert.equal(got.graph, graph, `${served} ran ${got.graph}`);
+      assert.ok(Object.values(split.families).includes(got.graph), `${served} ran ${got.graph}`);
       assert.deepEqual(got.classes, whole.classes);
       for (let k = 0; k < targets.length; k++) {
         const a = core.computeMaps(got.tensors[k], { ...options, methods: served });
