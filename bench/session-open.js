@@ -14,17 +14,18 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FORWARD_SESSION } from '../runtime/explainer.js';
+import { CPU_SESSION, FORWARD_SESSION } from '../runtime/explainer.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modelsDir = path.join(here, '..', 'build', 'models');
 
 // onnxruntime-web's graph optimisation levels; 'all' is its default.
+// Each without weight prepacking, as runtime/explainer.js opens every graph on the CPU.
 const OPTION_SETS = {
-  all: {},
-  extended: { graphOptimizationLevel: 'extended' },
-  basic: { graphOptimizationLevel: 'basic' },
-  disabled: { graphOptimizationLevel: 'disabled' },
+  all: { ...CPU_SESSION },
+  extended: { ...CPU_SESSION, graphOptimizationLevel: 'extended' },
+  basic: { ...CPU_SESSION, graphOptimizationLevel: 'basic' },
+  disabled: { ...CPU_SESSION, graphOptimizationLevel: 'disabled' },
 };
 
 // Child: as a fresh page Worker does (web/worker.js), compile onnxruntime, open the plain
@@ -48,7 +49,7 @@ async function child([mode, graph, weights, forward, options]) {
   const open = (bytes, more) => ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], externalData, ...more });
   const forwardBytes = readFileSync(forward);
   let t0 = performance.now();
-  await open(forwardBytes, FORWARD_SESSION);
+  await open(forwardBytes, { ...CPU_SESSION, ...FORWARD_SESSION });
   const forwardMs = performance.now() - t0;
   const bytes = readFileSync(graph);
   const cpu0 = process.cpuUsage();

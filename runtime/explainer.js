@@ -59,21 +59,28 @@ function ioNames(bytes, name) {
   }
 }
 
-// On the CPU (onnxruntime-web's WebAssembly, onnxruntime-node's cpu) the plain forward
-// graph opens with onnxruntime's graph optimisation and weight prepacking off: the
-// exporter leaves nothing in it to fold (its products are Gemm over the weights as stored:
-// models/exporter/explainer.py, PlainViT), and the two passes took about a third of its
-// ONNX session's opening, which is on the page's way to "ready", while its forwards are as fast
-// without them (docs/experiments.md, "Opening a model"). WebGPU keeps onnxruntime's defaults (not
-// measured there).
-export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled', extra: { session: { disable_prepacking: '1' } } };
+// On the CPU (onnxruntime-web's WebAssembly, onnxruntime-node's cpu) every graph opens
+// without onnxruntime's weight prepacking. In onnxruntime-web its prepacked products round
+// otherwise, and the LRP passes amplify rounding: the golden transformer-attribution map of
+// catdog's class 282 (METHODS.md) fell from Pearson 0.9998 to 0.997 (the graphs of before
+// docs/experiments.md's "Graphs block by block") or 0.989 (theirs) with it. Prepacking also
+// took a third of a session's opening and a packed copy of the weights, for runs no quicker.
+export const CPU_SESSION = { extra: { session: { disable_prepacking: '1' } } };
 
-// On the CPU a method family's graph opens with onnxruntime's basic graph optimisation
-// alone: its session's opening is on the way to the first map of its methods (the default
-// method's, right after the page's "ready"), and the extended level's fusions cost about a
-// fifth of that opening while its runs were as fast without them (Node, 2 threads; the page
-// is still to be measured quietly); 'disabled' would halve the opening but changes attn_rel
-// far beyond float noise (docs/experiments.md, "Opening the default method's graph").
+// The plain forward graph opens with onnxruntime's graph optimisation off: the exporter
+// leaves nothing in it to fold (its products are Gemm over the weights as stored:
+// models/exporter/explainer.py, plain_block), and optimisation took about a third of its
+// ONNX session's opening, which is on the page's way to "ready", while its forwards are as
+// fast without it (docs/experiments.md, "Opening a model"). WebGPU keeps onnxruntime's
+// defaults (not measured there).
+export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled' };
+
+// A method family's graph opens with onnxruntime's basic graph optimisation alone: its
+// session's opening is on the way to the first map of its methods (the default method's,
+// right after the page's "ready"), and the extended level's fusions cost about a fifth of
+// that opening while its runs were as fast without them (Node, 2 threads); 'disabled' would
+// leave the LinearParts the loops read (models/exporter/scan_graph.py) to be computed on
+// every run instead of folded once.
 const FAMILY_SESSION = { graphOptimizationLevel: 'basic' };
 
 // `options` with `cpu`'s merged in where every execution provider is the CPU's (WebGPU
@@ -175,7 +182,7 @@ export async function openExplainer({
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
-  const options = { executionProviders: ['wasm'], ...sessionOptions };
+  const options = onCpu({ executionProviders: ['wasm'], ...sessionOptions }, CPU_SESSION);
   // Each ONNX session opens once (a failure stays: the same bytes would fail again), and
   // release() releases those that opened.
   /** @type {Promise<any>[]} */

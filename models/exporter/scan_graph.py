@@ -89,15 +89,31 @@ class BlockParams:
         return LinearParts(self.tensors[name], *(self.tensors.get(f"{name}.{p}") for p in PARTS))
 
 
+# Up to this size of the blocks' weights, a loop body reads the LinearParts from stacks
+# computed outside the loop, which onnxruntime folds into constants when it opens a session:
+# three more copies of those weights per session (DeiT-tiny: 3 × 21 MB), and runs about 2 %
+# quicker than computing each block's parts in the body (DeiT-tiny's first-map graph, Node,
+# 24 paired runs). Above it the body computes them: ViT-B/16's 340 MB would take another
+# GB per session, and its runs are long enough for the parts to cost under 1 %.
+PARTS_OUTSIDE_MAX_BYTES = 128 * 2 ** 20
+
+
+def parts_outside(cfg) -> bool:
+    from .params import param_shapes
+    block_bytes = sum(4 * int(np.prod(shape)) for key, shape in param_shapes(cfg).items() if key.startswith("blocks."))
+    return block_bytes <= PARTS_OUTSIDE_MAX_BYTES
+
+
 def block_inputs(params, cfg, b: int) -> Dict[str, torch.Tensor]:
-    """Example inputs of a loop body's weights: block b's weights and their LinearParts."""
+    """Example inputs of a loop body's weights: block b's weights, and their LinearParts
+    where parts_outside(cfg)."""
     from .params import param_shapes
     out = {}
     for key in param_shapes(cfg):
         if key.startswith(f"blocks.{b}."):
             name = BlockParams.part(key)
             out[name] = params.get(key)
-            if out[name].dim() == 2:
+            if out[name].dim() == 2 and parts_outside(cfg):
                 lin = params.linear(key)
                 out.update({f"{name}.{p}": getattr(lin, p) for p in PARTS})
     return out

@@ -55,7 +55,7 @@ test('maps from the method family graphs equal the explainer graph\'s; spanning 
     let worst = 0;
     for (const graph of Object.values(split.families)) {
       // the methods this family's outputs serve (one that another, smaller family's serve too runs there)
-      const { outputs } = graphIoNames(read(graph));
+      const { outputNames: outputs } = graphIoNames(read(graph));
       const served = methods.filter((m) => core.outputsFor([m]).every((o) => outputs.includes(o)));
       assert.ok(served.length, graph);
       const got = await ex.explain(pixels, targets, { outputs: core.outputsFor(served) });
