@@ -104,8 +104,9 @@ class Backward:
         self.down = None if ex.block is None else trace(
             down, None, {**state, **rows, **_named("rec.", record_tensors(ex.block)), **block_inputs(params, cfg, 0)},
             {**state_axes, **row_axes})
-        self.bottom = trace(bottom, params, {"pixels": ex.pixels, "target": ex.target, **state,
-                                             **_named("pro.", record_tensors(ex.pro))}, {"target": {0: K}, **state_axes})
+        pro = _named("pro.", record_tensors(ex.pro))
+        self.bottom = trace(bottom, params, {"pixels": ex.pixels, "target": ex.target, **state, **pro},
+                            {"target": {0: K}, **state_axes})
         self.reads = {n for piece in (self.top, self.down, self.bottom) if piece for n in piece.inputs}
 
 
@@ -199,8 +200,7 @@ def _outputs(a: Assembly, values: Dict[str, str], shapes: Dict[str, Optional[lis
     for n in shapes:
         if values[n] != n:
             a.nodes.append(onnx.helper.make_node("Identity", [values[n]], [n]))
-    return [tensor_info(n, dims) if dims is not None else onnx.helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, None)
-            for n, dims in shapes.items()]
+    return [tensor_info(n, dims) for n, dims in shapes.items()]
 
 
 def explainer_model(cfg: ViTConfig, params, passes=P.PASSES, final_ln_eps=None) -> onnx.ModelProto:
@@ -282,8 +282,9 @@ def forward_model(cfg: ViTConfig, params, head_mask: bool = False) -> onnx.Model
         scanned = {**_weights(a, piece), **({"mask": at["blocks"]} if head_mask else {})}
         a.scan(piece, [("x", "x.next", x, "x.top")], scanned, {}, {}, reverse=False, name="blocks")
         x = "x.top"
-    values = a.add(trace(top, params, {"x": x0, **mask}, rows), {"x": x, **({"mask": at["last"]} if head_mask else {})},
-                   "top")
-    inputs = [tensor_info("pixels", ["batch", 3, h, w])] + ([tensor_info("head_mask", [cfg.depth, cfg.heads])]
-                                                             if head_mask else [])
+    top_in = {"x": x, **({"mask": at["last"]} if head_mask else {})}
+    values = a.add(trace(top, params, {"x": x0, **mask}, rows), top_in, "top")
+    inputs = [tensor_info("pixels", ["batch", 3, h, w])]
+    if head_mask:
+        inputs.append(tensor_info("head_mask", [cfg.depth, cfg.heads]))
     return a.model(inputs, _outputs(a, values, {"logits": ["batch", cfg.num_classes]}))

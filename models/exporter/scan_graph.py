@@ -386,4 +386,5 @@ def _typed(name: str, like: onnx.ValueInfoProto) -> onnx.ValueInfoProto:
 
 
 def tensor_info(name: str, dims) -> onnx.ValueInfoProto:
-    return helper.make_tensor_value_info(name, FLOAT, list(dims))
+    """A float32 value of these axes (None: of a shape left to inference)."""
+    return helper.make_tensor_value_info(name, FLOAT, None if dims is None else list(dims))
