@@ -11,8 +11,9 @@ loops over the blocks (scan_graph.py):
 Each piece is traced on the tensors of one PyTorch run of the stages (Examples): their
 shapes, never their values, end up in the graphs. The consumers are traced first: the
 pieces that read a record tell which of its fields the pieces before them must write.
-Records travel as values named after their fields: `pro.*` the embedding's, `rec.*` the
-blocks' (stacked over blocks 0..B-2), `top.*` the last block's, `head.*` the head's.
+Records travel as values named after their fields: `pro.*` the embedding's, `first.*`
+block 0's, `rec.*` the looped blocks' (stacked over blocks 1..B-2), `top.*` the last
+block's, `head.*` the head's.
 """
 from typing import Dict, List, Optional
 
@@ -25,21 +26,23 @@ from .config import ViTConfig
 from .explainer import plain_block, plain_embed, plain_head
 from .forward import block_forward
 from .metadata import K, output_shapes
-from .scan_graph import Assembly, BlockParams, Piece, block_inputs, rebuild_record, record_tensors, tensor_info, trace
+from .scan_graph import (Assembly, BlockParams, Piece, block_inputs, looped_blocks, rebuild_record, record_tensors,
+                         tensor_info, trace)
 from .split import CACHE_PREFIX, add_head_inverses, add_inverses
 from .targets import predicted_class_rows
 
-BODY_BLOCK = 1  # the block index a loop body is traced as: never block 0's special cases
+BODY_BLOCK = 1  # the block index a loop body is traced as: any looped block
 # the run-time row count of each pass's state and row switch (K, or K or 0 when switched)
 STATE_ROWS = {"grad": K, "rel": K, "rel_classic": "K_classic", "attnlrp": "K_attnlrp", "cp_lrp": "K_cp_lrp"}
 SWITCH_ROWS = {"classic_rows": "F_classic", "identity_rows": "F_identity", "attnlrp": "F_attnlrp",
                "cp_lrp": "F_cp_lrp"}
-RECORDS = ("pro.", "rec.", "top.", "head.")
+RECORDS = ("pro.", "first.", "rec.", "top.", "head.")
 
 
 class Examples:
     """One PyTorch run of the stages on a random photo and K = 2 target rows, every switch
-    on (no stream empty): the records and states the pieces are traced with."""
+    on (no stream empty): the records and states the pieces are traced with (`first`
+    block 0's record, `block` a looped block's, None where the model has no such block)."""
 
     def __init__(self, cfg: ViTConfig, params, passes, final_ln_eps=None, inverses=False):
         h, w = cfg.image_size
@@ -49,12 +52,15 @@ class Examples:
         self.switches = {n: torch.tensor(1.0) for n in P.switches_of(passes)}
         with torch.no_grad():
             self.x0, self.pro = P.embed_stage(params, cfg, self.pixels)
-            x, self.block = self.x0, None
+            records, x = [], self.x0
             for b in range(cfg.depth - 1):
-                c = block_forward(params, cfg, b, x, cfg.tokens)
-                self.block, x = self.block or c, c.x_out
-            if inverses and self.block:
-                add_inverses(params, cfg, 0, self.block, last=False)
+                records.append(block_forward(params, cfg, b, x, cfg.tokens))
+                if inverses:
+                    add_inverses(params, cfg, b, records[-1], last=False)
+                x = records[-1].x_out
+            self.first = records[0] if records else None
+            self.block = records[1] if len(records) > 1 else None
+            self.x1 = records[0].x_out if records else None
             self.x_top = x
             self.c, self.head = P.top_forward(params, cfg, x, final_ln_eps)
             if inverses:
@@ -70,8 +76,9 @@ def _named(prefix: str, tensors: Dict[str, torch.Tensor], keep=None) -> Dict[str
 
 class Backward:
     """The traced pieces from the top record down: `top` (each pass through the head and the
-    last block), `down` (one block: the loop body, None for one block) and `bottom` (the
-    pixel maps); `reads`, every value they read by name."""
+    last block), `down` (one looped block: the loop body), `first` (block 0) and `bottom`
+    (the pixel maps), None where the model has no such block; `reads`, every value they
+    read by name."""
 
     def __init__(self, cfg: ViTConfig, params, passes, ex: Examples):
         state = {f"state.{s}": t for s, t in ex.state.items()}
@@ -88,11 +95,13 @@ class Backward:
                                                       {n: kw[n] for n in self.switches})
             return {**_named("last.", outs), **_named("state.", below), **_named("rows.", switch_rows)}
 
-        def down(**kw):
-            c = rebuild_record(ex.block, kw, "rec.")
-            outs, below = P.down(BlockParams(kw), cfg, passes, BODY_BLOCK, c,
-                                 {s: kw[f"state.{s}"] for s in ex.state}, {r: kw[f"rows.{r}"] for r in ex.rows})
-            return {**{f"state.{s}.next": t for s, t in below.items()}, **_named("blk.", outs)}
+        def down(block_params, b, template, prefix):
+            def fn(**kw):
+                c = rebuild_record(template, kw, prefix)
+                outs, below = P.down(block_params(kw), cfg, passes, b, c,
+                                     {s: kw[f"state.{s}"] for s in ex.state}, {r: kw[f"rows.{r}"] for r in ex.rows})
+                return {**{f"state.{s}.next": t for s, t in below.items()}, **_named("blk.", outs)}
+            return fn
 
         def bottom(pixels, target, **kw):
             pro = rebuild_record(ex.pro, {**kw, "pro.pixels": pixels}, "pro.")
@@ -102,32 +111,40 @@ class Backward:
                                        **_named("top.", record_tensors(ex.c)),
                                        **_named("head.", record_tensors(ex.head))}, {"target": {0: K}})
         self.down = None if ex.block is None else trace(
-            down, None, {**state, **rows, **_named("rec.", record_tensors(ex.block)), **block_inputs(params, cfg, 0)},
+            down(BlockParams, BODY_BLOCK, ex.block, "rec."), None,
+            {**state, **rows, **_named("rec.", record_tensors(ex.block)), **block_inputs(params, cfg, BODY_BLOCK)},
             {**state_axes, **row_axes})
+        # block 0's down: its passes stop at its attention but the classic and modified ones
+        self.first = None if ex.first is None else trace(
+            down(lambda kw: params, 0, ex.first, "first."), params,
+            {**state, **rows, **_named("first.", record_tensors(ex.first))}, {**state_axes, **row_axes})
         pro = _named("pro.", record_tensors(ex.pro))
         self.bottom = trace(bottom, params, {"pixels": ex.pixels, "target": ex.target, **state, **pro},
                             {"target": {0: K}, **state_axes})
-        self.reads = {n for piece in (self.top, self.down, self.bottom) if piece for n in piece.inputs}
+        self.reads = {n for piece in (self.top, self.down, self.first, self.bottom) if piece for n in piece.inputs}
 
 
 class Forward:
-    """The traced pieces from the pixels to the top record: `embed`, `body` (one block: the
-    loop body, None for one block) and `top` (the last block and the head), writing the
-    logits, every block's attention and the record values `reads` names."""
+    """The traced pieces from the pixels to the top record: `embed`, `first` (block 0),
+    `body` (one looped block: the loop body) and `top` (the last block and the head), None
+    where the model has no such block, writing the logits, every block's attention and the
+    record values `reads` names."""
 
     def __init__(self, cfg: ViTConfig, params, ex: Examples, reads, inverses=False, final_ln_eps=None):
-        keep = set(reads) | {"rec.attn"}
+        keep = set(reads) | {"first.attn", "rec.attn"}
 
         def embed(pixels):
             x, pro = P.embed_stage(params, cfg, pixels)
             return {"x0": x, **_named("pro.", record_tensors(pro), keep)}
 
-        def body(x, **w):
-            bp = BlockParams(w)
-            c = block_forward(bp, cfg, BODY_BLOCK, x, cfg.tokens)
-            if inverses:
-                add_inverses(bp, cfg, BODY_BLOCK, c, last=False)
-            return {"x.next": c.x_out, **_named("rec.", record_tensors(c), keep)}
+        def block(block_params, b, prefix):
+            def fn(x, **w):
+                p = block_params(w)
+                c = block_forward(p, cfg, b, x, cfg.tokens)
+                if inverses:
+                    add_inverses(p, cfg, b, c, last=False)
+                return {"x.next": c.x_out, **_named(prefix, record_tensors(c), keep)}
+            return fn
 
         def top(x):
             c, head = P.top_forward(params, cfg, x, final_ln_eps)
@@ -138,7 +155,9 @@ class Forward:
                     **_named("head.", record_tensors(head), keep)}
 
         self.embed = trace(embed, params, {"pixels": ex.pixels})
-        self.body = None if ex.block is None else trace(body, None, {"x": ex.x0, **block_inputs(params, cfg, 0)})
+        self.first = None if ex.first is None else trace(block(lambda w: params, 0, "first."), params, {"x": ex.x0})
+        self.body = None if ex.block is None else trace(block(BlockParams, BODY_BLOCK, "rec."), None,
+                                                        {"x": ex.x1, **block_inputs(params, cfg, BODY_BLOCK)})
         self.top = trace(top, params, {"x": ex.x_top})
 
 
@@ -151,6 +170,10 @@ def add_forward(a: Assembly, fw: Forward) -> Dict[str, str]:
     """Adds the forward pieces; returns their outputs' values by name (`rec.*` stacked)."""
     values = a.add(fw.embed, scope="embed")
     x = values["x0"]
+    if fw.first:
+        first = a.add(fw.first, {"x": x}, "first")
+        values.update({n: v for n, v in first.items() if n.startswith("first.")})
+        x = first["x.next"]
     if fw.body:
         records = [n for n in fw.body.outputs + list(fw.body.alias) if n.startswith("rec.")]
         a.scan(fw.body, [("x", "x.next", x, "x.top")], _weights(a, fw.body), {}, {n: (n, 0) for n in records},
@@ -166,27 +189,41 @@ def add_backward(a: Assembly, bw: Backward, values: Dict[str, str]) -> Dict[str,
     target, the switches); returns the outputs' values by contract name."""
     top = a.add(bw.top, values, "top_backward")
     state = {n[len("state."):]: v for n, v in top.items() if n.startswith("state.")}
-    outs = {n[len("last."):]: v for n, v in top.items() if n.startswith("last.")}
-    per_block = {}
+    rows = {n: v for n, v in top.items() if n.startswith("rows.")}
+    # each per-block output, block by block: [K, blocks, h, S, S] parts in block order
+    parts = {n[len("last."):]: [_unsqueezed(a, v, 1)] for n, v in top.items() if n[len("last."):] in P.BLOCK_OUTPUTS}
     if bw.down:
         blocks = {n: (f"{n}.blocks", 1) for n in bw.down.outputs if n.startswith("blk.")}
         records = {n: values[n] for n in bw.down.inputs if n.startswith("rec.")}
-        a.scan(bw.down, [(f"state.{s}", f"state.{s}.next", v, f"state.{s}.bottom") for s, v in state.items()],
-               {**records, **_weights(a, bw.down)}, {n: top[n] for n in bw.down.inputs if n.startswith("rows.")},
+        a.scan(bw.down, [(f"state.{s}", f"state.{s}.next", v, f"state.{s}.looped") for s, v in state.items()],
+               {**records, **_weights(a, bw.down)}, {n: rows[n] for n in bw.down.inputs if n.startswith("rows.")},
                blocks, reverse=True, name="down")
-        state = {s: f"state.{s}.bottom" for s in state}
-        per_block = {n[len("blk."):]: v for n, (v, _) in blocks.items()}
-    for name in [n for n in P.BLOCK_OUTPUTS if n in outs]:
-        last = a.node("Unsqueeze", [outs[name], a.constant(np.array([1], np.int64), "axes.1")])
-        outs[name] = a.node("Concat", [per_block[name], last], axis=1) if name in per_block else last
+        state = {s: f"state.{s}.looped" for s in state}
+        for n, (v, _) in blocks.items():
+            parts[n[len("blk."):]].insert(0, v)
+    if bw.first:
+        first = a.add(bw.first, {**values, **rows, **{f"state.{s}": v for s, v in state.items()}}, "first_backward")
+        state = {n[len("state."):-len(".next")]: v for n, v in first.items() if n.startswith("state.")}
+        for n, v in first.items():
+            if n.startswith("blk."):
+                parts[n[len("blk."):]].insert(0, _unsqueezed(a, v, 1))
+    outs = {n: v for n, v in top.items() if n.startswith("last.") and n[len("last."):] not in parts}
+    outs = {n[len("last."):]: v for n, v in outs.items()}
+    outs.update({n: vs[0] if len(vs) == 1 else a.node("Concat", vs, axis=1) for n, vs in parts.items()})
     outs.update(a.add(bw.bottom, {**values, **{f"state.{s}": v for s, v in state.items()}}, "bottom"))
     return outs
 
 
+def _unsqueezed(a: Assembly, value: str, axis: int) -> str:
+    return a.node("Unsqueeze", [value, a.constant(np.array([axis], np.int64), f"axes.{axis}")])
+
+
 def stacked_attention(a: Assembly, values: Dict[str, str]) -> str:
-    """attn [B,h,S,S]: the blocks' stacked attention and the last block's."""
-    last = a.node("Unsqueeze", [values["attn.last"], a.constant(np.array([0], np.int64), "axes.0")])
-    return a.node("Concat", [values["rec.attn"], last], axis=0) if "rec.attn" in values else last
+    """attn [B,h,S,S]: block 0's, the looped blocks' and the last block's attention."""
+    parts = [_unsqueezed(a, values["first.attn"], 0)] if "first.attn" in values else []
+    parts += [values["rec.attn"]] if "rec.attn" in values else []
+    parts.append(_unsqueezed(a, values["attn.last"], 0))
+    return parts[0] if len(parts) == 1 else a.node("Concat", parts, axis=0)
 
 
 def _inputs(cfg: ViTConfig, names: List[str]) -> List[onnx.ValueInfoProto]:
@@ -218,6 +255,17 @@ def explainer_model(cfg: ViTConfig, params, passes=P.PASSES, final_ln_eps=None) 
                    _outputs(a, values, {n: shapes[n] for n in P.outputs_of(passes)}))
 
 
+def _per_block(a: Assembly, value: str, cfg: ViTConfig) -> Dict[str, str]:
+    """A [B, ...] value's rows for each kind of block: block 0's, the looped blocks' (stacked)
+    and the last's."""
+    def at(b):
+        return a.constant(np.array(b, np.int64), f"at.{b}")
+    return {"first": a.node("Gather", [value, at(0)]),
+            "looped": a.node("Slice", [value, a.constant(np.array([1], np.int64), "from.1"),
+                                       a.constant(np.array([cfg.depth - 1], np.int64), "to.last")]),
+            "last": a.node("Gather", [value, at(cfg.depth - 1)])}
+
+
 def split_models(cfg: ViTConfig, params, final_ln_eps=None):
     """(the photo graph, the class graph), every pass: the photo graph's cache holds every
     record value the class graph reads, the proposed denominators included, but the blocks'
@@ -225,7 +273,8 @@ def split_models(cfg: ViTConfig, params, final_ln_eps=None):
     ex = Examples(cfg, params, P.PASSES, final_ln_eps, inverses=True)
     bw = Backward(cfg, params, P.PASSES, ex)
     fw = Forward(cfg, params, ex, bw.reads, inverses=True, final_ln_eps=final_ln_eps)
-    cache = sorted(n for n in bw.reads if n.startswith(RECORDS) and n != "rec.attn" or n == "pixels")
+    from_attn = {"first.attn": "first", "rec.attn": "looped"}
+    cache = sorted(n for n in bw.reads if n.startswith(RECORDS) and n not in from_attn or n == "pixels")
     shapes = output_shapes(cfg)
 
     photo = Assembly(cfg, params)
@@ -238,9 +287,10 @@ def split_models(cfg: ViTConfig, params, final_ln_eps=None):
     klass = Assembly(cfg, params)
     values = {n: CACHE_PREFIX + n for n in cache}
     values.update({n: n for n in ["logits", "target", *bw.switches]})
-    if "rec.attn" in bw.reads:  # blocks 0..B-2 of attn
-        values["rec.attn"] = klass.node("Slice", ["attn", klass.constant(np.array([0], np.int64), "at.0"),
-                                                  klass.constant(np.array([cfg.depth - 1], np.int64), "at.last")])
+    wanted = [n for n in from_attn if n in bw.reads]
+    if wanted:
+        rows = _per_block(klass, "attn", cfg)
+        values.update({n: rows[from_attn[n]] for n in wanted})
     outs = add_backward(klass, bw, values)
     infos = {o.name: o for o in photo_model.graph.output}  # shapes inferred: the cache's are static
     class_model = klass.model(_inputs(cfg, ["logits", "attn"]) + [infos[CACHE_PREFIX + n] for n in cache]
@@ -257,33 +307,32 @@ def forward_model(cfg: ViTConfig, params, head_mask: bool = False) -> onnx.Model
     pixels = torch.randn(2, 3, h, w, generator=torch.Generator().manual_seed(0))
     with torch.no_grad():
         x0 = plain_embed(params, cfg, pixels)
-    ones = torch.ones(cfg.heads)
     rows = {"x": {0: "rows"}}
+    example = {"mask": torch.ones(cfg.heads)} if head_mask else {}
 
     def embed(pixels):
         return {"x0": plain_embed(params, cfg, pixels)}
 
-    def body(x, mask=None, **w):
-        return {"x.next": plain_block(BlockParams(w), cfg, BODY_BLOCK, x, mask)}
-
-    def top(x, mask=None):
-        return {"logits": plain_head(params, cfg, plain_block(params, cfg, cfg.depth - 1, x, mask))}
+    def block(block_params, b, head=False):
+        def fn(x, mask=None, **w):
+            x = plain_block(block_params(w), cfg, b, x, mask)
+            return {"logits": plain_head(params, cfg, x)} if head else {"x.next": x}
+        return fn
 
     a = Assembly(cfg, params)
     x = a.add(trace(embed, params, {"pixels": pixels}, {"pixels": {0: "batch"}}), scope="embed")["x0"]
-    mask = {"mask": ones} if head_mask else {}
-    at = {}
-    if head_mask:
-        at = {"blocks": a.node("Slice", ["head_mask", a.constant(np.array([0], np.int64), "at.0"),
-                                         a.constant(np.array([cfg.depth - 1], np.int64), "at.last")]),
-              "last": a.node("Gather", ["head_mask", a.constant(np.array(cfg.depth - 1, np.int64), "last")])}
+    masks = _per_block(a, "head_mask", cfg) if head_mask else {}
     if cfg.depth > 1:
-        piece = trace(body, None, {"x": x0, **mask, **block_inputs(params, cfg, 0)}, rows)
-        scanned = {**_weights(a, piece), **({"mask": at["blocks"]} if head_mask else {})}
+        first = trace(block(lambda w: params, 0), params, {"x": x0, **example}, rows)
+        x = a.add(first, {"x": x, **({"mask": masks["first"]} if head_mask else {})}, "first")["x.next"]
+    if looped_blocks(cfg):
+        piece = trace(block(BlockParams, BODY_BLOCK), None, {"x": x0, **example, **block_inputs(params, cfg, BODY_BLOCK)},
+                      rows)
+        scanned = {**_weights(a, piece), **({"mask": masks["looped"]} if head_mask else {})}
         a.scan(piece, [("x", "x.next", x, "x.top")], scanned, {}, {}, reverse=False, name="blocks")
         x = "x.top"
-    top_in = {"x": x, **({"mask": at["last"]} if head_mask else {})}
-    values = a.add(trace(top, params, {"x": x0, **mask}, rows), top_in, "top")
+    top = trace(block(lambda w: params, cfg.depth - 1, head=True), params, {"x": x0, **example}, rows)
+    values = a.add(top, {"x": x, **({"mask": masks["last"]} if head_mask else {})}, "top")
     inputs = [tensor_info("pixels", ["batch", 3, h, w])]
     if head_mask:
         inputs.append(tensor_info("head_mask", [cfg.depth, cfg.heads]))

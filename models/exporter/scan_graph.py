@@ -11,9 +11,10 @@ How (passes.py names the stages):
     cleaned (graph_cleanup.py; a MatMul of a transposed 2-D weight becomes a Gemm reading
     the weight where it lies, as no loop body can fold the transposed copy);
   - a block stage is a piece run by an ONNX Scan: its body reads one block's weights,
-    sliced by the loop from initializers that stack blocks 0..B-2 ([B-1, ...], `stack.*`;
-    the last block, which computes only the rows the head reads, belongs to the top piece
-    and keeps its own weights); its records go out stacked along the first axis;
+    sliced by the loop from initializers that stack blocks 1..B-2 ([B-2, ...], `stack.*`;
+    block 0, whose passes stop at its attention, and the last block, which computes only
+    the rows the head reads, are pieces of their own with their own weights); its records
+    go out stacked along the first axis;
   - the parts of the weights the LRP rules read (W⁺, W⁻, |W|) are computed from the stacks
     outside the loop, where onnxruntime folds them into constants when it opens the session
     (LinearParts in lrp_rules.py), never stored in the file.
@@ -35,6 +36,13 @@ from .lrp_rules import LinearParts
 OPSET = 17
 FLOAT = onnx.TensorProto.FLOAT
 PARTS = ("pos", "neg", "magnitude")  # the LinearParts a loop body may read of a weight
+
+
+def looped_blocks(cfg) -> range:
+    """The blocks a loop runs: all but block 0, whose passes stop at its attention (no loop
+    body may skip their rest: block 0 is a piece of its own), and the last, which computes
+    only the rows the head reads (the top piece)."""
+    return range(1, cfg.depth - 1)
 
 
 # --- records: a forward stage's namespace of tensors, as named values -----------------------
@@ -231,6 +239,11 @@ def _renamed(graph: onnx.GraphProto, names: Dict[str, str], scope: str, keep: Se
             copy = onnx.ValueInfoProto()
             copy.CopyFrom(v)
             copy.name = rename(v.name)
+            # a piece's axis names are its own: pieces traced apart may give one name to
+            # two sizes, and onnxruntime would plan one buffer for both
+            for d in copy.type.tensor_type.shape.dim:
+                if d.dim_param:
+                    d.dim_param = f"{scope}:{d.dim_param}"
             infos.append(copy)
     return nodes, inits, infos
 
@@ -282,10 +295,10 @@ class Assembly:
         return name
 
     def stack(self, part: str) -> str:
-        """The initializer stacking `blocks.<b>.<part>` of blocks 0..B-2 along a new first axis."""
+        """The initializer stacking `blocks.<b>.<part>` of the looped blocks along a new first axis."""
         name = f"stack.{part}"
         if name not in self.inits:
-            tensors = [self.params.get(f"blocks.{b}.{part}") for b in range(self.cfg.depth - 1)]
+            tensors = [self.params.get(f"blocks.{b}.{part}") for b in looped_blocks(self.cfg)]
             self.inits[name] = numpy_helper.from_array(torch.stack(tensors).numpy(), name)
         return name
 
@@ -312,7 +325,7 @@ class Assembly:
 
     def scan(self, body: Piece, states: List[Tuple[str, str, str, str]], scanned: Dict[str, str],
              outer: Dict[str, str], outputs: Dict[str, Tuple[str, int]], reverse: bool, name: str) -> None:
-        """A Scan over the blocks 0..B-2 (`reverse`: from B-2 down) running `body`.
+        """A Scan over the looped blocks (looped_blocks; `reverse`: from the last down) running `body`.
         states: (body input, body output, outer initial value, outer final value), the
         body's output being the next iteration's input; scanned: body input -> outer value
         sliced along its first axis (block b's slice); outer: body input -> the outer value

@@ -1,7 +1,8 @@
 """Graphs built block by block (models/exporter/scan_graph.py): their size does not grow with
 the depth, loop bodies read their weights where they lie, and the graphs compute the PyTorch
-module's outputs in onnxruntime-web whether a model has one block (no loop), two (a loop of
-one) or many, and whether the LinearParts are folded outside the loop or computed in it."""
+module's outputs in onnxruntime-web whether a model has one block (the last alone), two
+(block 0 and the last, no loop), three (a loop of one) or more, and whether the LinearParts
+are folded outside the loop or computed in it."""
 import dataclasses
 
 import onnx
@@ -46,7 +47,7 @@ def test_loop_bodies_read_their_weights_where_they_lie():
         assert not transposed, transposed
 
 
-@pytest.mark.parametrize("depth, outside", [(1, True), (2, True), (4, False)])
+@pytest.mark.parametrize("depth, outside", [(1, True), (2, True), (3, True), (4, False)])
 def test_the_graph_computes_the_module(depth, outside, tmp_path, monkeypatch):
     skip_without_ort()
     if not outside:
@@ -56,7 +57,7 @@ def test_the_graph_computes_the_module(depth, outside, tmp_path, monkeypatch):
     path = tmp_path / "explainer.onnx"
     export_explainer(module, cfg, path)
     scans = [n for n in onnx.load(str(path)).graph.node if n.op_type == "Scan"]
-    assert len(scans) == (0 if depth == 1 else 2)
+    assert len(scans) == (2 if depth > 2 else 0)
     pixels, target = random_inputs(cfg, 2, seed=21)
     target[1] = 0  # a predicted-class row
     got = run_in_ort(path, tmp_path, pixels, target, attnlrp_relevance=1.0, cp_lrp_relevance=1.0)
