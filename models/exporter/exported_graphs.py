@@ -326,8 +326,8 @@ def forward_model(cfg: ViTConfig, params, head_mask: bool = False) -> onnx.Model
         first = trace(block(lambda w: params, 0), params, {"x": x0, **example}, rows)
         x = a.add(first, {"x": x, **({"mask": masks["first"]} if head_mask else {})}, "first")["x.next"]
     if looped_blocks(cfg):
-        piece = trace(block(BlockParams, BODY_BLOCK), None, {"x": x0, **example, **block_inputs(params, cfg, BODY_BLOCK)},
-                      rows)
+        inputs = {"x": x0, **example, **block_inputs(params, cfg, BODY_BLOCK)}
+        piece = trace(block(BlockParams, BODY_BLOCK), None, inputs, rows)
         scanned = {**_weights(a, piece), **({"mask": masks["looped"]} if head_mask else {})}
         a.scan(piece, [("x", "x.next", x, "x.top")], scanned, {}, {}, reverse=False, name="blocks")
         x = "x.top"
