@@ -83,6 +83,13 @@ export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled' };
 // every run instead of folded once.
 const FAMILY_SESSION = { graphOptimizationLevel: 'basic' };
 
+// A model whose weights file is larger than this keeps one ONNX session open at a time
+// (`oneSession`): each session holds its own copy of the weights, and a run as much again
+// in its records (a random ViT-B/16, 346 MB of weights: one session of its default graph,
+// opened and run, 1.6 GB; every graph of the page open, 4.6 GB of the renderer's memory:
+// docs/experiments.md). ViT-S/16's 88 MB stay below it.
+export const LARGE_WEIGHTS_BYTES = 128 * 2 ** 20;
+
 // `options` with `cpu`'s merged in where every execution provider is the CPU's (WebGPU
 // keeps onnxruntime's defaults: not measured there).
 function onCpu(options, cpu) {
@@ -161,6 +168,10 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // explains any target rows at about half the cost of explain() (a class switch in the page).
 // split.later: the explainer graph's session opens at once and the split graphs' when first
 // used (the Node API, where most photos are explained once).
+// oneSession: one ONNX session open at a time (LARGE_WEIGHTS_BYTES): none opens here, each
+// when its graph is first needed (the caller's prepareExplainer() opens the first), after
+// the one open is released; the split graphs are not used. The caller runs one request at
+// a time (the Worker's queue), so the session released is never one in use.
 // families (optional): [{ name, bytes }] graphs per method family (models/exporter/
 // families.py) of the same weights, each with only the passes its methods read: an
 // explanation runs the smallest graph (in bytes, which follow its nodes and its ONNX session's
@@ -173,26 +184,48 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 /**
  * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
  *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, split?: object,
- *   families?: { name: string, bytes: ArrayBuffer | Uint8Array }[] }} options
+ *   families?: { name: string, bytes: ArrayBuffer | Uint8Array }[], oneSession?: boolean }} options
  */
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
-  split, families = [],
+  split: splitGraphs, families = [], oneSession = false,
 }) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
   const options = onCpu({ executionProviders: ['wasm'], ...sessionOptions }, CPU_SESSION);
-  // Each ONNX session opens once (a failure stays: the same bytes would fail again), and
-  // release() releases those that opened.
-  /** @type {Promise<any>[]} */
-  const openings = [];
-  const once = (open) => {
+  const split = oneSession ? undefined : splitGraphs;
+  // Each graph's ONNX session opens once, when first needed (a failure stays: the same bytes
+  // would fail again), and release() releases those that opened; with oneSession, opening
+  // one first releases the one open.
+  /** @type {Set<{ close: () => Promise<void> }>} */
+  const graphs = new Set();
+  let resident = null;
+  const lazySession = (open) => {
+    /** @type {Promise<any> | null} */
     let opening = null;
-    return () => {
-      if (!opening) openings.push(opening = open());
-      return opening;
+    const graph = {
+      /** @type {any} the session, once open */
+      session: null,
+      open() {
+        opening ??= (async () => {
+          if (oneSession && resident && resident !== graph) await resident.close();
+          graph.session = await open();
+          if (oneSession) resident = graph;
+          return graph.session;
+        })();
+        return opening;
+      },
+      async close() {
+        const closing = opening;
+        opening = null;
+        graph.session = null;
+        if (resident === graph) resident = null;
+        await (await closing?.catch(() => null))?.release();
+      },
     };
+    graphs.add(graph);
+    return graph;
   };
   // An ONNX session (opened with `graphOptions`) checked by `check`, released when the check fails.
   const checked = async (graphBytes, name, check, graphOptions = options) => {
@@ -205,12 +238,7 @@ export async function openExplainer({
     }
     return s;
   };
-  /** @type {any} the explainer graph's session once open */
-  let session = null;
-  const explainerSession = once(async () => {
-    session = await checked(bytes, modelName, (s) => checkSessionContract(s, modelName, metadata));
-    return session;
-  });
+  const explainerGraph = lazySession(() => checked(bytes, modelName, (s) => checkSessionContract(s, modelName, metadata)));
 
   // The split graphs' fit is checked now, from their bytes, and so are the names of the
   // explainer graph that opens later.
@@ -225,39 +253,27 @@ export async function openExplainer({
   }
   // The graphs an explanation may run, smallest first; each opens once, when first needed.
   const explainers = [
-    { name: modelName, bytes, outputs: graphOutputs(metadata), open: explainerSession, isOpen: () => session !== null },
-    ...families.map(({ name, bytes: graphBytes }) => {
-      const familyOutputs = checkFamilyContract(ioNames(graphBytes, name), name);
-      let familySession = null;
-      return {
-        name,
-        bytes: graphBytes,
-        outputs: familyOutputs,
-        open: once(async () => {
-          familySession = await checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata), onCpu(options, FAMILY_SESSION));
-          return familySession;
-        }),
-        isOpen: () => familySession !== null,
-      };
-    }),
+    { name: modelName, bytes, outputs: graphOutputs(metadata), graph: explainerGraph },
+    ...families.map(({ name, bytes: graphBytes }) => ({
+      name,
+      bytes: graphBytes,
+      outputs: checkFamilyContract(ioNames(graphBytes, name), name),
+      graph: lazySession(() => checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata), onCpu(options, FAMILY_SESSION))),
+    })),
   ].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength);
   // The smallest graph with every output of `fetches`; the explainer graph has them all.
   const explainerFor = (fetches) => explainers.find((g) => fetches.every((o) => g.outputs.includes(o)));
 
-  const photoSession = once(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
-  const classGraphSession = once(() => createOnnxSession(ort, split.target, options, 'its class graph'));
-  let forward = null;
-  if (split && forwardModel) {
-    forward = await openForward(ort, forwardModel, options, forwardName, metadata);
-  } else {
-    const first = await (split && !split.later ? photoSession() : explainerSession());
-    if (forwardModel) {
-      try {
-        forward = await openForward(ort, forwardModel, options, forwardName, metadata);
-      } catch (err) {
-        await first.release();
-        throw err;
-      }
+  const photoGraph = lazySession(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
+  const classGraph = lazySession(() => createOnnxSession(ort, split.target, options, 'its class graph'));
+  const forwardGraph = forwardModel ? lazySession(() => openForward(ort, forwardModel, options, forwardName, metadata)) : null;
+  if (!oneSession) {
+    try {
+      if (!split || !forwardModel) await (split && !split.later ? photoGraph : explainerGraph).open();
+      await forwardGraph?.open();
+    } catch (err) {
+      await Promise.all([...graphs].map((g) => g.close()));
+      throw err;
     }
   }
 
@@ -300,7 +316,7 @@ export async function openExplainer({
   async function run(pixels, rows, K, fetches) {
     const inputs = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', rows, [K, C]) };
     const graph = explainerFor(fetches);
-    const explainer = await graph.open(); // opening it is not the run's time
+    const explainer = await graph.graph.open(); // opening it is not the run's time
     const feeds = { ...inputs, ...switchFeeds(ort, explainer.inputNames, fetches) };
     const started = now();
     const result = await explainer.run(feeds, fetches);
@@ -345,6 +361,7 @@ export async function openExplainer({
 
   // The plain forward graph on n images → their logits, checked to be [n, C].
   async function runForward(input, n) {
+    const forward = await forwardGraph.open();
     const result = await forward.run({ [forward.inputNames[0]]: input });
     const logits = result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]];
     if (!sameDims(logits.dims, [n, C])) {
@@ -364,19 +381,22 @@ export async function openExplainer({
   return {
     metadata,
     // The explainer graph's ONNX session, null until it opens (at once without split graphs).
-    get session() { return session; },
+    get session() { return explainerGraph.session; },
+
+    // True when one ONNX session is open at a time (oneSession: a large model).
+    oneSession,
     dims: d,
 
     // The outputs this graph has (the contract's and the optional ones it declares).
     outputs,
 
     // True when predict() runs the plain forward graph, not the whole explainer.
-    get hasForward() { return forward !== null; },
+    get hasForward() { return forwardGraph !== null; },
 
     // Logits only: the forward graph when given, else a logits-only fetch of the explainer
     // (as slow as explain() with one target row; measured in bench/explain.js).
     async predict(pixels) {
-      if (forward) {
+      if (forwardGraph) {
         const started = now();
         const logits = await runForward(pixelsTensor(pixels), 1);
         return { logits, timings: { modelMs: now() - started } };
@@ -388,7 +408,7 @@ export async function openExplainer({
     // n images at once through the plain forward graph (its batch axis is dynamic):
     // batch is a Float32Array of n·3·H·W normalised values → Float32Array of n·C logits.
     async predictBatch(batch, n) {
-      if (!forward) throw new Error(`predictBatch needs the plain forward graph (${forwardName}) beside ${modelName}`);
+      if (!forwardGraph) throw new Error(`predictBatch needs the plain forward graph (${forwardName}) beside ${modelName}`);
       if (!(batch instanceof Float32Array) || !(n > 0) || batch.length !== n * 3 * H * W) {
         throw new Error(`predictBatch takes a Float32Array of ${n}×3×${H}×${W} values (got length ${batch?.length})`);
       }
@@ -423,12 +443,12 @@ export async function openExplainer({
     get canCachePhoto() { return Boolean(split); },
 
     // True once the explainer graph's ONNX session is open.
-    get explainerOpen() { return session !== null; },
+    get explainerOpen() { return explainerGraph.session !== null; },
 
     // True once the ONNX session of the graph that explain() runs for `wanted` outputs is open:
     // until then predict() with the forward graph gives a prediction without waiting for it.
     isOpenFor(wanted) {
-      return explainerFor(['logits', ...fetchList(wanted)]).isOpen();
+      return explainerFor(['logits', ...fetchList(wanted)]).graph.session !== null;
     },
 
     // Open the photo, explainer and class graphs' ONNX sessions ahead of their first use (the
@@ -437,25 +457,25 @@ export async function openExplainer({
     // prepareExplainer opens the graph explain() runs for `wanted` outputs (default: the
     // contract's).
     async preparePhoto() {
-      if (split) await photoSession();
+      if (split) await photoGraph.open();
     },
     async prepareExplainer(wanted = CONTRACT_OUTPUTS) {
-      await explainerFor(['logits', ...fetchList(wanted)]).open();
+      await explainerFor(['logits', ...fetchList(wanted)]).graph.open();
     },
     // The explanation graphs whose ONNX sessions are not open yet, smallest first, each as a
     // function that opens it: for opening them one at a time while the caller is idle.
     unopenedExplainers() {
-      return explainers.filter((g) => !g.isOpen()).map((g) => g.open);
+      return explainers.filter((g) => g.graph.session === null).map((g) => () => g.graph.open());
     },
     async prepareClassGraph() {
-      if (split) await classGraphSession();
+      if (split) await classGraph.open();
     },
 
     // The class-independent half of an explanation, once per photo: the photo graph's
     // outputs, kept as the class graph's feeds. → { logits, modelMs, feeds }
     async cachePhoto(pixels) {
       if (!split) throw new Error(`${modelName} was opened without its split graphs`);
-      const photo = await photoSession();
+      const photo = await photoGraph.open();
       const started = now();
       const result = await photo.run({ pixels: pixelsTensor(pixels) });
       const modelMs = now() - started;
@@ -473,16 +493,16 @@ export async function openExplainer({
     async explainCached(cache, rows, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
       if (!split) throw new Error(`${modelName} was opened without its split graphs`);
       const fetches = fetchList(wanted);
-      const classGraph = await classGraphSession();
+      const classSession = await classGraph.open();
       const K = rows.length;
       const graphFetches = fetches.filter((o) => o !== 'attn');
       const feeds = {
         ...cache.feeds,
         target: new ort.Tensor('float32', targetRows(rows, C), [K, C]),
-        ...switchFeeds(ort, classGraph.inputNames, fetches),
+        ...switchFeeds(ort, classSession.inputNames, fetches),
       };
       const started = now();
-      const result = graphFetches.length ? await classGraph.run(feeds, graphFetches) : {};
+      const result = graphFetches.length ? await classSession.run(feeds, graphFetches) : {};
       const modelMs = now() - started;
       checkShapes(result, graphFetches, K, `${modelName} class graph`);
       const logits = cache.logits;
@@ -495,8 +515,7 @@ export async function openExplainer({
     },
 
     async release() {
-      const opened = await Promise.all(openings.map((o) => o.catch(() => null)));
-      await Promise.all([forward, ...opened].map((x) => x?.release()));
+      await Promise.all([...graphs].map((g) => g.close()));
     },
   };
 }

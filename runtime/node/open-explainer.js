@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
-import { openExplainer } from '../explainer.js';
+import { openExplainer, LARGE_WEIGHTS_BYTES } from '../explainer.js';
 import { loadEngine } from './ort-engine.js';
 
 // A models folder (its index.json's first model), or an explainer graph .onnx (its
@@ -57,9 +57,6 @@ export function forwardPathFor(onnxPath) {
   return onnxPath.replace(/(\.onnx)?$/i, '.forward.onnx');
 }
 
-// The largest weights file for which the split graphs are opened too (ViT-S/16's 88 MB fit).
-const SPLIT_MAX_WEIGHT_BYTES = 128 * 2 ** 20;
-
 // The split graphs (models/exporter/split.py) the models folder's index.json lists for the
 // graph at onnxPath, or null (none, or too large to open beside it): { photo, target, weights }.
 async function splitGraphsFor(onnxPath) {
@@ -80,7 +77,7 @@ async function splitGraphsFor(onnxPath) {
   // onnxruntime-web's WebAssembly memory stops at 4 GB and every session keeps its own copy
   // of the weights (and prepacked copies): beside the explainer graph's, the photo and class
   // graphs' sessions of ViT-B/16 (347 MB of weights) failed with bad_alloc (bench/scale.js).
-  if (statSync(files[2]).size > SPLIT_MAX_WEIGHT_BYTES) return null;
+  if (statSync(files[2]).size > LARGE_WEIGHTS_BYTES) return null;
   return { photo: files[0], target: files[1], weights: files[2] };
 }
 

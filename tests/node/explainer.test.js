@@ -162,6 +162,57 @@ test('family graphs open when first needed or prepared, each once', async () => 
   await ex.release();
 });
 
+// Every ONNX session onnxruntime creates while fn runs, and whether each is released.
+async function countSessions(fn) {
+  const create = ort.InferenceSession.create;
+  const sessions = [];
+  ort.InferenceSession.create = async (...args) => {
+    const s = await create.apply(ort.InferenceSession, args);
+    const entry = { open: true };
+    sessions.push(entry);
+    const release = s.release.bind(s);
+    s.release = () => { entry.open = false; return release(); };
+    return s;
+  };
+  try {
+    await fn(() => sessions.filter((e) => e.open).length);
+  } finally {
+    ort.InferenceSession.create = create;
+  }
+  return sessions.length;
+}
+
+test('oneSession (a large model) keeps one ONNX session open: each graph opens when needed, the one open released first', async () => {
+  const model = tinyExplainerOnnx({ lrp: true });
+  const forwardModel = tinyExplainerOnnx({ plain: true });
+  const cases = [[['attn_rel'], 'transformer_attribution.onnx'], [['input_rel_attnlrp'], 'attnlrp.onnx'],
+    [['attn_rel', 'input_rel_cp_lrp'], 'tiny.onnx'], [['attn_rel'], 'transformer_attribution.onnx']];
+  const reference = await openExplainer({ ort, model, metadata: tinyMetadata({ lrp: true }), families, forwardModel });
+  const want = [];
+  for (const [outputs] of cases) want.push(await reference.explain(pixels, [null, 2], { outputs }));
+  const logits = (await reference.predict(pixels)).logits;
+  await reference.release();
+  const created = await countSessions(async (open) => {
+    const ex = await openExplainer({ ort, model, metadata: tinyMetadata({ lrp: true }), modelName: 'tiny.onnx', families, forwardModel, oneSession: true });
+    assert.equal(open(), 0, 'none opens with the explainer');
+    assert.equal(ex.oneSession, true);
+    assert.equal(ex.canCachePhoto, false);
+    await ex.prepareExplainer(['attn_grad', 'attn_rel']);
+    assert.equal(open(), 1);
+    for (const [i, [outputs, graph]] of cases.entries()) {
+      const got = await ex.explain(pixels, [null, 2], { outputs });
+      assert.equal(got.graph, graph);
+      assert.equal(open(), 1, `after ${graph}`);
+      for (const k of [0, 1]) for (const o of outputs) assert.deepEqual(got.tensors[k][o].data, want[i].tensors[k][o].data, `${o} of row ${k}`);
+    }
+    assert.deepEqual((await ex.predict(pixels)).logits, logits);
+    assert.equal(open(), 1, 'the forward graph in place of the family graph');
+    await ex.release();
+    assert.equal(open(), 0);
+  });
+  assert.equal(created, 5); // the default family twice, attnlrp, the explainer graph, the forward
+});
+
 test('a family graph that breaks the contract is refused at opening, naming it', async () => {
   const open = (family) => openExplainer({ ort, model: tinyExplainerOnnx({ lrp: true }), metadata: tinyMetadata({ lrp: true }), families: [family] });
   await assert.rejects(open({ name: 'a.onnx', bytes: tinyExplainerOnnx({ outputs: ['attn', 'attn_grad'] }) }),

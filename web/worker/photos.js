@@ -60,8 +60,9 @@ export async function analyze(msg, reply) {
   checkFresh(msg);
   const viaPhoto = photoGraph && photoSessions.explainer.canCachePhoto;
   // Before the session of the graph that explains these methods is open, the forward graph
-  // predicts at once.
-  const viaForward = !viaPhoto && photoSessions.explainer.hasForward && !photoSessions.explainer.isOpenFor(core.outputsFor(methods));
+  // predicts at once (not where one session is open at a time: it would be opened in vain).
+  const { explainer } = photoSessions;
+  const viaForward = !viaPhoto && explainer.hasForward && !explainer.oneSession && !explainer.isOpenFor(core.outputsFor(methods));
   const { top5, target, modelMs } = viaPhoto ? await photoSessions.predictFromPhoto(photo)
     : viaForward ? await photoSessions.predictForward(photo) : await photoSessions.predict(photo, { methods });
   reply({

@@ -3,7 +3,7 @@
 // they open in: the first at `init`, the default method's graph right after `ready`, the
 // others when the Worker is idle. `site` is web/lib/site-files.js's URLs, which only the
 // top-level script can build (web/worker.js).
-import { openExplainer } from '../../runtime/explainer.js';
+import { openExplainer, LARGE_WEIGHTS_BYTES } from '../../runtime/explainer.js';
 import { createPhotoSessions } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds } from '../../runtime/metadata.js';
@@ -83,7 +83,11 @@ async function fetchMetadata(url, name, sha256) {
 // (its family's graph, models/exporter/families.py; about a second: docs/architecture.md)
 // opens right after, and the target, photo and other explanation graphs' when the Worker
 // is idle; otherwise each opens when a photo first needs it (embeds need no explainer graph).
-// The attribution graphs open elsewhere (web/attribution-job.js).
+// A large model (its split graphs' bytes, almost all of them the weights, over
+// LARGE_WEIGHTS_BYTES) keeps one session open at a time, that of the graph the last request
+// needed (runtime/explainer.js, oneSession): the page's ready is its default method's
+// graph's, and no split graph is read. The attribution graphs open elsewhere
+// (web/attribution-job.js).
 async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply, site) {
   const url = (file) => new URL(file, base).href;
   const { time, ms } = phaseTimer(reply);
@@ -91,12 +95,15 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
   // photo and target graphs, all three reading one weights file: a class switch then
   // costs the target graph alone; and the plain forward graph over the same weights.
   const split = model.split;
+  const oneSession = Boolean(split?.bytes > LARGE_WEIGHTS_BYTES);
   const forward = prepare && split?.forward;
   // The graphs per method family (models/exporter/families.py), for the page: its first
   // map runs the family graph of the method asked for, whose session opens fastest.
-  const families = prepare ? Object.values(split?.families ?? {}) : [];
-  const files = split ? [[split.weights], [split.graph], [split.photo], [split.target], [forward], ...families.map((f) => [f])]
+  const families = prepare || oneSession ? Object.values(split?.families ?? {}) : [];
+  const pair = oneSession ? [] : [split?.photo, split?.target];
+  const files = split ? [[split.weights], [split.graph], ...pair.map((f) => [f]), [forward], ...families.map((f) => [f])]
     .filter(([f]) => f) : [[model.onnx, model.bytes]];
+  const bytesOf = (f) => downloads[files.findIndex(([name]) => name === f)];
   const total = split ? split.bytes : files.reduce((s, [, b]) => s + (b || 0), 0);
   let fromCache = true;
   // The files are read at once, not one after another (each read from Cache Storage waits
@@ -136,17 +143,24 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
   // The metadata is checked against every axis the graph fixes when its session opens,
   // the split graphs' fit from their bytes, and every run's output shapes as they come:
   // no blank run at load (it cost about three explanations on each visit).
-  const explainer = await time(PHASE.PREPARE, () => openExplainer({
-    ort,
-    model: split ? downloads[1] : downloads[0],
-    split: split && { photo: downloads[2], target: downloads[3] },
-    forwardModel: forward && downloads[4],
-    families: families.map((name, i) => ({ name, bytes: downloads[files.length - families.length + i] })),
-    forwardName: forward || undefined,
-    metadata: meta,
-    sessionOptions,
-    modelName: graphName,
-  }));
+  const defaultOutputs = () => core.outputsFor(graphMethodIds(core, meta).slice(0, 1));
+  const explainer = await time(PHASE.PREPARE, async () => {
+    const opened = await openExplainer({
+      ort,
+      model: split ? downloads[1] : downloads[0],
+      split: split && !oneSession && { photo: bytesOf(split.photo), target: bytesOf(split.target) },
+      oneSession,
+      forwardModel: forward && bytesOf(forward),
+      families: families.map((name) => ({ name, bytes: bytesOf(name) })),
+      forwardName: forward || undefined,
+      metadata: meta,
+      sessionOptions,
+      modelName: graphName,
+    });
+    // a large model's one session, from ready on: the default method's graph (it predicts too)
+    if (oneSession) await opened.prepareExplainer(defaultOutputs()).catch(async (err) => { await opened.release(); throw err; });
+    return opened;
+  });
   // A failure shows when a photo needs the session.
   if (prepare && explainer.canCachePhoto) {
     // The session of the graph that explains the registry's first method (the page's
@@ -159,7 +173,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     // the explainer graph's for requests spanning families) open last, smallest first.
     enqueue(async () => {
       const started = now();
-      await explainer.prepareExplainer(core.outputsFor(graphMethodIds(core, meta).slice(0, 1))).catch(() => {});
+      await explainer.prepareExplainer(defaultOutputs()).catch(() => {});
       notice({ type: NOTICE.EXPLAINER_READY, ms: now() - started });
       whenIdle('class-graph', () => explainer.prepareClassGraph().then(() => notice({ type: NOTICE.SESSIONS_READY })));
       whenIdle('photo-graph', () => explainer.preparePhoto());
