@@ -33,13 +33,9 @@ function missingExternalData(err) {
 }
 
 // InferenceSession.create with a message naming the graph (and a missing weights file).
-// An externalData entry's `data` may be a function giving it (a promise too): called at each
-// opening, so that the caller need not hold a large model's weights between openings.
 async function createOnnxSession(ort, bytes, options, name) {
-  const externalData = options.externalData
-    && await Promise.all(options.externalData.map(async (d) => (typeof d.data === 'function' ? { ...d, data: await d.data() } : d)));
   try {
-    return await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), { ...options, externalData });
+    return await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), options);
   } catch (err) {
     const weights = missingExternalData(err);
     const given = (options.externalData ?? []).map((d) => d.path);

@@ -137,10 +137,8 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
     core ? null : time(PHASE.CORE, async () => { core = await loadCoreFrom(site); }),
   ]).then(([[m, d], o]) => [m, d, o]);
 
-  const bytes = downloads.reduce((sum, b) => sum + b.byteLength, 0);
   const sessionOptions = used === 'webgpu' ? { executionProviders: ['webgpu', 'wasm'] } : {};
-  if (split) sessionOptions.externalData = [{ path: split.weights, data: oneSession
-    ? weightsOnce(downloads, url(split.weights), model.sha256?.[split.weights]) : downloads[0] }];
+  if (split) sessionOptions.externalData = [{ path: split.weights, data: downloads[0] }];
   const graphName = split ? split.graph : model.onnx;
   // The metadata is checked against every axis the graph fixes when its session opens,
   // the split graphs' fit from their bytes, and every run's output shapes as they come:
@@ -197,26 +195,13 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       threads: ort.env.wasm.numThreads,
       isolated: self.crossOriginIsolated,
       fromCache,
-      bytes,
+      bytes: downloads.reduce((s, b) => s + b.byteLength, 0),
       split: explainer.canCachePhoto,
       phaseMs: ms, // how long init waited for each phase
       compileMs, // onnxruntime's load and compile, start to end
       // the registry: ids, names, help (src/methods/registry.h); attattr runs other graphs
       methods: core.methods.filter((m) => graphMethodIds(core, meta).includes(m.id)),
     },
-  };
-}
-
-// A large model's weights for its sessions' openings (one at a time): the downloaded bytes
-// for the first, read again (from Cache Storage) for each later one, so that between openings
-// the Worker holds them only in the open session (346 MB for a ViT-B/16).
-function weightsOnce(downloads, url, sha256) {
-  let bytes = downloads[0];
-  downloads[0] = null;
-  return async () => {
-    const given = bytes;
-    bytes = null;
-    return given ?? (await fetchModelBytes(url, { sha256 })).bytes;
   };
 }
 
