@@ -75,13 +75,13 @@ export const CPU_SESSION = { extra: { session: { disable_prepacking: '1' } } };
 // defaults (not measured there).
 export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled' };
 
-// A method family's graph opens with onnxruntime's basic graph optimisation alone: its
-// session's opening is on the way to the first map of its methods (the default method's,
-// right after the page's "ready"), and the extended level's fusions cost about a fifth of
-// that opening while its runs were as fast without them (Node, 2 threads); 'disabled' would
-// leave the LinearParts the loops read (models/exporter/scan_graph.py) to be computed on
-// every run instead of folded once.
-const FAMILY_SESSION = { graphOptimizationLevel: 'basic' };
+// A method family's graph opens with onnxruntime's graph optimisation off: its session's
+// opening is on the way to the first map of its methods (the default method's, right after
+// the page's "ready"), and the exporter leaves its pieces with nothing to fold or fuse but
+// the LinearParts the loops read (models/exporter/scan_graph.py), which are then computed
+// on each run: DeiT-tiny's default family graph opens in 80 ms instead of 128 at the basic
+// level, its runs 1.007× as long (30 paired runs; docs/experiments.md).
+const FAMILY_SESSION = { graphOptimizationLevel: 'disabled' };
 
 // A model whose weights file is larger than this keeps one ONNX session open at a time
 // (`oneSession`): each session holds its own copy of the weights, and a run as much again
