@@ -180,7 +180,7 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // ONNX sessions: without split graphs the explainer graph's opens at once. With them the plain
 // forward graph's opens at once when given (the smallest: it predicts while the others
 // open), else the photo graph's; the others open when first used or prepared: the
-// explainer and class graphs take about a second each to open, far more than a forward.
+// explainer and family graphs take longer to open than a forward runs (docs/architecture.md).
 /**
  * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
  *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, split?: object,

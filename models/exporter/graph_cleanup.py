@@ -1,4 +1,5 @@
-"""Post-export cleanup of the ONNX graphs: offline, once, what onnxruntime's basic graph
+"""Cleanup of the ONNX graphs torch.onnx writes (each piece of a graph built block by block,
+scan_graph.py, and the attribution graphs traced whole): offline, once, what onnxruntime's basic graph
 optimisation otherwise redoes at every session opening, storing no tensor larger than
 MAX_FOLDED elements (never a derived weight: onnxruntime's own offline graph wrote 131.6 MB
 of clamped and transposed W, docs/experiments.md).

@@ -1,9 +1,10 @@
 """Runs an export's torch.onnx conversions side by side, one worker process per core.
 
 PyTorch 1.13 converts a traced graph to ONNX on one core, in a time that grows faster
-than the square of the graph's nodes (onnx_export.keep_env_alive). An export is about
-twenty such conversions (the explainer, split, family and attribution graphs) that share
-nothing but the weights, each writing its own file: workers take them largest first.
+than the square of the graph's nodes (onnx_export.keep_env_alive). The attribution graphs
+are still traced whole this way (the others are built block by block in seconds,
+scan_graph.py): some twenty conversions that share nothing but the weights, each writing
+its own file, which workers take largest first.
 Workers are spawned, not forked: the parent may already have used torch's OpenMP threads,
 which a forked child cannot.
 

@@ -80,7 +80,7 @@ async function fetchMetadata(url, name, sha256) {
 // predict with it), or with `prepare` (the page) the plain forward graph's (the smallest:
 // it predicts while the others open); without them the explainer graph's. The model is
 // ready then. With `prepare` the session of the graph that explains the default method
-// (its family's graph, models/exporter/families.py; about a second: docs/architecture.md)
+// (its family's graph, models/exporter/families.py; docs/architecture.md gives the times)
 // opens right after, and the target, photo and other explanation graphs' when the Worker
 // is idle; otherwise each opens when a photo first needs it (embeds need no explainer graph).
 // A large model (its split graphs' bytes, almost all of them the weights, over
