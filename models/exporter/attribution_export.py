@@ -12,7 +12,7 @@ from .attribution import BLOCK_INPUTS, BLOCK_OUTPUTS, STATES_INPUTS, STATES_OUTP
     build_states
 from .config import ViTConfig
 from .explainer import build_plain
-from .onnx_export import OPSET
+from .scan_graph import OPSET
 from .split_export import externalise
 from .trace_workers import TraceWorkers
 

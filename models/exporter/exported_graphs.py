@@ -51,21 +51,16 @@ class Examples:
         self.target[0, 0] = self.target[1, cfg.num_classes - 1] = 1.0
         self.switches = {n: torch.tensor(1.0) for n in P.switches_of(passes)}
         with torch.no_grad():
-            self.x0, self.pro = P.embed_stage(params, cfg, self.pixels)
-            records, x = [], self.x0
-            for b in range(cfg.depth - 1):
-                records.append(block_forward(params, cfg, b, x, cfg.tokens))
-                if inverses:
-                    add_inverses(params, cfg, b, records[-1], last=False)
-                x = records[-1].x_out
+            self.x0, self.pro, records, self.c, self.head = P.forward(params, cfg, self.pixels, final_ln_eps)
+            if inverses:
+                for b, record in enumerate(records):
+                    add_inverses(params, cfg, b, record, last=False)
+                add_inverses(params, cfg, cfg.depth - 1, self.c, last=True)
+                add_head_inverses(params, cfg, self.head)
             self.first = records[0] if records else None
             self.block = records[1] if len(records) > 1 else None
             self.x1 = records[0].x_out if records else None
-            self.x_top = x
-            self.c, self.head = P.top_forward(params, cfg, x, final_ln_eps)
-            if inverses:
-                add_inverses(params, cfg, cfg.depth - 1, self.c, last=True)
-                add_head_inverses(params, cfg, self.head)
+            self.x_top = records[-1].x_out if records else self.x0
             target = predicted_class_rows(self.target, self.head.logits)
             _, self.state, self.rows = P.top_backward(params, cfg, passes, self.c, self.head, target, self.switches)
 

@@ -8,6 +8,8 @@ classic Linear denominators, are then empty too (classic_rows).
 Forward-side quantities ([rows, features], no K dim) are shared by both streams and every
 target row: denominators are turned into reciprocals once, then each stream multiplies.
 """
+import functools
+
 import torch
 
 EPS = 1e-9
@@ -42,25 +44,28 @@ def each(fn, pair):
 class LinearParts:
     """A Linear layer's weight W [out, in] and the parts of it the rules read: W⁺, W⁻ and |W|.
 
-    By default each part is computed from W where a rule reads it (onnxruntime folds these
+    By default each part is computed from W when a rule first reads it (onnxruntime folds these
     into constants when it opens a session). A loop over the blocks (scan_graph.py) cannot
     fold what it computes inside its body, block by block, on every run: it computes the
     parts of all blocks once, outside the loop, and hands them in."""
 
     def __init__(self, weight, pos=None, neg=None, magnitude=None):
-        self.weight, self._pos, self._neg, self._magnitude = weight, pos, neg, magnitude
+        self.weight = weight
+        for name, part in (("pos", pos), ("neg", neg), ("magnitude", magnitude)):
+            if part is not None:
+                setattr(self, name, part)  # given: its cached_property below is never computed
 
-    @property
+    @functools.cached_property
     def pos(self):
-        return torch.relu(self.weight) if self._pos is None else self._pos
+        return torch.relu(self.weight)
 
-    @property
+    @functools.cached_property
     def neg(self):
-        return self.weight - self.pos if self._neg is None else self._neg
+        return self.weight - self.pos
 
-    @property
+    @functools.cached_property
     def magnitude(self):
-        return self.weight.abs() if self._magnitude is None else self._magnitude
+        return self.weight.abs()
 
 
 def times_transposed(x, weight):

@@ -11,7 +11,6 @@ from .config import ViTConfig
 from .errors import ExportCheckFailed
 from .exported_graphs import explainer_model, forward_model
 from .metadata import K, Dim, input_shapes, output_shapes
-from .scan_graph import OPSET  # noqa: F401  (the graphs' opset, for the traced graphs too)
 
 # The explainer file may hold little more than the weights: derived tensors (clamped W⁺,
 # W⁻, transposes) must be computed in the graph, not stored as extra initializers.

@@ -66,6 +66,18 @@ def embed_stage(params, cfg: ViTConfig, pixels):
     return embed(params, cfg, pro), pro
 
 
+def forward(params, cfg: ViTConfig, pixels, final_ln_eps=None):
+    """Every forward stage: (x0, the embedding's record, blocks 0..B-2's records, the last
+    block's record, the head's record with the logits)."""
+    x0, pro = embed_stage(params, cfg, pixels)
+    blocks, x = [], x0
+    for b in range(cfg.depth - 1):
+        blocks.append(block_forward(params, cfg, b, x, cfg.tokens))
+        x = blocks[-1].x_out
+    c, head = top_forward(params, cfg, x, final_ln_eps)
+    return x0, pro, blocks, c, head
+
+
 def top_forward(params, cfg: ViTConfig, x, final_ln_eps=None):
     """(the last block's record, the head's record with the logits [1, C]) from the last
     block's input x [S, D]."""
@@ -149,12 +161,7 @@ def run(params, cfg: ViTConfig, passes, pixels, target, switches: Dict[str, torc
         prepare=None) -> Dict[str, torch.Tensor]:
     """Every stage in order, in PyTorch: the outputs of `passes` (outputs_of) by name.
     prepare(predicted_class_rows) replaces the all-zero target rows (targets.py)."""
-    x, pro = embed_stage(params, cfg, pixels)
-    blocks = []
-    for b in range(cfg.depth - 1):
-        blocks.append(block_forward(params, cfg, b, x, cfg.tokens))
-        x = blocks[-1].x_out
-    c, head = top_forward(params, cfg, x, final_ln_eps)
+    _, pro, blocks, c, head = forward(params, cfg, pixels, final_ln_eps)
     target = prepare(target, head.logits)
     outs, state, rows = top_backward(params, cfg, passes, c, head, target, switches)
     per_block = {name: [None] * (cfg.depth - 1) + [outs.pop(name)] for name in BLOCK_OUTPUTS if name in outs}

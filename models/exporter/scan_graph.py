@@ -116,12 +116,12 @@ def block_inputs(params, cfg, b: int) -> Dict[str, torch.Tensor]:
     """Example inputs of a loop body's weights: block b's weights, and their LinearParts
     where parts_outside(cfg)."""
     from .params import param_shapes
-    out = {}
+    out, with_parts = {}, parts_outside(cfg)
     for key in param_shapes(cfg):
         if key.startswith(f"blocks.{b}."):
             name = BlockParams.part(key)
             out[name] = params.get(key)
-            if out[name].dim() == 2 and parts_outside(cfg):
+            if out[name].dim() == 2 and with_parts:
                 lin = params.linear(key)
                 out.update({f"{name}.{p}": getattr(lin, p) for p in PARTS})
     return out

@@ -14,9 +14,6 @@ docs/glossary.md, pending).
 from .config import ViTConfig
 from .lrp_rules import proposed_inverse
 
-PHOTO_OUTPUTS = ["logits", "attn"]  # then the cache
-CLASS_OUTPUTS = ["attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic",
-                 "input_rel_attnlrp", "input_rel_cp_lrp"]
 CACHE_PREFIX = "cache."
 
 
