@@ -170,7 +170,8 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // used (the Node API, where most photos are explained once).
 // oneSession: one ONNX session open at a time (LARGE_WEIGHTS_BYTES): none opens here, each
 // when its graph is first needed (the caller's prepareExplainer() opens the first), after
-// the one open is released; the split graphs are not used. The caller runs one request at
+// the one open is released; it takes no split graphs (their point is two sessions open
+// beside the others). The caller runs one request at
 // a time (the Worker's queue), so the session released is never one in use.
 // families (optional): [{ name, bytes }] graphs per method family (models/exporter/
 // families.py) of the same weights, each with only the passes its methods read: an
@@ -188,13 +189,13 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
  */
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
-  split: splitGraphs, families = [], oneSession = false,
+  split, families = [], oneSession = false,
 }) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
+  if (oneSession && split) throw new Error(`openExplainer: ${modelName} opened with oneSession takes no split graphs`);
   validateMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
   const options = onCpu({ executionProviders: ['wasm'], ...sessionOptions }, CPU_SESSION);
-  const split = oneSession ? undefined : splitGraphs;
   // Each graph's ONNX session opens once, when first needed (a failure stays: the same bytes
   // would fail again), and release() releases those that opened; with oneSession, opening
   // one first releases the one open.

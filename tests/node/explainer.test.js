@@ -213,6 +213,12 @@ test('oneSession (a large model) keeps one ONNX session open: each graph opens w
   assert.equal(created, 5); // the default family twice, attnlrp, the explainer graph, the forward
 });
 
+test('oneSession refuses split graphs (they exist to stay open beside the others)', async () => {
+  const split = { photo: tinyExplainerOnnx(), target: tinyExplainerOnnx() };
+  await assert.rejects(openExplainer({ ort, model: tinyExplainerOnnx(), metadata: tinyMetadata(), modelName: 'big.onnx', split, oneSession: true }),
+    /^Error: openExplainer: big\.onnx opened with oneSession takes no split graphs$/);
+});
+
 test('a family graph that breaks the contract is refused at opening, naming it', async () => {
   const open = (family) => openExplainer({ ort, model: tinyExplainerOnnx({ lrp: true }), metadata: tinyMetadata({ lrp: true }), families: [family] });
   await assert.rejects(open({ name: 'a.onnx', bytes: tinyExplainerOnnx({ outputs: ['attn', 'attn_grad'] }) }),
