@@ -65,6 +65,10 @@ test('a large model: one session at a time, no split graph read, the maps of a n
       await context.close();
     }
   }
-  // The same graphs' maps, but the class switch (the family graph again, not the class graph)
-  for (const key of ['dog', 'cat']) assert.ok(pearson(maps[0][key], maps[1][key]) > 0.9999, key);
+  // The same maps, from other graphs (the family graph for the class switch too, not the
+  // class graph), so other float32 roundings: METHODS.md's agreement of two correct
+  // pipelines for transformer_attribution, Pearson >= 0.99; and each class's map is its own.
+  const [large, normal] = maps;
+  for (const key of ['dog', 'cat']) assert.ok(pearson(large[key], normal[key]) >= 0.99, key);
+  assert.ok(pearson(large.cat, normal.cat) > pearson(large.cat, normal.dog), 'the cat map, not the dog one');
 });
