@@ -64,6 +64,11 @@ export class CoreTensors {
 
   has(id) { return id in this.shapes; }
 
+  // The heap bytes they hold (float32).
+  get bytes() {
+    return Object.values(this.shapes).reduce((sum, s) => sum + s.reduce((a, b) => a * b, 1) * Float32Array.BYTES_PER_ELEMENT, 0);
+  }
+
   // S, from the first token tensor given (its last dim), or null.
   tokens() {
     for (const id of TOKEN_TENSORS) {

@@ -1,8 +1,9 @@
 // @ts-check
 // One open explainer with the core, and its photo sessions (the photos explained on it): the work the
-// Worker (page and embeds) and the Node API share. A photo keeps each class's tensors in
-// the core's heap (other methods and start layers reuse them) and, with the split graphs,
-// its class-independent tensors (a class switch then runs the class graph alone).
+// Worker (page and embeds) and the Node API share. The photos keep each class's tensors in
+// the core's heap, within one byte budget over all of them (other methods and start
+// layers reuse them) and, with the split graphs, each its class-independent tensors (a
+// class switch then runs the class graph alone).
 // A contrast "why the class rather than the contrast class" is computed from the two
 // classes' maps by the core (core.contrast, docs/contrast.md), so it shares their cached tensors.
 // Environment-neutral.
@@ -20,14 +21,23 @@ function classTargets(targets) {
   return [...ids].map((id) => ({ class: id }));
 }
 
-export function createPhotoSessions({ explainer, core }) {
+// The bytes of class tensors a model's photos keep, together (runtime/tensor-cache.js):
+// DeiT-tiny's classes for about a dozen, ViT-B/16's for two or three.
+export const TENSOR_CACHE_BYTES = 192 * 2 ** 20;
+
+// tensorCacheBytes: that budget, for this explainer's photos.
+export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR_CACHE_BYTES }) {
   const { metadata } = explainer;
   const layout = tokenLayout(metadata);
   let graphRuns = 0;
+  let photos = 0;
+  const tensors = new TensorCache(tensorCacheBytes);
+  const tensorKey = (photo, t) => `${photo.id} ${targetKey(t)}`;
+  const now = () => (globalThis.performance ?? Date).now();
 
   // The 5 most likely classes of a photo that has been through the graph.
   const top5 = (photo) => topK(photo.logits, 5, metadata.labels);
-  const newPhoto = (pixels, region) => ({ pixels, region, tensors: new TensorCache(4), cache: null });
+  const newPhoto = (pixels, region) => ({ id: ++photos, pixels, region, cache: null });
 
   // RGBA bytes → a photo: the core's preprocess, and the region of it the model saw.
   // crop: 'center' (the metadata's framing) or 'none' (the whole photo, core.cropModeIds).
@@ -37,20 +47,20 @@ export function createPhotoSessions({ explainer, core }) {
     return newPhoto(pre.pixels, { x, y, width: w, height: h });
   }
 
-  function keep(photo, targets, out, outputs) {
-    targets.forEach((t, k) => {
-      const heap = core.uploadTensors(out.tensors[k]);
-      photo.tensors.set(targetKey(t), { heap, outputs: new Set(outputs), free: () => heap.free() });
-    });
+  // One class's tensors of a run, into the core's heap and the cache → the cache's entry.
+  function keep(photo, t, given, outputs) {
+    const heap = core.uploadTensors(given);
+    const entry = { heap, outputs: new Set(outputs), bytes: heap.bytes, free: () => heap.free() };
+    tensors.set(tensorKey(photo, t), entry);
+    return entry;
   }
 
-  function classMaps(photo, t, startLayer) {
-    return core.computeMaps(photo.tensors.get(targetKey(t)).heap, { methods: 'all', ...layout, startLayer });
-  }
+  // A class's maps, every method its tensors allow.
+  const mapsFrom = (entry, startLayer) => core.computeMaps(entry.heap, { methods: 'all', ...layout, startLayer });
 
-  // A contrast holds the methods that can contrast (core.method(id).contrast) only.
-  function mapsOf(photo, targets, startLayer) {
-    const byClass = new Map(classTargets(targets).map((t) => [t.class, classMaps(photo, t, startLayer)]));
+  // The targets' results from each class's maps. A contrast holds the methods that can
+  // contrast (core.method(id).contrast) only.
+  function resultsOf(targets, byClass) {
     return targets.map((t) => {
       if (!isContrast(t)) return { target: t, maps: byClass.get(t.class) };
       const own = byClass.get(t.class);
@@ -68,7 +78,7 @@ export function createPhotoSessions({ explainer, core }) {
     graphRuns++;
     const out = await explainer.explain(photo.pixels, [null], { outputs });
     const target = { class: out.classes[0] };
-    keep(photo, [target], out, outputs);
+    keep(photo, target, out.tensors[0], outputs);
     photo.logits = out.logits;
     return { top5: top5(photo), target, modelMs: out.timings.modelMs };
   }
@@ -111,34 +121,42 @@ export function createPhotoSessions({ explainer, core }) {
   }
 
   // Maps of `targets` for `methods`. The graph runs (once, for every target lacking them)
-  // only when cached tensors miss an output these methods read.
+  // only when cached tensors miss an output these methods read. Each class's maps are
+  // computed as soon as its tensors are at hand: keeping the next class's may push them out.
   async function explain(photo, targets, { methods, startLayer = 0 }) {
     const need = core.outputsFor(methods);
-    const lacking = classTargets(targets).filter((t) => {
-      const entry = photo.tensors.get(targetKey(t));
-      return !entry || need.some((o) => !entry.outputs.has(o));
-    });
+    let relevanceMs = 0;
+    const timed = (f) => { const t0 = now(); const r = f(); relevanceMs += now() - t0; return r; };
+    const byClass = new Map();
+    const lacking = [];
+    for (const t of classTargets(targets)) {
+      const entry = tensors.get(tensorKey(photo, t));
+      if (entry && need.every((o) => entry.outputs.has(o))) byClass.set(t.class, timed(() => mapsFrom(entry, startLayer)));
+      else lacking.push({ t, had: entry?.outputs ?? [] });
+    }
     let modelMs = 0;
     if (lacking.length) {
       // Keep the outputs cached entries had, so re-running never loses a method.
       const outputs = new Set(need);
-      for (const t of lacking) for (const o of photo.tensors.get(targetKey(t))?.outputs ?? []) outputs.add(o);
+      for (const { had } of lacking) for (const o of had) outputs.add(o);
       // The photo's tensors when their computation has started; before that the single
       // graph costs less than computing them first.
       const cached = photo.cache && await photo.cache.catch(() => null);
-      const rows = lacking.map((t) => t.class);
+      const rows = lacking.map(({ t }) => t.class);
       // With the photo's cache, attention-only methods read the photo graph's attn: no run.
       if (!cached || [...outputs].some((o) => o !== 'attn')) graphRuns++;
       const out = cached
         ? await explainer.explainCached(cached, rows, { outputs: [...outputs] })
         : await explainer.explain(photo.pixels, rows, { outputs: [...outputs] });
       modelMs = out.timings.modelMs;
-      keep(photo, lacking, out, outputs);
+      lacking.forEach(({ t }, k) => {
+        const entry = keep(photo, t, out.tensors[k], outputs);
+        byClass.set(t.class, timed(() => mapsFrom(entry, startLayer)));
+      });
       photo.logits ??= out.logits;
     }
-    const t0 = (globalThis.performance ?? Date).now();
-    const results = mapsOf(photo, targets, startLayer);
-    return { results, timings: { modelMs, relevanceMs: (globalThis.performance ?? Date).now() - t0 } };
+    const results = timed(() => resultsOf(targets, byClass));
+    return { results, timings: { modelMs, relevanceMs } };
   }
 
   return {
@@ -153,8 +171,12 @@ export function createPhotoSessions({ explainer, core }) {
     top5,
     cachePhoto,
     explain,
-    closePhoto: (photo) => { photo.tensors.clear(); photo.cache = null; },
+    closePhoto: (photo) => {
+      tensors.deleteWhere((key) => key.startsWith(`${photo.id} `));
+      photo.cache = null;
+    },
     get graphRuns() { return graphRuns; },
-    close: () => explainer.release(),
+    get keptBytes() { return tensors.bytes; },
+    close: () => { tensors.clear(); return explainer.release(); },
   };
 }

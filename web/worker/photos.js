@@ -1,7 +1,8 @@
-// The inference Worker's photos: each analysed photo kept with its preprocessed pixels and
-// cached tensors (in the core's heap) for later classes, methods and start layers, the
-// newest MAX_PHOTOS of them; analysis (prediction and the first map), explanation, and a
-// photo's target-independent tensors cached when the Worker is idle (split graphs).
+// The inference Worker's photos: each analysed photo kept with its preprocessed pixels (its
+// classes' tensors in the core's heap, within the model's budget: runtime/explain-session.js)
+// for later classes, methods and start layers, the newest MAX_PHOTOS of them; analysis
+// (prediction and the first map), explanation, and a photo's target-independent tensors
+// cached when the Worker is idle (split graphs).
 import { graphMethodIds } from '../../runtime/metadata.js';
 import { REPLY, NOTICE } from '../lib/protocol.js';
 import { core, photoSessionsOf } from './sessions.js';
@@ -10,7 +11,7 @@ import { Stale, checkFresh, notice, whenIdle, forgetIdle } from './queue.js';
 const now = () => performance.now();
 
 const photos = new Map();    // imageId → { photoSessions, photo }, oldest first
-const MAX_PHOTOS = 8;        // each holds tensors in the core's heap (its owner releases it)
+const MAX_PHOTOS = 8;        // closing one frees its tensors
 export const photoCount = () => photos.size;
 
 export function photoOf(imageId) {
