@@ -5,7 +5,7 @@
 // a site model opens, without a second read path (OPFS would need one in the Worker and
 // in the attribution job). A key is a name in the cache only: nothing is ever requested
 // from it, nothing leaves the browser.
-import { openCache, versionedUrl, sha256Hex } from './model-fetch.js';
+import { openCache, versionedUrl, sha256Hex, keepBytes } from './model-fetch.js';
 
 const FOLDER = 'local/';
 // Written after every file is kept: a model is listed only once it is whole.
@@ -50,7 +50,7 @@ export async function keepLocalModel(siteBase, { entry, files, info }, onProgres
         throw new Error(`${name} does not match its index.json (SHA-256 ${got.slice(0, 12)}…, the index says ${entry.sha256[name].slice(0, 12)}…): the folder mixes files of two exports`);
       }
       sha256[name] = got;
-      await cache.put(versionedUrl(new URL(name, base).href, got), new Response(bytes));
+      await keepBytes(cache, versionedUrl(new URL(name, base).href, got), bytes);
       onProgress?.(i + 1, files.length);
     }
     const kept = { ...entry, sha256 };

@@ -12,30 +12,45 @@ export async function openCache() {
   }
 }
 
-// Reads a Response body chunk by chunk into `chunks` (the caller keeps what arrived when
-// the connection breaks), reporting (loaded, total) as it goes, `loaded` counting from `start`.
-async function readWithProgress(response, chunks, start, total, onProgress) {
+// A download's bytes, written into one buffer sized from the expected length as they
+// arrive: chunks joined at the end hold the file twice (692 MB at once for ViT-B/16's
+// weights). It grows when more arrive (a compressed response's Content-Length counts the
+// compressed bytes).
+class Received {
+  constructor(expected) {
+    this.buffer = new Uint8Array(expected || 2 ** 20);
+    this.length = 0;
+  }
+
+  add(chunk) {
+    const needed = this.length + chunk.byteLength;
+    if (needed > this.buffer.byteLength) {
+      const grown = new Uint8Array(Math.max(2 * this.buffer.byteLength, needed));
+      grown.set(this.buffer.subarray(0, this.length));
+      this.buffer = grown;
+    }
+    this.buffer.set(chunk, this.length);
+    this.length = needed;
+  }
+
+  get bytes() { return this.length === this.buffer.byteLength ? this.buffer : this.buffer.slice(0, this.length); }
+}
+
+// Reads a Response body chunk by chunk into `received` (the caller keeps what arrived
+// when the connection breaks), reporting (loaded, total) as it goes.
+async function readWithProgress(response, received, total, onProgress) {
   if (!response.body) {
-    chunks.push(new Uint8Array(await response.arrayBuffer()));
+    received.add(new Uint8Array(await response.arrayBuffer()));
     return;
   }
   const reader = response.body.getReader();
-  let loaded = start;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
-    onProgress?.(loaded, total);
+    received.add(value);
+    onProgress?.(received.length, total);
   }
 }
-
-const join = (chunks) => {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.byteLength; }
-  return out;
-};
 
 // The URL a file is downloaded and cached under: with models/index.json's hash of its
 // content in the query, so a re-export gets a new key (an older visit's copy is never
@@ -53,14 +68,60 @@ export async function sha256Hex(bytes) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-// Drops the cached copies of `url` other than `keep` (older versions, or one cached
-// before the index had hashes): each is the size of the model file.
+// Drops the cached copies of `url` other than `keep` and its pieces (older versions, or
+// one cached before the index had hashes): each is the size of the model file.
 async function dropOtherCopies(cache, url, keep) {
   const path = (u) => { const x = new URL(u); return x.origin + x.pathname; };
   const target = path(url);
   for (const request of await cache.keys()) {
-    if (request.url !== keep && path(request.url) === target) await cache.delete(request);
+    if (path(request.url) === target && wholeKey(request.url) !== keep) await cache.delete(request);
   }
+}
+
+// A file over PIECE_BYTES is kept as pieces of that size, each its own entry, and an empty
+// entry under its key that counts them, written last (so a file is cached only once whole):
+// Chromium refuses one entry of about 256 MB or more in a private window (found with a
+// 346 MB ViT-B/16 weights file, which every visit then downloaded again), and a piece at a
+// time is all a reading holds beside the file.
+const PIECE_BYTES = 64 * 2 ** 20;
+const PIECES = 'X-Vitrel-Pieces';
+const pieceKey = (key, i) => { const u = new URL(key); u.searchParams.set('piece', String(i)); return u.href; };
+const wholeKey = (key) => { const u = new URL(key); u.searchParams.delete('piece'); return u.href; };
+
+/** Keeps `bytes` in `cache` under `key` (in pieces when large); a failed write throws. */
+export async function keepBytes(cache, key, bytes) {
+  const headers = { 'Content-Type': 'application/octet-stream' };
+  if (bytes.byteLength <= PIECE_BYTES) {
+    await cache.put(key, new Response(bytes, { headers }));
+    return;
+  }
+  const count = Math.ceil(bytes.byteLength / PIECE_BYTES);
+  for (let i = 0; i < count; i++) {
+    await cache.put(pieceKey(key, i), new Response(bytes.subarray(i * PIECE_BYTES, (i + 1) * PIECE_BYTES), { headers }));
+  }
+  await cache.put(key, new Response(null, { headers: { [PIECES]: String(count), 'Content-Length': '0', 'X-Vitrel-Bytes': String(bytes.byteLength) } }));
+}
+
+// Drops `key` and its pieces.
+async function forget(cache, key) {
+  for (const request of await cache.keys()) if (wholeKey(request.url) === key) await cache.delete(request);
+}
+
+// The bytes kept under `key` (joined from its pieces), or null when it is not kept whole.
+async function readKept(cache, key) {
+  const kept = await cache.match(key);
+  if (!kept) return null;
+  const count = Number(kept.headers.get(PIECES));
+  if (!count) return new Uint8Array(await kept.arrayBuffer());
+  const bytes = new Uint8Array(Number(kept.headers.get('X-Vitrel-Bytes')));
+  for (let i = 0, at = 0; i < count; i++) {
+    const piece = await cache.match(pieceKey(key, i));
+    if (!piece) return null;
+    const part = new Uint8Array(await piece.arrayBuffer());
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
 }
 
 // The part of a download that arrived before its connection broke, kept in Cache Storage
@@ -75,18 +136,19 @@ async function download(key, url, { cache, head, expectedBytes, onProgress }) {
   const response = await fetch(key, head ? { headers: { Range: `bytes=${head.byteLength}-` } } : {});
   if (!response.ok) throw new Error(`could not download ${url}: HTTP ${response.status}`);
   const resumed = response.status === 206 && response.headers.get('Content-Range')?.startsWith(`bytes ${head?.byteLength}-`);
-  const chunks = resumed ? [head] : [];
   const start = resumed ? head.byteLength : 0;
   const total = start + (Number(response.headers.get('Content-Length')) || 0) || expectedBytes || 0;
+  const received = new Received(total);
+  if (resumed) received.add(head);
   try {
-    await readWithProgress(response, chunks, start, total, onProgress);
+    await readWithProgress(response, received, total, onProgress);
   } catch (err) {
-    const part = join(chunks);
+    const part = received.bytes;
     if (cache && part.byteLength) await cache.put(partialKey(key), new Response(part)).catch(() => {});
     throw new Error(`could not download ${url}: the connection broke after ${part.byteLength} bytes (${err.message}); loading again resumes from there`);
   }
   if (head) await cache.delete(partialKey(key));
-  return join(chunks);
+  return received.bytes;
 }
 
 // Returns { bytes: Uint8Array, fromCache: boolean }. `sha256` (models/index.json's hash of
@@ -96,14 +158,13 @@ async function download(key, url, { cache, head, expectedBytes, onProgress }) {
 export async function fetchModelBytes(url, { sha256, expectedBytes, onProgress } = {}) {
   const key = versionedUrl(url, sha256);
   const cache = await openCache();
-  const cached = cache && await cache.match(key);
+  const cached = cache && await readKept(cache, key);
   if (cached) {
-    const bytes = new Uint8Array(await cached.arrayBuffer());
-    if (sha256 || !expectedBytes || bytes.byteLength === expectedBytes) {
-      onProgress?.(bytes.byteLength, bytes.byteLength);
-      return { bytes, fromCache: true };
+    if (sha256 || !expectedBytes || cached.byteLength === expectedBytes) {
+      onProgress?.(cached.byteLength, cached.byteLength);
+      return { bytes: cached, fromCache: true };
     }
-    await cache.delete(key);
+    await forget(cache, key);
   }
   // WebCrypto exists in secure contexts only, as Cache Storage does.
   const checked = Boolean(cache && sha256 && globalThis.crypto?.subtle);
@@ -122,7 +183,7 @@ export async function fetchModelBytes(url, { sha256, expectedBytes, onProgress }
   }
   if (cache) {
     // A failed cache write (quota) only costs the next visit a download.
-    await cache.put(key, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream' } }))
+    await keepBytes(cache, key, bytes)
       .then(() => dropOtherCopies(cache, url, key))
       .catch(() => {});
   }
