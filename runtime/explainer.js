@@ -33,9 +33,14 @@ function missingExternalData(err) {
 }
 
 // InferenceSession.create with a message naming the graph (and a missing weights file).
+// An external file whose `data` is a function is read for this opening alone: a large
+// model holds no copy of its weights between its sessions' openings (oneSession), where
+// onnxruntime keeps its own in the session.
 async function createOnnxSession(ort, bytes, options, name) {
+  const read = async (d) => (typeof d.data === 'function' ? { ...d, data: await d.data() } : d);
+  const opening = options.externalData ? { ...options, externalData: await Promise.all(options.externalData.map(read)) } : options;
   try {
-    return await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), options);
+    return await ort.InferenceSession.create(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), opening);
   } catch (err) {
     const weights = missingExternalData(err);
     const given = (options.externalData ?? []).map((d) => d.path);
