@@ -14,7 +14,11 @@
 //           page's Worker, and peak memory: each Chromium process's VmHWM (peak resident
 //           set, /proc/<pid>/status), the processes listed by CDP SystemInfo.getProcessInfo;
 //           the renderer's (page, Worker, WebAssembly memory) and the sum over all of them
-//           (an upper bound of the browser's peak, as the processes peak at different times).
+//           (an upper bound of the browser's peak, as the processes peak at different times,
+//           and each counts the pages it shares with the others: Chromium's code); and the
+//           browser's proportional set size (PSS: a shared page counted once over the
+//           processes that share it), summed over the processes every 250 ms, its peak —
+//           the figure the 2 GB target reads.
 // Each time is also a ratio of that model's own forward pass in the same run; targets:
 // first heat map ≤ 6×, class switch ≤ 5×, ViT-B in the page ≤ 2 GB.
 // VITREL_BENCH_SCALE_EXPORTS=DIR keeps the exports in DIR: a later run finds them up to
@@ -102,16 +106,17 @@ function nodeFigures(folder) {
 }
 
 // ---- Page: peak resident memory of each of the browser's processes.
-async function peakMemory(browser) {
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
-  await cdp.detach();
-  const peaks = processInfo.map(({ id, type }) => {
-    let status = '';
-    try { status = readFileSync(`/proc/${id}/status`, 'utf8'); } catch { /* the process has ended */ }
-    const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-    return { type, bytes: kb * 1024 };
-  });
+const processesOf = async (cdp) => (await cdp.send('SystemInfo.getProcessInfo')).processInfo;
+const procKb = (pid, field) => {
+  try {
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/${field === 'Pss' ? 'smaps_rollup' : 'status'}`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0; // the process has ended
+  }
+};
+
+async function peakMemory(cdp) {
+  const peaks = (await processesOf(cdp)).map(({ id, type }) => ({ type, bytes: procKb(id, 'VmHWM') * 1024 }));
   return {
     rendererBytes: Math.max(0, ...peaks.filter((p) => p.type === 'renderer').map((p) => p.bytes)),
     totalBytes: peaks.reduce((sum, p) => sum + p.bytes, 0),
@@ -119,8 +124,27 @@ async function peakMemory(browser) {
   };
 }
 
+// Samples the browser's summed PSS every 250 ms → stop() gives its peak in bytes.
+function samplePss(cdp) {
+  let peak = 0;
+  let sampling = Promise.resolve();
+  const timer = setInterval(() => {
+    sampling = sampling.then(async () => {
+      const procs = await processesOf(cdp).catch(() => []);
+      peak = Math.max(peak, procs.reduce((sum, p) => sum + procKb(p.id, 'Pss') * 1024, 0));
+    });
+  }, 250);
+  return async () => {
+    clearInterval(timer);
+    await sampling;
+    return peak;
+  };
+}
+
 async function pageFigures(url, name) {
   const browser = await launch();
+  const cdp = await browser.newBrowserCDPSession();
+  const pssPeak = samplePss(cdp);
   try {
     const { page } = await openPage(browser, `${url}?model=${encodeURIComponent(name)}`);
     await page.waitForSelector('body[data-model-ready="true"]', { timeout: 600_000 });
@@ -136,9 +160,10 @@ async function pageFigures(url, name) {
     const [returning] = await returningVisits(page, 1, sample(PHOTOS.at(-1)));
     return {
       readyMs, returningReadyMs: returning.readyMs, fromCache: returning.fromCache, firstMs: median(firsts), firsts,
-      switchMs: median(switches), switches, forwardMs, memory: await peakMemory(browser),
+      switchMs: median(switches), switches, forwardMs, memory: { ...await peakMemory(cdp), pssBytes: await pssPeak() },
     };
   } finally {
+    await pssPeak(); // stops the sampling where the run failed
     await browser.close();
   }
 }
@@ -221,12 +246,13 @@ function reportPage(m) {
   console.log(`  page: forward ${ms(p.forwardMs)}; ready ${ms(p.readyMs)} (${ratio(p.readyMs, p.forwardMs)}), returning visit `
     + `${ms(p.returningReadyMs)} (${ratio(p.returningReadyMs, p.forwardMs)})${p.fromCache ? '' : ' NOT from the cache'}; `
     + `first heat map ${ms(p.firstMs)} (${ratio(p.firstMs, p.forwardMs)}); class switch ${ms(p.switchMs)} (${ratio(p.switchMs, p.forwardMs)}); `
-    + `peak memory (VmHWM): renderer ${mb(p.memory.rendererBytes)}, all ${p.memory.processes} processes ${mb(p.memory.totalBytes)}`);
+    + `peak memory (VmHWM): renderer ${mb(p.memory.rendererBytes)}, all ${p.memory.processes} processes ${mb(p.memory.totalBytes)}; `
+    + `the browser's summed PSS at its peak ${mb(p.memory.pssBytes)}`);
   targetRows(m, 'page', p);
   if (m.label !== 'ViT-B/16') return;
-  const peak = p.memory.totalBytes;
-  console.log(`  ViT-B/16 in the page: peak memory ${mb(peak)} (all processes; renderer ${mb(p.memory.rendererBytes)}) `
-    + `(target ≤ 2 GB) ${verdict(peak <= 2 * 2 ** 30)}`);
+  const peak = p.memory.pssBytes;
+  console.log(`  ViT-B/16 in the page: peak memory ${mb(peak)} (the browser's processes, summed PSS; renderer ${mb(p.memory.rendererBytes)}, `
+    + `summed peaks ${mb(p.memory.totalBytes)}) (target ≤ 2 GB) ${verdict(peak <= 2 * 2 ** 30)}`);
   if (m.exportMs !== undefined) console.log(`  ViT-B/16 export: ${ms(m.exportMs)} (target ≤ 3 min) ${verdict(m.exportMs <= 180_000)}`);
 }
 
