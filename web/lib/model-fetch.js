@@ -85,6 +85,7 @@ async function dropOtherCopies(cache, url, keep) {
 // time is all a reading holds beside the file.
 const PIECE_BYTES = 64 * 2 ** 20;
 const PIECES = 'X-Vitrel-Pieces';
+const BYTES = 'X-Vitrel-Bytes';
 const pieceKey = (key, i) => { const u = new URL(key); u.searchParams.set('piece', String(i)); return u.href; };
 const wholeKey = (key) => { const u = new URL(key); u.searchParams.delete('piece'); return u.href; };
 
@@ -96,10 +97,15 @@ export async function keepBytes(cache, key, bytes) {
     return;
   }
   const count = Math.ceil(bytes.byteLength / PIECE_BYTES);
-  for (let i = 0; i < count; i++) {
-    await cache.put(pieceKey(key, i), new Response(bytes.subarray(i * PIECE_BYTES, (i + 1) * PIECE_BYTES), { headers }));
+  try {
+    for (let i = 0; i < count; i++) {
+      await cache.put(pieceKey(key, i), new Response(bytes.subarray(i * PIECE_BYTES, (i + 1) * PIECE_BYTES), { headers }));
+    }
+    await cache.put(key, new Response(null, { headers: { [PIECES]: String(count), [BYTES]: String(bytes.byteLength) } }));
+  } catch (err) {
+    await forget(cache, key).catch(() => {}); // no orphan pieces (quota)
+    throw err;
   }
-  await cache.put(key, new Response(null, { headers: { [PIECES]: String(count), 'Content-Length': '0', 'X-Vitrel-Bytes': String(bytes.byteLength) } }));
 }
 
 // Drops `key` and its pieces.
@@ -113,15 +119,17 @@ async function readKept(cache, key) {
   if (!kept) return null;
   const count = Number(kept.headers.get(PIECES));
   if (!count) return new Uint8Array(await kept.arrayBuffer());
-  const bytes = new Uint8Array(Number(kept.headers.get('X-Vitrel-Bytes')));
-  for (let i = 0, at = 0; i < count; i++) {
+  const bytes = new Uint8Array(Number(kept.headers.get(BYTES)));
+  let at = 0;
+  for (let i = 0; i < count; i++) {
     const piece = await cache.match(pieceKey(key, i));
     if (!piece) return null;
     const part = new Uint8Array(await piece.arrayBuffer());
+    if (at + part.byteLength > bytes.byteLength) return null;
     bytes.set(part, at);
     at += part.byteLength;
   }
-  return bytes;
+  return at === bytes.byteLength ? bytes : null;
 }
 
 // The part of a download that arrived before its connection broke, kept in Cache Storage
