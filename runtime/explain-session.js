@@ -27,6 +27,9 @@ export const TENSOR_CACHE_BYTES = 192 * 2 ** 20;
 
 // tensorCacheBytes: that budget, for this explainer's photos.
 export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR_CACHE_BYTES }) {
+  if (!(Number.isFinite(tensorCacheBytes) && tensorCacheBytes >= 0)) {
+    throw new TypeError(`tensorCacheBytes must be a number of bytes, 0 or more (got ${tensorCacheBytes})`);
+  }
   const { metadata } = explainer;
   const layout = tokenLayout(metadata);
   let graphRuns = 0;

@@ -2,7 +2,8 @@
 // Chromium's private windows, as these tests' contexts are, refuse one entry of about
 // 256 MB or more (so a ViT-B/16's weights were downloaded on every visit). A 300 MB file
 // is downloaded once and read back whole from its pieces; a missing piece makes it a
-// download again, and older copies go with their pieces.
+// download again (as does a count entry with no size in it), and older copies go with
+// their pieces.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -68,4 +69,15 @@ test('a file with a piece missing is downloaded again', { skip, timeout: 300_000
   assert.equal(got.fromCache, false);
   assert.equal(got.sha256, sha256);
   assert.equal(got.keys.length, 6);
+});
+
+test('a piece count entry with a byte count that is no size is downloaded again, not trusted', { skip, timeout: 300_000 }, async () => {
+  await page.evaluate(async (sha) => {
+    const cache = await caches.open('vit-relevance-models-v1');
+    await cache.put(new URL(`/big.bin?sha256=${sha}`, location.href).href,
+      new Response(null, { headers: { 'X-Vitrel-Pieces': '5', 'X-Vitrel-Bytes': '-5' } }));
+  }, sha256);
+  const got = await fetchBig();
+  assert.equal(got.fromCache, false);
+  assert.equal(got.sha256, sha256);
 });

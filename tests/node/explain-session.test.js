@@ -66,3 +66,9 @@ test('a contrast whose two classes do not fit the budget together is still whole
   sessions.close();
   assert.equal(sessions.keptBytes, 0);
 });
+
+test('a budget that is not a byte count is refused before anything is kept', { skip }, () => {
+  for (const bad of [NaN, -1, '192 MB', Infinity]) {
+    assert.throws(() => createPhotoSessions({ explainer: ex, core, tensorCacheBytes: bad }), /tensorCacheBytes must be a number of bytes, 0 or more/);
+  }
+});

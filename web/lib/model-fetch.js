@@ -119,7 +119,9 @@ async function readKept(cache, key) {
   if (!kept) return null;
   const count = Number(kept.headers.get(PIECES));
   if (!count) return new Uint8Array(await kept.arrayBuffer());
-  const bytes = new Uint8Array(Number(kept.headers.get(BYTES)));
+  const total = Number(kept.headers.get(BYTES));
+  if (!Number.isSafeInteger(total) || total < 0) return null;
+  const bytes = new Uint8Array(total);
   let at = 0;
   for (let i = 0; i < count; i++) {
     const piece = await cache.match(pieceKey(key, i));
