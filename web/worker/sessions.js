@@ -75,11 +75,9 @@ async function fetchMetadata(url, name, sha256) {
   try { return JSON.parse(text); } catch { throw new Error(`${name} is not valid JSON`); }
 }
 
-// → a function giving the weights file (downloads[0]): the downloaded bytes at its first
-// call, read again at each later one; downloads lets go of them.
-function readAgain(downloads, url, sha256) {
-  let first = downloads[0];
-  downloads[0] = null;
+// → a function giving a weights file: `first` (the downloaded bytes) at its first call,
+// read again at each later one.
+function readAgain(first, url, sha256) {
   return async () => {
     const given = first;
     first = null;
@@ -154,7 +152,8 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
   // A large model's weights are handed to its first session and not held after it: each
   // later opening reads them again (from Cache Storage; onnxruntime keeps its own copy in
   // the session), 346 MB less for a ViT-B/16 from ready on.
-  const weights = oneSession ? readAgain(downloads, url(split.weights), model.sha256?.[split.weights]) : downloads[0];
+  const weights = oneSession ? readAgain(downloads[0], url(split.weights), model.sha256?.[split.weights]) : downloads[0];
+  if (oneSession) downloads[0] = null; // this function scope lives on with the model
   if (split) sessionOptions.externalData = [{ path: split.weights, data: weights }];
   const graphName = split ? split.graph : model.onnx;
   // The metadata is checked against every axis the graph fixes when its session opens,
