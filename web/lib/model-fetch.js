@@ -126,12 +126,28 @@ async function readKept(cache, key) {
   for (let i = 0; i < count; i++) {
     const piece = await cache.match(pieceKey(key, i));
     if (!piece) return null;
-    const part = new Uint8Array(await piece.arrayBuffer());
-    if (at + part.byteLength > bytes.byteLength) return null;
-    bytes.set(part, at);
-    at += part.byteLength;
+    at = await readInto(piece, bytes, at);
+    if (at < 0) return null;
   }
   return at === bytes.byteLength ? bytes : null;
+}
+
+// A Response's body written into `bytes` from `at`, chunk by chunk: a piece read whole
+// would be one more 64 MB buffer apiece, alive until V8 collects it (about 200 MB beside
+// ViT-B/16's weights when its session reopens). → where it ended, or -1 when it overflows.
+async function readInto(response, bytes, at) {
+  if (!response.body) return readInto(new Response(await response.arrayBuffer()), bytes, at);
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return at;
+    if (at + value.byteLength > bytes.byteLength) {
+      await reader.cancel();
+      return -1;
+    }
+    bytes.set(value, at);
+    at += value.byteLength;
+  }
 }
 
 // The part of a download that arrived before its connection broke, kept in Cache Storage
