@@ -42,13 +42,22 @@ async function toFirstMap(page, photo, forwardRuns) {
 // `visits` returning visits (the model cached) to an open page's address, in order, each
 // keeping of the link the page has written there its model alone: a reload would open the
 // link's photo too, which a visitor who comes back to explain a photo of theirs does not.
-export async function returningVisits(page, visits, photo, forwardRuns = 7) {
+// newTab: each visit in a new tab, the one before closed first, as a visitor who comes back
+// later: a tab reloaded at once still holds the page it leaves's Worker for about 2 s
+// (Chromium ends a Worker's threads after a grace period), its memory beside the new page's.
+export async function returningVisits(page, visits, photo, forwardRuns = 7, { newTab = false } = {}) {
   const out = [];
   const address = new URL(page.url());
   address.search = new URLSearchParams([...address.searchParams].filter(([key]) => key === 'model')).toString();
+  let visited = page;
   for (let i = 0; i < visits; i++) {
-    await page.goto(address.href);
-    out.push(await toFirstMap(page, photo, forwardRuns));
+    if (newTab) {
+      const next = await visited.context().newPage();
+      await visited.close();
+      visited = next;
+    }
+    await visited.goto(address.href);
+    out.push(await toFirstMap(visited, photo, forwardRuns));
   }
   return out;
 }

@@ -9,8 +9,8 @@
 //           (process.resourceUsage().maxRSS);
 //   page  — a site built with the two as extra models (VITREL_MODELS) in a temp folder,
 //           served like bench/browser.js, each model opened with ?model= in a browser of
-//           its own: ready (page load → model ready, nothing cached, then a returning
-//           visit), photo chosen → first heat map, class switch, the forward pass in the
+//           its own with a profile on disk: ready (page load → model ready, nothing cached,
+//           then a returning visit in a new tab), photo chosen → first heat map, class switch, the forward pass in the
 //           page's Worker, and peak memory: each Chromium process's VmHWM (peak resident
 //           set, /proc/<pid>/status), the processes listed by CDP SystemInfo.getProcessInfo;
 //           the renderer's (page, Worker, WebAssembly memory) and the sum over all of them
@@ -28,7 +28,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
+import { skipReason, startSite, launchProfile, sample, paths } from '../tests/browser/harness.js';
 import { exportRandomModel } from '../tests/node/random-model.js';
 import { buildSite } from '../scripts/build/site.js';
 import { photoToHeatMap, returningVisits } from './page-first-map.js';
@@ -143,12 +143,17 @@ function samplePss(cdp) {
   };
 }
 
+// In a browser with a profile on disk, as a visitor's own (in a private window the model's
+// cached files are the browser process's memory: harness.js, launchProfile); the returning
+// visit in a new tab, as a visitor who comes back later (page-first-map.js, returningVisits).
 async function pageFigures(url, name) {
-  const browser = await launch();
-  const cdp = await browser.newBrowserCDPSession();
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'vitrel-scale-profile-'));
+  const context = await launchProfile(profile);
+  const cdp = await context.browser().newBrowserCDPSession();
   const pssPeak = samplePss(cdp);
   try {
-    const { page } = await openPage(browser, `${url}?model=${encodeURIComponent(name)}`);
+    const page = await context.newPage();
+    await page.goto(`${url}?model=${encodeURIComponent(name)}`);
     await page.waitForSelector('body[data-model-ready="true"]', { timeout: 600_000 });
     const readyMs = await page.evaluate(() => window.__vitrel.timeline.modelReady.at);
     const firsts = [];
@@ -159,14 +164,15 @@ async function pageFigures(url, name) {
     await photoCached(page);
     const { switches } = await pageClassSwitches(page);
     const forwardMs = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
-    const [returning] = await returningVisits(page, 1, sample(PHOTOS.at(-1)));
+    const [returning] = await returningVisits(page, 1, sample(PHOTOS.at(-1)), 7, { newTab: true });
     return {
       readyMs, returningReadyMs: returning.readyMs, fromCache: returning.fromCache, firstMs: median(firsts), firsts,
       switchMs: median(switches), switches, forwardMs, memory: { ...await peakMemory(cdp), pssBytes: await pssPeak() },
     };
   } finally {
     await pssPeak(); // stops the sampling where the run failed
-    await browser.close();
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
   }
 }
 

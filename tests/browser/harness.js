@@ -92,6 +92,14 @@ export async function launch({ webgpu = false } = {}) {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args });
 }
 
+// A browser with a profile on disk in `dir`, as a visitor's own, → its one context (whose
+// browser() is the browser). The tests' private contexts (openPage) differ in memory:
+// Chromium keeps a private window's Cache Storage in its browser process, so a model's
+// cached files count as the browser's memory there (346 MB for ViT-B/16's weights).
+export async function launchProfile(dir) {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 1000 } });
+}
+
 // A page that records console errors, every request, and those leaving `origin`.
 // `beforeLoad` (context, page) runs before the page is opened (e.g. to add init scripts);
 // `device` adds context options (e.g. { hasTouch: true, isMobile: true } for a phone).
