@@ -24,7 +24,9 @@ export const LINK = { latencyMs: 50, mbitPerS: 50 };
 // explainer: { at, ms } (its session open; onnxruntime's time creating it), phaseMs,
 // compileMs, fromCache, explainMs, relevanceMs, predictedBy, forwardMs }.
 async function toFirstMap(page, photo, forwardRuns) {
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 300_000 });
+  // Polled every frame: waitForSelector's polling backs off to 500 ms, and the photo was
+  // chosen 470 ms after ready on average (5 visits), a wait of the bench, not of the page.
+  await page.waitForFunction(() => document.body.dataset.modelReady === 'true', null, { polling: 'raf', timeout: 300_000 });
   await photoToHeatMap(page, photo);
   const out = await page.evaluate(() => {
     const { timeline: t } = window.__vitrel;
