@@ -121,33 +121,16 @@ async function readKept(cache, key) {
   if (!count) return new Uint8Array(await kept.arrayBuffer());
   const total = Number(kept.headers.get(BYTES));
   if (!Number.isSafeInteger(total) || total < 0) return null;
-  const bytes = new Uint8Array(total);
-  let at = 0;
+  // Each piece read chunk by chunk into the file's buffer: a piece read whole would be one
+  // more 64 MB buffer apiece, alive until V8 collects it (about 200 MB beside ViT-B/16's
+  // weights when its session reopens).
+  const received = new Received(total);
   for (let i = 0; i < count; i++) {
     const piece = await cache.match(pieceKey(key, i));
     if (!piece) return null;
-    at = await readInto(piece, bytes, at);
-    if (at < 0) return null;
+    await readWithProgress(piece, received, total);
   }
-  return at === bytes.byteLength ? bytes : null;
-}
-
-// A Response's body written into `bytes` from `at`, chunk by chunk: a piece read whole
-// would be one more 64 MB buffer apiece, alive until V8 collects it (about 200 MB beside
-// ViT-B/16's weights when its session reopens). → where it ended, or -1 when it overflows.
-async function readInto(response, bytes, at) {
-  if (!response.body) return readInto(new Response(await response.arrayBuffer()), bytes, at);
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return at;
-    if (at + value.byteLength > bytes.byteLength) {
-      await reader.cancel();
-      return -1;
-    }
-    bytes.set(value, at);
-    at += value.byteLength;
-  }
+  return received.length === total ? received.bytes : null; // more or fewer bytes: no file
 }
 
 // The part of a download that arrived before its connection broke, kept in Cache Storage
