@@ -156,7 +156,7 @@ async function pageFigures(url, name) {
   const cdp = await context.browser().newBrowserCDPSession();
   const pssPeak = samplePss(cdp);
   try {
-    const page = await context.newPage();
+    const page = context.pages()[0] ?? await context.newPage(); // the tab it opens with
     await page.goto(`${url}?model=${encodeURIComponent(name)}`);
     await page.waitForSelector('body[data-model-ready="true"]', { timeout: 600_000 });
     const readyMs = await page.evaluate(() => window.__vitrel.timeline.modelReady.at);
