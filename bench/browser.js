@@ -13,13 +13,12 @@
 // and prints the ratios against the targets (first ≤ 6× forward, switch ≤ 5× forward,
 // startup ≤ onnxruntime's compile + 10× forward, + the download on a first visit, no long task over 100 ms), plus the page's own code size gzipped
 // (target ≤ 500 KB; ORT and the model excluded).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { skipReason, startSite, launch, launchProfile, openPage, sample, paths } from '../tests/browser/harness.js';
+import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
 import { pageClassSwitches, photoCached } from './page-switches.js';
-import { returningVisits, firstVisit, LINK, photoToHeatMap } from './page-first-map.js';
+import { returningVisits, laterVisits, firstVisit, LINK, photoToHeatMap } from './page-first-map.js';
 import { OBSERVE_LONG_TASKS, largePhoto, longTasksWhileShowing } from './page-long-tasks.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -61,25 +60,6 @@ function reportVisits(kind, visits, headline = false) {
     + `ready ${f(median(visits.map((v) => v.readyMs)))}`);
   console.log(`ratio startup, ${kind} / (onnxruntime compile + 10× forward): ${mid.r.toFixed(2)} (median visit: ${f(mid.v.firstMapMs)} against `
     + `${f(mid.v.compileMs)} + 10 × ${f(mid.v.forwardMs)}; target ≤ 1) ${mid.r <= 1 ? 'OK' : 'MISSED'}`);
-}
-
-// A visitor who comes back later: a browser with a profile on disk (harness.js,
-// launchProfile), a first visit that explains `photos` (the model into Cache Storage,
-// onnxruntime's compiled code into V8's code cache), then `n` returning visits, each in a
-// new tab after the one before is closed, so in a new renderer process.
-async function visitorReturns(url, photos, n) {
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'vitrel-bench-profile-'));
-  const context = await launchProfile(profile);
-  try {
-    const page = context.pages()[0] ?? await context.newPage(); // the tab it opens with
-    await page.goto(url);
-    await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
-    for (const name of photos) await photoToHeatMap(page, sample(name));
-    return await returningVisits(page, n, sample('catdog.png'), 7, { newTab: true });
-  } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
 }
 
 const reason = skipReason();
@@ -160,7 +140,7 @@ try {
   // Startup, the path a visitor takes: page load → a photo chosen at "ready" → its first
   // heat map, on returning visits (the model in Cache Storage) and on a first visit over
   // a simulated link, each against the forward pass of its own page. The headline is a
-  // visitor who comes back later (visitorReturns, below, after this page's figures); here
+  // visitor who comes back later (page-first-map.js, laterVisits: after this page's figures); here
   // the same tab reloaded at once, which reuses its renderer process and with it V8's
   // compiled onnxruntime (docs/experiments.md, "Two kinds of returning visit").
   const reloads = await returningVisits(page, 7, sample('catdog.png'));
@@ -183,7 +163,7 @@ try {
   }
   console.log(`longest main-thread task while reading and showing it: ${f(longest)} (target ≤ 100 ms) ${longest <= 100 ? 'OK' : 'MISSED'}`);
   await browser.close(); // this browser idle beside the visitor's would still hold its memory
-  reportVisits('in a new tab later (profile on disk)', await visitorReturns(site.url, photos, 7), true);
+  reportVisits('in a new tab later (profile on disk)', await laterVisits(site.url, photos.map(sample), 7, sample('catdog.png')), true);
 } finally {
   await browser.close();
   await site.close();

@@ -12,8 +12,9 @@
 //   element switch — an element's class-id attribute changed: the photo's cached tensors
 //   page switch    — the page's class switch (bench/browser.js measures the same)
 //   startup        — page load → the first element's map, for a page with one element and
-//                    for the iframe route (embed.html): a first visit on a simulated 50 ms,
-//                    50 Mbit/s link, then returning visits, against the page's forward pass
+//                    for the iframe route (embed.html): returning visits in a new tab later
+//                    (a profile on disk: the headline) and reloaded at once, and a first
+//                    visit on a simulated 50 ms, 50 Mbit/s link, against the page's forward pass
 // and the element's script gzipped, as the site ships it (bundled and minified by the
 // build): every file of the element's and the Worker's module graph that the elements'
 // page loaded, with the core's .mjs glue, without onnxruntime, the core's .wasm and the
@@ -23,7 +24,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
 import { pageClassSwitches } from './page-switches.js';
-import { elementVisits, LINK } from './page-first-map.js';
+import { elementVisits, elementLaterVisits, LINK } from './page-first-map.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -128,15 +129,20 @@ try {
   await page.close();
 
   // Startup (issue 30): page load → the first element's map, for a page with one element
-  // and for the iframe route, against the page's onnxruntime compile and forward pass.
+  // and for the iframe route, against the page's onnxruntime compile and forward pass: a
+  // visitor who comes back later (a new tab, a profile on disk: the headline) and the same
+  // tab reloaded at once (bench/page-first-map.js).
   const bound = compile + 10 * forward;
+  const against = `(the page's onnxruntime compile ${f(compile)} + 10 × its forward ${f(forward)}) (target ≤ 1)`;
+  const ratio = (ms) => `${(ms / bound).toFixed(2)}× ${against} ${ms <= bound ? 'OK' : 'MISSED'}`;
   const startups = [['a page with one element', 'bench-doc.html'], ['the iframe route', `embed.html?src=samples/${PHOTO}`]];
   for (const [what, route] of startups) {
+    const later = await elementLaterVisits(`${site.url}${route}`, 5);
     const { firstMs, returningMs } = await elementVisits(browser, `${site.url}${route}`, 5);
-    const returning = median(returningMs);
-    console.log(`STARTUP ${what}, page load → first element's map: returning visit ${f(returning)} (median of ${returningMs.length}: `
-      + `${returningMs.map(f).join(', ')}) = ${(returning / bound).toFixed(2)}× (the page's onnxruntime compile ${f(compile)} + 10 × its forward ${f(forward)}) `
-      + `(target ≤ 1) ${returning <= bound ? 'OK' : 'MISSED'}; first visit (${LINK.latencyMs} ms round trip, ${LINK.mbitPerS} Mbit/s) ${f(firstMs)}`);
+    console.log(`STARTUP ${what}, page load → first element's map, returning visit in a new tab later (profile on disk): `
+      + `${f(median(later))} (median of ${later.length}: ${later.map(f).join(', ')}) = ${ratio(median(later))}`);
+    console.log(`startup ${what}, returning visit reloaded at once (same tab): ${f(median(returningMs))} (median of ${returningMs.length}: `
+      + `${returningMs.map(f).join(', ')}) = ${ratio(median(returningMs))}; first visit (${LINK.latencyMs} ms round trip, ${LINK.mbitPerS} Mbit/s) ${f(firstMs)}`);
   }
 
   const pageSwitch = median(pageSwitches);

@@ -6,8 +6,10 @@
 // onnxruntime's time creating it), the first heat map,
 // with the Worker's phases (web/lib/load-phases.js) and the explanation's own timings, and
 // the forward pass of the same page, timed after that map.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { openPage } from '../tests/browser/harness.js';
+import { launchProfile, openPage } from '../tests/browser/harness.js';
 
 // An open page's first heat map of `file`, chosen now → ms from choosing it to the map.
 export async function photoToHeatMap(page, file) {
@@ -93,6 +95,15 @@ const RECORD_FIRST_ELEMENT_MAP = () => {
   document.addEventListener('error', (e) => { if (e.target?.localName === 'vit-relevance') window.__firstElementError ??= e.detail?.message; }, true);
 };
 
+// When the page's first element explained its photo, ms from navigation start; its
+// error, if it failed.
+async function firstElementMap(page) {
+  await page.waitForFunction(() => window.__firstElementMap || window.__firstElementError, null, { timeout: 300_000 });
+  const { at, error } = await page.evaluate(() => ({ at: window.__firstElementMap, error: window.__firstElementError }));
+  if (error) throw new Error(`the element failed: ${error}`);
+  return at;
+}
+
 // A page of elements (or the iframe route) at `url`: page load → its first element's map,
 // on a first visit over the simulated link, then on `returning` reloads (model cached,
 // loopback). → { firstMs, returningMs: [] }
@@ -104,22 +115,66 @@ export async function elementVisits(browser, url, returning) {
       offLink = await onLink(ctx, p);
     },
   });
-  const firstMap = async () => {
-    await page.waitForFunction(() => window.__firstElementMap || window.__firstElementError, null, { timeout: 300_000 });
-    const { at, error } = await page.evaluate(() => ({ at: window.__firstElementMap, error: window.__firstElementError }));
-    if (error) throw new Error(`the element failed: ${error}`);
-    return at;
-  };
   try {
-    const firstMs = await firstMap();
+    const firstMs = await firstElementMap(page);
     await offLink();
     const returningMs = [];
     for (let i = 0; i < returning; i++) {
       await page.reload();
-      returningMs.push(await firstMap());
+      returningMs.push(await firstElementMap(page));
     }
     return { firstMs, returningMs };
   } finally {
     await context.close();
   }
+}
+
+// `fn(context)` in a browser with a profile on disk, as a visitor's own (harness.js,
+// launchProfile), deleted after. A reload at once reuses the tab's renderer process, and
+// with it V8's compiled onnxruntime; a visitor who comes back later opens a new tab, in a
+// new process, which reads that code from Chrome's code cache on disk and compiles much of
+// it again (docs/experiments.md, "Two kinds of returning visit").
+async function inProfile(fn) {
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'vitrel-bench-profile-'));
+  const context = await launchProfile(profile);
+  try {
+    return await fn(context);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+// A visitor who comes back later to the page at `url`: a first visit that explains `photos`
+// (the model into Cache Storage, onnxruntime's code into the code cache), then `visits`
+// returning visits to `photo`, each in a new tab after the one before is closed. → as
+// returningVisits.
+export function laterVisits(url, photos, visits, photo) {
+  return inProfile(async (context) => {
+    const page = context.pages()[0] ?? await context.newPage(); // the tab it opens with
+    await page.goto(url);
+    await page.waitForSelector('body[data-model-ready="true"]', { timeout: 300_000 });
+    for (const name of photos) await photoToHeatMap(page, name);
+    return returningVisits(page, visits, photo, 7, { newTab: true });
+  });
+}
+
+// The same for a page of elements at `url`: a first visit, then `visits` returning visits in
+// new tabs. → ms from navigation start to the first element's map, per returning visit.
+export function elementLaterVisits(url, visits) {
+  return inProfile(async (context) => {
+    await context.addInitScript(RECORD_FIRST_ELEMENT_MAP);
+    let page = context.pages()[0] ?? await context.newPage();
+    await page.goto(url);
+    await firstElementMap(page);
+    const out = [];
+    for (let i = 0; i < visits; i++) {
+      const next = await context.newPage();
+      await page.close();
+      page = next;
+      await page.goto(url);
+      out.push(await firstElementMap(page));
+    }
+    return out;
+  });
 }
