@@ -1,56 +1,13 @@
 // @ts-check
 // A PNG decoder that reads pixels as PIL's Image.open(...).convert('RGB') does, for the
-// PNGs on which a browser's canvas reads differently: with alpha (colour types 4 and 6, or
-// a tRNS chunk) the canvas stores premultiplied alpha, so a transparent pixel's colour is
-// lost (read back black) and a partly transparent one's is rounded; 16-bit samples are
-// reduced differently. PIL drops alpha and keeps the stored colour values, takes the high
-// byte of 16-bit colour samples, and clips 16-bit grey (its mode "I") to 255.
+// PNGs on which a browser's canvas reads differently (./png-header.js,
+// pngNeedsOwnDecoder): with alpha (colour types 4 and 6, or a tRNS chunk) the canvas stores
+// premultiplied alpha, so a transparent pixel's colour is lost (read back black) and a
+// partly transparent one's is rounded; 16-bit samples are reduced differently. PIL drops
+// alpha and keeps the stored colour values, takes the high byte of 16-bit colour samples,
+// and clips 16-bit grey (its mode "I") to 255.
 // Environment-neutral: zlib by DecompressionStream (browsers, Node >= 18).
-
-const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
-
-export class PngError extends Error {}
-
-export function isPng(bytes) {
-  return bytes.length >= 8 && SIGNATURE.every((b, i) => bytes[i] === b);
-}
-
-const u32 = (b, o) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
-const type = (b, o) => String.fromCharCode(b[o], b[o + 1], b[o + 2], b[o + 3]);
-
-// Every chunk before IEND as { type, data } (data a view into `bytes`).
-function* chunks(bytes) {
-  let o = 8;
-  while (o + 8 <= bytes.length) {
-    const length = u32(bytes, o);
-    const t = type(bytes, o + 4);
-    if (o + 12 + length > bytes.length) throw new PngError(`PNG chunk ${t} runs past the end of the file`);
-    yield { type: t, data: bytes.subarray(o + 8, o + 8 + length) };
-    if (t === 'IEND') return;
-    o += 12 + length;
-  }
-}
-
-// { width, height, bitDepth, colorType, interlace } from the IHDR chunk.
-export function pngHeader(bytes) {
-  if (!isPng(bytes)) throw new PngError('not a PNG file');
-  const first = chunks(bytes).next().value;
-  if (!first || first.type !== 'IHDR' || first.data.length !== 13) throw new PngError('PNG without an IHDR header');
-  const d = first.data;
-  return { width: u32(d, 0), height: u32(d, 4), bitDepth: d[8], colorType: d[9], interlace: d[12] };
-}
-
-// Whether the canvas would read this PNG differently from PIL (header chunks only).
-export function pngNeedsOwnDecoder(bytes) {
-  if (!isPng(bytes)) return false;
-  const { bitDepth, colorType } = pngHeader(bytes);
-  if (bitDepth === 16 || colorType === 4 || colorType === 6) return true;
-  for (const c of chunks(bytes)) {
-    if (c.type === 'tRNS') return true;
-    if (c.type === 'IDAT') return false;
-  }
-  return false;
-}
+import { PngError, chunks, pngHeader } from './png-header.js';
 
 const CHANNELS = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const DEPTHS = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };

@@ -16,7 +16,8 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { UserError } from '../errors.js';
-import { isPng, pngHeader, decodePng } from '../png-decode.js';
+import { isPng, pngHeader } from '../png-header.js';
+import { decodePng } from '../png-decode.js';
 
 export const EXIF_MODES = ['use', 'ignore'];
 export const DEFAULT_EXIF = 'ignore'; // PIL's reading: what evaluations record in run.json

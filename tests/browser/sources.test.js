@@ -44,7 +44,7 @@ test('the unbundled page loads the model and explains a photo', { skip }, async 
   await orFirstError(session, waitForHeat(session.page, `c${BULL_MASTIFF}`));
   assert.deepEqual(session.errors, []);
   const paths = session.requests.map((u) => new URL(u).pathname);
-  for (const module of ['/runtime/core.js', '/runtime/explainer.js', '/runtime/png-decode.js', '/web/lib/site-files.js']) {
+  for (const module of ['/runtime/core.js', '/runtime/explainer.js', '/runtime/png-header.js', '/web/lib/site-files.js']) {
     assert.ok(paths.includes(module), `${module} fetched as written`);
   }
   assert.ok(!paths.some((p) => p.startsWith('/dist/')), 'nothing from dist/site');

@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { decodePng, isPng, pngNeedsOwnDecoder, PngError } from '../../runtime/png-decode.js';
+import { decodePng } from '../../runtime/png-decode.js';
+import { isPng, pngNeedsOwnDecoder, PngError } from '../../runtime/png-header.js';
 import { decodeImageBytes } from '../../runtime/node/image.js';
 import { tempDir } from './maps-support.js';
 

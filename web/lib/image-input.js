@@ -3,10 +3,9 @@
 // for sizes the page cannot use, and scaled down only when it is too large to handle
 // comfortably in a browser tab.
 
-import { withoutOrientation } from './exif-orientation.js';
 import { headerSize, HEADER_BYTES } from './image-header.js';
 // By path, not package name: web/decode-worker.js loads this module, and a Worker has no import map.
-import { isPng, pngNeedsOwnDecoder, decodePng } from '../../runtime/png-decode.js';
+import { isPng, pngNeedsOwnDecoder } from '../../runtime/png-header.js';
 
 export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
 export const MAX_ANALYSIS_SIDE = 4096;  // larger photos are scaled down (memory of a tab)
@@ -49,7 +48,11 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
     throw new ImageInputError(`“${name}” does not look like an image. Choose a PNG, JPEG, WebP or GIF photo.`);
   }
   if (blob.size === 0) throw new ImageInputError(`“${name}” is empty.`);
-  if (exif === 'ignore') blob = new Blob([withoutOrientation(new Uint8Array(await blob.arrayBuffer()))], { type: blob.type });
+  if (exif === 'ignore') {
+    // loaded only for this choice, as the PNG decoder below: the element's scripts are smaller
+    const { withoutOrientation } = await import('./exif-orientation.js');
+    blob = new Blob([withoutOrientation(new Uint8Array(await blob.arrayBuffer()))], { type: blob.type });
+  }
   const head = new Uint8Array(await blob.slice(0, HEADER_BYTES).arrayBuffer());
   // colorSpaceConversion 'none': an embedded ICC profile is ignored, as PIL in the official
   // pipeline ignores it (and the CLI's decoder), so the model sees the stored values.
@@ -117,6 +120,8 @@ async function pilDecoded(blob, head) {
   if (!isPng(head)) return null;
   const bytes = new Uint8Array(await blob.arrayBuffer());
   if (!pngNeedsOwnDecoder(bytes)) return null;
+  // Loaded only for such a PNG: the element's scripts are smaller without it.
+  const { decodePng } = await import('../../runtime/png-decode.js');
   const { rgba, width, height } = await decodePng(bytes);
   return new ImageData(rgba, width, height);
 }
