@@ -6,9 +6,6 @@
 // explainer.js: the caller passes `ort` and the bytes.
 import { validateMetadata, contractDims } from './metadata.js';
 
-// The core's tensor id of Attr (src/methods/registry.h): not an explainer graph output.
-export const ATTRIBUTION_TENSOR = 'attr';
-
 // α values per graph run: the copies are batched, in runs of at most this many to bound
 // the memory of the batched records (DeiT-tiny block 0: ≈ 60 MB per copy).
 export const DEFAULT_STEPS_PER_RUN = 10;

@@ -4,8 +4,12 @@
 // explainer graph's output names (core.tensorIds, from src/methods/registry.h) here, in the
 // bindings and in C++.
 
+// The core's tensor id of Self-Attention Attribution's Attr (src/methods/registry.h; runtime/attribution.js
+// forms it): not an explainer graph output.
+export const ATTRIBUTION_TENSOR = 'attr';
+
 // The tensors whose last dim is the token count S (all but the pixel map).
-export const TOKEN_TENSORS = ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', 'attr'];
+export const TOKEN_TENSORS = ['attn', 'attn_grad', 'attn_rel', 'attn_rel_classic_last', ATTRIBUTION_TENSOR];
 
 /** @param {string} key @param {any} t */
 function checkTensor(key, t) {

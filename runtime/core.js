@@ -123,11 +123,10 @@
  * Errors: every bad input throws an Error whose message says what is wrong; inputs the
  * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.
  */
-import { CoreTensors } from './core-tensors.js';
+import { CoreTensors, ATTRIBUTION_TENSOR } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { heapHelpers } from './core-heap.js';
-import { ATTRIBUTION_TENSOR } from './attribution.js';
 
 // The Emscripten module, by the package's export (package.json): not a path from this file,
 // which a bundle moves.
