@@ -231,6 +231,9 @@ export class VitRelevanceElement extends HTMLElement {
     try {
       const src = this.getAttribute('src');
       if (!src) throw new Error('no photo: set the src attribute');
+      // The core that draws the maps loads while the model does: loaded after, it held the
+      // first map back by its download and compile. A failure shows when the map is drawn.
+      loadRenderer().catch(() => {});
       const explainer = await this.#loadExplainer(signal);
       if (this.#photo?.src !== src) {
         this.#releasePhoto();
