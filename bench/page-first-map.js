@@ -43,6 +43,14 @@ async function toFirstMap(page, photo, forwardRuns) {
   return out;
 }
 
+// A new tab of `page`'s browser, `page` closed first: a visitor who comes back later (its
+// renderer process gone, so nothing of the visit before is still compiled in memory).
+async function nextTab(page) {
+  const next = await page.context().newPage();
+  await page.close();
+  return next;
+}
+
 // `visits` returning visits (the model cached) to an open page's address, in order, each
 // keeping of the link the page has written there its model alone: a reload would open the
 // link's photo too, which a visitor who comes back to explain a photo of theirs does not.
@@ -55,11 +63,7 @@ export async function returningVisits(page, visits, photo, forwardRuns = 7, { ne
   address.search = new URLSearchParams([...address.searchParams].filter(([key]) => key === 'model')).toString();
   let visited = page;
   for (let i = 0; i < visits; i++) {
-    if (newTab) {
-      const next = await visited.context().newPage();
-      await visited.close();
-      visited = next;
-    }
+    if (newTab) visited = await nextTab(visited);
     await visited.goto(address.href);
     out.push(await toFirstMap(visited, photo, forwardRuns));
   }
@@ -130,11 +134,11 @@ export async function elementVisits(browser, url, returning) {
 }
 
 // `fn(context)` in a browser with a profile on disk, as a visitor's own (harness.js,
-// launchProfile), deleted after. A reload at once reuses the tab's renderer process, and
+// launchProfile), deleted after (also the scale bench's browser). A reload at once reuses the tab's renderer process, and
 // with it V8's compiled onnxruntime; a visitor who comes back later opens a new tab, in a
 // new process, which reads that code from Chrome's code cache on disk and compiles much of
 // it again (docs/experiments.md, "Two kinds of returning visit").
-async function inProfile(fn) {
+export async function inProfile(fn) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'vitrel-bench-profile-'));
   const context = await launchProfile(profile);
   try {
@@ -169,9 +173,7 @@ export function elementLaterVisits(url, visits) {
     await firstElementMap(page);
     const out = [];
     for (let i = 0; i < visits; i++) {
-      const next = await context.newPage();
-      await page.close();
-      page = next;
+      page = await nextTab(page);
       await page.goto(url);
       out.push(await firstElementMap(page));
     }

@@ -28,10 +28,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { skipReason, startSite, launchProfile, sample, paths } from '../tests/browser/harness.js';
+import { skipReason, startSite, sample, paths } from '../tests/browser/harness.js';
 import { exportRandomModel } from '../tests/node/random-model.js';
 import { buildSite } from '../scripts/build/site.js';
-import { photoToHeatMap, returningVisits } from './page-first-map.js';
+import { photoToHeatMap, returningVisits, inProfile } from './page-first-map.js';
 import { pageClassSwitches, photoCached } from './page-switches.js';
 
 const here = fileURLToPath(import.meta.url);
@@ -151,33 +151,31 @@ function samplePss(cdp) {
 // cached files are the browser process's memory: harness.js, launchProfile); the returning
 // visit in a new tab, as a visitor who comes back later (page-first-map.js, returningVisits).
 async function pageFigures(url, name) {
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'vitrel-scale-profile-'));
-  const context = await launchProfile(profile);
-  const cdp = await context.browser().newBrowserCDPSession();
-  const pssPeak = samplePss(cdp);
-  try {
-    const page = context.pages()[0] ?? await context.newPage(); // the tab it opens with
-    await page.goto(`${url}?model=${encodeURIComponent(name)}`);
-    await page.waitForSelector('body[data-model-ready="true"]', { timeout: 600_000 });
-    const readyMs = await page.evaluate(() => window.__vitrel.timeline.modelReady.at);
-    const firsts = [];
-    for (const [i, photo] of PASSES.entries()) {
-      const t = await photoToHeatMap(page, sample(photo));
-      if (i >= WARM_UP) firsts.push(t);
+  return inProfile(async (context) => {
+    const cdp = await context.browser().newBrowserCDPSession();
+    const pssPeak = samplePss(cdp);
+    try {
+      const page = context.pages()[0] ?? await context.newPage(); // the tab it opens with
+      await page.goto(`${url}?model=${encodeURIComponent(name)}`);
+      await page.waitForSelector('body[data-model-ready="true"]', { timeout: 600_000 });
+      const readyMs = await page.evaluate(() => window.__vitrel.timeline.modelReady.at);
+      const firsts = [];
+      for (const [i, photo] of PASSES.entries()) {
+        const t = await photoToHeatMap(page, sample(photo));
+        if (i >= WARM_UP) firsts.push(t);
+      }
+      await photoCached(page);
+      const { switches } = await pageClassSwitches(page);
+      const forwardMs = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
+      const [returning] = await returningVisits(page, 1, sample(PHOTOS.at(-1)), 7, { newTab: true });
+      return {
+        readyMs, returningReadyMs: returning.readyMs, fromCache: returning.fromCache, firstMs: median(firsts), firsts,
+        switchMs: median(switches), switches, forwardMs, memory: { ...await peakMemory(cdp), pssBytes: await pssPeak() },
+      };
+    } finally {
+      await pssPeak(); // stops the sampling where the run failed
     }
-    await photoCached(page);
-    const { switches } = await pageClassSwitches(page);
-    const forwardMs = median(await page.evaluate(() => window.__vitrel.benchForward(7)));
-    const [returning] = await returningVisits(page, 1, sample(PHOTOS.at(-1)), 7, { newTab: true });
-    return {
-      readyMs, returningReadyMs: returning.readyMs, fromCache: returning.fromCache, firstMs: median(firsts), firsts,
-      switchMs: median(switches), switches, forwardMs, memory: { ...await peakMemory(cdp), pssBytes: await pssPeak() },
-    };
-  } finally {
-    await pssPeak(); // stops the sampling where the run failed
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
 // ---- The run: model by model (DeiT-tiny first, ViT-B last), each one's rows printed as
