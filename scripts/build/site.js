@@ -174,9 +174,10 @@ export async function buildSite(paths, { models = process.env.VITREL_MODELS } = 
   await copyPages(webDir, out, imports, process.env.VITREL_MODEL_ORIGINS);
 
   // Where web/lib/site-files.js looks for the core.
-  const coreFiles = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];
-  for (const f of coreFiles) {
-    const from = path.join(paths.wasm, f);
+  // Its glue is the browsers' own (no Node branches); the .wasm is the one both glues load.
+  const coreFiles = { 'vit_relevance_core.mjs': 'web/vit_relevance_core.mjs', 'vit_relevance_core.wasm': 'vit_relevance_core.wasm' };
+  for (const [f, built] of Object.entries(coreFiles)) {
+    const from = path.join(paths.wasm, built);
     const to = path.join(out, 'build', 'wasm', f);
     if (!existsSync(from)) warn(`missing ${from}: run \`npm run build -- WebAssembly\``);
     else if (f.endsWith('.mjs')) await minifyModule(from, to);

@@ -1,12 +1,13 @@
 // `npm run build` step: the WebAssembly core. Configures with emcmake into
-// build/wasm-cmake, builds, and copies vit_relevance_core.mjs/.wasm into paths.wasm.
+// build/wasm-cmake, builds, and copies vit_relevance_core.mjs/.wasm into paths.wasm, and the
+// glue for browsers alone (the site's: wasm/CMakeLists.txt) into paths.wasm/web.
 // Skipped when both outputs are newer than every source (src/, wasm/, CMake files).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-const OUTPUTS = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm'];
+const OUTPUTS = ['vit_relevance_core.mjs', 'vit_relevance_core.wasm', 'web/vit_relevance_core.mjs'];
 const SOURCE_DIRS = ['src', 'wasm'];
 const SOURCE_FILES = ['CMakeLists.txt'];
 
@@ -50,7 +51,7 @@ export async function buildWasm(paths) {
   const buildDir = path.join(paths.build, 'wasm-cmake');
   const configure = ['cmake', '-S', paths.root, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release'];
   await run('emcmake', configure, env);
-  await run('cmake', ['--build', buildDir, '--target', 'vit_relevance_core_wasm', '-j', '2'], env);
-  await mkdir(paths.wasm, { recursive: true });
+  await run('cmake', ['--build', buildDir, '--target', 'vit_relevance_core_wasm', 'vit_relevance_core_web', '-j', '2'], env);
+  await mkdir(path.join(paths.wasm, 'web'), { recursive: true });
   for (const f of OUTPUTS) await copyFile(path.join(buildDir, 'wasm', f), path.join(paths.wasm, f));
 }
