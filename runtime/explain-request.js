@@ -23,6 +23,12 @@ export function resolveTargets(metadata, specs) {
   });
 }
 
+// Why a method (its registry entry) cannot answer "why A rather than B", or null when it can.
+export function contrastBlocker(methodInfo) {
+  return methodInfo.contrast ? null
+    : `${methodInfo.shortName} reads only the attention, which is the same for every class: it cannot contrast two classes`;
+}
+
 // Replaces "the predicted class" by its id once it is known; a contrast with the
 // predicted class itself is refused as resolveTargets refuses an explicit one.
 export const withPredicted = (targets, predicted) => targets.map((t) => {

@@ -6,7 +6,6 @@
 // layer re-explain the photo the Worker keeps (no new decode, cached tensors reused). Its
 // parts by job in web/element/: the attributes, the drawing, the controls, the styles.
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
-import { withBackendNote } from './lib/backend-note.js';
 import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf } from './element/attributes.js';
 import { drawMaps } from './element/drawing.js';
 import { fillControls } from './element/controls.js';
@@ -244,9 +243,9 @@ export class VitRelevanceElement extends HTMLElement {
       const cls = classOf(this);
       const contrast = this.getAttribute('contrast');
       const spec = contrast ? { class: cls, contrast } : cls;
-      const result = withBackendNote(await photo.explain({
+      const result = await photo.explain({
         targets: [spec], methods: methodsOf(this), startLayer: Number(this.#option('start-layer')) || 0, signal,
-      }), explainer.backendNote);
+      });
       if (generation !== this.#generation) return this.#result;
       this.#result = result;
       this.#shown = { photo, explainer };

@@ -5,7 +5,6 @@
 import { sharedClient, openSharedModel, hold, listenToNotices } from '../lib/shared-runtime.js';
 import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
 import { resolveClass } from 'vit-relevance/runtime/targets.js';
-import { withBackendNote } from '../lib/backend-note.js';
 import { openPhoto, photoOfImageId, abortError } from './photo.js';
 export { decodePhoto } from './photo.js';
 
@@ -89,7 +88,7 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     async explain(image, options = {}) {
       const photo = await this.open(image, options);
       try {
-        return withBackendNote(await photo.explain(options), opened.backendNote);
+        return await photo.explain(options);
       } finally {
         photo.close();
         photos.splice(photos.indexOf(photo), 1);

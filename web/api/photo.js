@@ -6,8 +6,7 @@
 import { REQUEST, REPLY } from '../lib/protocol.js';
 import { decodeImage } from '../lib/image-source.js';
 import { rgbaOf } from '../lib/image-input.js';
-import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from 'vit-relevance/runtime/explain-request.js';
-import { contrastBlocker } from '../lib/scale-view.js';
+import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
 
 const now = () => performance.now();
 export const abortError = () => new DOMException('the request was aborted', 'AbortError');
@@ -25,7 +24,7 @@ export class KeptPhoto {
   #analyzing = null;
   #refs = 1;
   #onFree;
-  // model: the explainer's { modelKey, metadata, methods, method, backend, prepare };
+  // model: the explainer's { modelKey, metadata, methods, method, backend, backendNote, prepare };
   // decoded: web/lib/image-source.js's; crop: the model's input ('center' or 'none').
   constructor(client, model, decoded, { crop = 'center', onFree = () => {} } = {}) {
     this.#client = client;
@@ -137,7 +136,9 @@ export class KeptPhoto {
       height: this.height,
       timings,
       backend: this.#model.backend, // the one that ran
-      notes, // what the maps leave out (an explainer's explain() adds its backendNote)
+      // why that backend where another was asked for (the explainer's note), then what the
+      // maps leave out
+      notes: this.#model.backendNote ? [this.#model.backendNote, ...notes] : notes,
     };
   }
 
@@ -224,7 +225,10 @@ export async function decodePhoto(site, image, { exif = 'use', signal } = {}) {
   return new DecodedPhoto(await decodeImage(image, { signal, exif, decoder: site.decoder }));
 }
 
-// `${modelKey}|${absolute URL}|${crop}|${exif}` → promise of the Photo every opener of that URL shares.
+// `${modelKey}|${backendNote}|${absolute URL}|${crop}|${exif}` → promise of the Photo every
+// opener of that URL shares. The note is in the key because a photo's results carry it:
+// explainers of one model differ in it only where one asked for a backend the page cannot
+// run (WebGPU without an adapter), and then each gets its own photo.
 const byUrl = new Map();
 
 /**
@@ -244,7 +248,7 @@ export function openPhoto(client, model, image, { crop = 'center', exif = 'use',
     return decodeImage(image, { signal, exif }).then((decoded) => new KeptPhoto(client, model, decoded, { crop }));
   }
   const url = new URL(String(image), globalThis.document?.baseURI ?? globalThis.location?.href).href;
-  const key = `${model.modelKey}|${url}|${crop}|${exif}`;
+  const key = `${model.modelKey}|${model.backendNote ?? ''}|${url}|${crop}|${exif}`;
   let shared = byUrl.get(key);
   if (shared) return shared.then((photo) => photo.retain());
   // Decoded without the opener's signal: a second opener may still want it.

@@ -1,6 +1,7 @@
 // The page's colour scale (positive only / signed) and contrast rules: which scale a map
 // is drawn with, the per-map caption that says what is shown, the legend's words, and
-// which methods can answer "why A rather than B" (the core's registry says).
+// whether a contrast can run (which methods can answer "why A rather than B":
+// runtime/explain-request.js's contrastBlocker).
 import { scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
 import { nearEqualNote } from 'vit-relevance/runtime/confidence.js';
 
@@ -20,12 +21,6 @@ export function mapCaption(core, map, scale) {
 export const legendWords = (scale) => (scale === 'signed'
   ? ['negative', '0 (white)', 'positive']
   : ['low', 'relevance (min–max scaled)', 'high']);
-
-// Why a method cannot be shown for a contrast, or null when it can.
-export function contrastBlocker(methodInfo) {
-  return methodInfo.contrast ? null
-    : `${methodInfo.shortName} reads only the attention, which is the same for every class: it cannot contrast two classes`;
-}
 
 // Why the contrast cannot run, or null: class B must be a class other than A.
 export function contrastProblem(classId, contrastId, labels) {

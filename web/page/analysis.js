@@ -2,7 +2,7 @@
 // public API's Photo) classifies the photo and explains the classes and methods the views
 // need; state.maps keeps them. attattr comes from the Attribution panel
 // (web/lib/attribution-panel.js), which this module owns.
-import { contrastBlocker } from '../lib/scale-view.js';
+import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
 import { createAttributionPanel, ATTATTR } from '../lib/attribution-panel.js';
 import { $, state, link, timeline, photoKey } from './state.js';
 import { showError, busyIndicator } from './status.js';

@@ -1,7 +1,7 @@
 // The method and display settings: the method (with its help and the start layer), the
 // colormap, threshold, scale, opacity, display and frame, and the view tabs.
 import { methodHelp, startLayerState } from '../lib/method-help.js';
-import { contrastBlocker } from '../lib/scale-view.js';
+import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
 import { $, state } from './state.js';
 import { method, viewMethods } from './targets.js';
 import { ensureMaps, attribution } from './analysis.js';

@@ -2,7 +2,8 @@
 // { class, contrast }: "the class rather than the contrast class"), their keys in state.maps, their labels, and the methods a view shows.
 import { classStanding } from 'vit-relevance/runtime/topk.js';
 import { pct } from 'vit-relevance/runtime/confidence.js';
-import { contrastProblem, contrastBlocker } from '../lib/scale-view.js';
+import { contrastProblem } from '../lib/scale-view.js';
+import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
 import { state } from './state.js';
 
 export const targetKey = (t) => (t.contrast === undefined ? `c${t.class}` : `c${t.class}-${t.contrast}`);
