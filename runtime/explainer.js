@@ -88,6 +88,24 @@ export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled' };
 // level, its runs 1.007× as long (30 paired runs; docs/experiments.md).
 const FAMILY_SESSION = { graphOptimizationLevel: 'disabled' };
 
+// The photo graph opens as whoever opens it first needs: `waited`, optimisation off, where a
+// request waits on the opening (an embed's init opens it: embeds predict with it); `ahead`,
+// the basic level, where the page opens it while its Worker is idle, for its runs (one per
+// photo). DeiT-tiny, onnxruntime-web in Node, quiet: fresh openings 99 ms (off), 226
+// (basic), 284 (the default level); runs on 2 threads 1.04× the default level's (off) and
+// 0.99× (basic), outputs identical. An element's startup in a new tab, 4 interleaved
+// rounds: 1,385 ms against 1,529 with the basic level (docs/experiments.md, "The split
+// graphs' openings").
+const PHOTO_SESSION = { waited: { graphOptimizationLevel: 'disabled' }, ahead: { graphOptimizationLevel: 'basic' } };
+
+// The class graph opens at the basic level, for embeds (its opening is on the way to their
+// first map) and the page (every class switch runs it) alike: fresh openings 487 ms against
+// 598 at the default level, runs 0.96–0.99× as long (30 paired runs, 2 threads). With
+// optimisation off it opened in 301 ms but ran 1.04–1.05× as long, and an element's first
+// map came no sooner in the browser (1,493 ms against 1,338, 4 interleaved rounds): the
+// first runs of its unfused operators cost what the opening saved (same entry).
+const CLASS_SESSION = { graphOptimizationLevel: 'basic' };
+
 // A model whose weights file is larger than this keeps one ONNX session open at a time
 // (`oneSession`): each session holds its own copy of the weights, and a run as much again
 // in its records (a random ViT-B/16, 346 MB of weights: one session of its default graph,
@@ -213,10 +231,11 @@ export async function openExplainer({
     const graph = {
       /** @type {any} the session, once open */
       session: null,
-      open() {
+      // ahead: opened before any request needs it (the Worker is idle)
+      open(ahead = false) {
         opening ??= (async () => {
           if (oneSession && resident && resident !== graph) await resident.close();
-          graph.session = await open();
+          graph.session = await open(ahead);
           if (oneSession) resident = graph;
           return graph.session;
         })();
@@ -270,8 +289,9 @@ export async function openExplainer({
   // The smallest graph with every output of `fetches`; the explainer graph has them all.
   const explainerFor = (fetches) => explainers.find((g) => fetches.every((o) => g.outputs.includes(o)));
 
-  const photoGraph = lazySession(() => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata)));
-  const classGraph = lazySession(() => createOnnxSession(ort, split.target, options, 'its class graph'));
+  const photoGraph = lazySession((ahead) => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata),
+    onCpu(options, ahead ? PHOTO_SESSION.ahead : PHOTO_SESSION.waited)));
+  const classGraph = lazySession(() => createOnnxSession(ort, split.target, onCpu(options, CLASS_SESSION), 'its class graph'));
   const forwardGraph = forwardModel ? lazySession(() => openForward(ort, forwardModel, options, forwardName, metadata)) : null;
   if (!oneSession) {
     try {
@@ -463,7 +483,7 @@ export async function openExplainer({
     // prepareExplainer opens the graph explain() runs for `wanted` outputs (default: the
     // contract's).
     async preparePhoto() {
-      if (split) await photoGraph.open();
+      if (split) await photoGraph.open(true);
     },
     async prepareExplainer(wanted = CONTRACT_OUTPUTS) {
       await explainerFor(['logits', ...fetchList(wanted)]).graph.open();
