@@ -3,6 +3,7 @@
 // It tells its parent its height ({ source: 'vit-relevance', type: 'size', height }) and
 // its explanation ({ type: 'explained', result }), by postMessage.
 import { VitRelevanceElement } from './vit-relevance-element.js';
+import { loadExplainer } from './vit-relevance.js';
 
 const params = new URLSearchParams(location.search);
 const element = document.createElement('vit-relevance');
@@ -46,8 +47,16 @@ if (refusal) {
   post({ type: 'error', message: refusal });
 } else {
   if (model) element.setAttribute('model', model.href);
+  // The Worker embed.html's start-worker.js started (compiling onnxruntime while this
+  // script loaded) loads the element's model: the element's own load, with the same model
+  // and backend, is that same load (web/lib/shared-runtime.js). Its failure is the element's to show.
+  if (element.loading === 'eager') {
+    loadExplainer({ model: element.model ?? undefined, backend: element.backend, worker: window.__vitrelWorker ?? undefined }).catch(() => {});
+  }
   document.body.append(element);
 }
+// A Worker started for nothing (a refused model, an element that waits to be seen) stops.
+if (refusal || element.loading !== 'eager') window.__vitrelWorker?.terminate();
 let lastHeight = 0;
 new ResizeObserver(() => {
   const height = Math.ceil(document.documentElement.getBoundingClientRect().height);

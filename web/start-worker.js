@@ -1,8 +1,10 @@
-// Starts the page's inference Worker from index.html's head, before app.js has loaded: a
-// Worker takes tens of milliseconds to start, and, named after the WebAssembly backend, it
-// compiles onnxruntime at once (web/worker.js), so that compile runs while the page's own
-// script loads. The page (web/page/model.js) takes the Worker over (window.__vitrelWorker), or starts its own
-// where there is none. A classic script: it runs as soon as it is read.
+// Starts the page's inference Worker from the head of index.html and of embed.html (the
+// iframe route), before their scripts have loaded: a Worker takes tens of milliseconds to
+// start, and, named after the WebAssembly backend, it compiles onnxruntime at once
+// (web/worker.js), so that compile runs while the page's own script loads. The page
+// (web/page/model.js) and the iframe route (web/embed.js) take the Worker over
+// (window.__vitrelWorker), or start their own where there is none. A classic script: it
+// runs as soon as it is read.
 {
   const worker = new Worker(new URL('./worker.js', document.baseURI), { type: 'module', name: 'vit-relevance:wasm' });
   // One that fails before app.js takes it over is dropped, and app.js starts another.

@@ -221,7 +221,7 @@ test('the browser API works inside a Worker', { skip, timeout: TIMEOUT }, async 
   assert.deepEqual(got, { top1: 243, target: 282, shape: [14, 14] });
 });
 
-test('the iframe route renders, resizes its parent\'s frame and posts its result', { skip, timeout: TIMEOUT }, async () => {
+test('the iframe route renders in the Worker its page started first, resizes its parent\'s frame and posts its result', { skip, timeout: TIMEOUT }, async () => {
   const { page: p, offOrigin, context } = await openPage(browser, `${site.url}samples/parent.html`);
   try {
     await p.waitForFunction(() => document.getElementById('frame').dataset.top1, null, { timeout: TIMEOUT });
@@ -229,6 +229,10 @@ test('the iframe route renders, resizes its parent\'s frame and posts its result
     const height = await p.$eval('#frame', (f) => parseFloat(f.style.height));
     assert.ok(height > 200, `the frame was not resized to its content (height ${height}px)`);
     assert.deepEqual(offOrigin, []);
+    // One inference Worker: the one embed.html's start-worker.js started, taken over.
+    assert.equal(p.workers().filter((w) => w.url().endsWith('/worker.js')).length, 1);
+    const frame = await (await p.$('#frame')).contentFrame();
+    assert.equal(await frame.evaluate(() => window.__vitrelWorker instanceof Worker), true);
   } finally {
     await context.close();
   }
