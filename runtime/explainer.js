@@ -80,13 +80,19 @@ export const CPU_SESSION = { extra: { session: { disable_prepacking: '1' } } };
 // defaults (not measured there).
 export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled' };
 
-// A method family's graph opens with onnxruntime's graph optimisation off: its session's
-// opening is on the way to the first map of its methods (the default method's, right after
-// the page's "ready"), and the exporter leaves its pieces with nothing to fold or fuse but
-// the LinearParts the loops read (models/exporter/scan_graph.py), which are then computed
-// on each run: DeiT-tiny's default family graph opens in 80 ms instead of 128 at the basic
-// level, its runs 1.007× as long (30 paired runs; docs/experiments.md).
-const FAMILY_SESSION = { graphOptimizationLevel: 'disabled' };
+// A method family's graph: the exporter leaves its pieces with nothing to fold or fuse but
+// the LinearParts the loops read (models/exporter/scan_graph.py: a weight's positive and
+// negative parts and its magnitude). At the basic level onnxruntime folds them into
+// constants, up to three copies of the weights more in the session (DeiT-tiny's default
+// family graph: 60–75 MB, Node); with optimisation off they are computed on each run.
+// `folded` where the weights are at most FOLD_WEIGHTS_BYTES: the page's first map in a new
+// tab came 180–260 ms sooner (the first run's operators are fewer, and V8 compiles each as
+// it is first called; two interleaved runs of 9 and 12 visits), the session opened as fast
+// in the page and later runs were as long (1.007×, 30 paired runs in Node). `computed`
+// otherwise: a ViT-S/16 page with every session open would hold up to about 0.8 GB more
+// (docs/experiments.md, "The family graphs' level, measured in the browser").
+const FAMILY_SESSION = { folded: { graphOptimizationLevel: 'basic' }, computed: { graphOptimizationLevel: 'disabled' } };
+export const FOLD_WEIGHTS_BYTES = 32 * 2 ** 20;
 
 // The photo graph opens as whoever opens it first needs: `waited`, optimisation off, where a
 // request waits on the opening (an embed's init opens it: embeds predict with it); `ahead`,
@@ -200,6 +206,8 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // families.py) of the same weights, each with only the passes its methods read: an
 // explanation runs the smallest graph (in bytes, which follow its nodes and its ONNX session's
 // opening time) that has every output it fetches, the explainer graph when none has.
+// foldWeightParts: the family graphs open with their weights' LinearParts folded into
+// constants (FAMILY_SESSION): quicker first runs, more memory; for small weights.
 // Graphs with external weights need sessionOptions.externalData.
 // ONNX sessions: without split graphs the explainer graph's opens at once. With them the plain
 // forward graph's opens at once when given (the smallest: it predicts while the others
@@ -208,11 +216,11 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 /**
  * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
  *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, split?: object,
- *   families?: { name: string, bytes: ArrayBuffer | Uint8Array }[], oneSession?: boolean }} options
+ *   families?: { name: string, bytes: ArrayBuffer | Uint8Array }[], oneSession?: boolean, foldWeightParts?: boolean }} options
  */
 export async function openExplainer({
   ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
-  split, families = [], oneSession = false,
+  split, families = [], oneSession = false, foldWeightParts = false,
 }) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   if (oneSession && split) throw new Error(`openExplainer: ${modelName} opened with oneSession takes no split graphs`);
@@ -283,7 +291,7 @@ export async function openExplainer({
       name,
       bytes: graphBytes,
       outputs: checkFamilyContract(ioNames(graphBytes, name), name),
-      graph: lazySession(() => checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata), onCpu(options, FAMILY_SESSION))),
+      graph: lazySession(() => checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata), onCpu(options, foldWeightParts ? FAMILY_SESSION.folded : FAMILY_SESSION.computed))),
     })),
   ].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength);
   // The smallest graph with every output of `fetches`; the explainer graph has them all.

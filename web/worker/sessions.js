@@ -3,7 +3,7 @@
 // they open in: the first at `init`, the default method's graph right after `ready`, the
 // others when the Worker is idle. `site` is web/lib/site-files.js's URLs, which only the
 // top-level script can build (web/worker.js).
-import { openExplainer, LARGE_WEIGHTS_BYTES } from '../../runtime/explainer.js';
+import { openExplainer, LARGE_WEIGHTS_BYTES, FOLD_WEIGHTS_BYTES } from '../../runtime/explainer.js';
 import { createPhotoSessions } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds } from '../../runtime/metadata.js';
@@ -166,6 +166,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       model: split ? downloads[1] : downloads[0],
       split: split && !oneSession && { photo: bytesOf(split.photo), target: bytesOf(split.target) },
       oneSession,
+      foldWeightParts: Boolean(split && split.bytes <= FOLD_WEIGHTS_BYTES),
       forwardModel: forward && bytesOf(forward),
       families: families.map((name) => ({ name, bytes: bytesOf(name) })),
       forwardName: forward || undefined,
