@@ -85,24 +85,27 @@ export const FORWARD_SESSION = { graphOptimizationLevel: 'disabled' };
 // negative parts and its magnitude). At the basic level onnxruntime folds them into
 // constants, up to three copies of the weights more in the session (DeiT-tiny's default
 // family graph: 60–75 MB, Node); with optimisation off they are computed on each run.
-// `folded` where the weights are at most FOLD_WEIGHTS_BYTES: the page's first map in a new
-// tab came 180–260 ms sooner (the first run's operators are fewer, and V8 compiles each as
-// it is first called; two interleaved runs of 9 and 12 visits), the session opened as fast
-// in the page and later runs were as long (1.007×, 30 paired runs in Node). `computed`
-// otherwise: a ViT-S/16 page with every session open would hold up to about 0.8 GB more
-// (docs/experiments.md, "The family graphs' level, measured in the browser").
-const FAMILY_SESSION = { folded: { graphOptimizationLevel: 'basic' }, computed: { graphOptimizationLevel: 'disabled' } };
+// Folded (FOLDED_FAMILY_SESSION) where the weights are at most FOLD_WEIGHTS_BYTES: the
+// page's first map in a new tab came 180–260 ms sooner (the first run's operators are
+// fewer, and V8 compiles each as it is first called; two interleaved runs of 9 and 12
+// visits), the session opened as fast in the page and later runs were as long (1.007×, 30
+// paired runs in Node). Computed otherwise (FAMILY_SESSION): a ViT-S/16 page with every
+// session open would hold up to about 0.8 GB more (docs/experiments.md, "The family
+// graphs' level, measured in the browser").
+const FAMILY_SESSION = { graphOptimizationLevel: 'disabled' };
+const FOLDED_FAMILY_SESSION = { graphOptimizationLevel: 'basic' };
 export const FOLD_WEIGHTS_BYTES = 32 * 2 ** 20;
 
-// The photo graph opens as whoever opens it first needs: `waited`, optimisation off, where a
-// request waits on the opening (an embed's init opens it: embeds predict with it); `ahead`,
-// the basic level, where the page opens it while its Worker is idle, for its runs (one per
-// photo). DeiT-tiny, onnxruntime-web in Node, quiet: fresh openings 99 ms (off), 226
+// The photo graph opens as whoever opens it first needs: optimisation off where a request
+// waits on the opening (an embed's init opens it: embeds predict with it), the basic level
+// (AHEAD_PHOTO_SESSION) where the page opens it while its Worker is idle, for its runs (one
+// per photo). DeiT-tiny, onnxruntime-web in Node, quiet: fresh openings 99 ms (off), 226
 // (basic), 284 (the default level); runs on 2 threads 1.04× the default level's (off) and
 // 0.99× (basic), outputs identical. An element's startup in a new tab, 4 interleaved
 // rounds: 1,385 ms against 1,529 with the basic level (docs/experiments.md, "The split
 // graphs' openings").
-const PHOTO_SESSION = { waited: { graphOptimizationLevel: 'disabled' }, ahead: { graphOptimizationLevel: 'basic' } };
+const PHOTO_SESSION = { graphOptimizationLevel: 'disabled' };
+const AHEAD_PHOTO_SESSION = { graphOptimizationLevel: 'basic' };
 
 // The class graph opens at the basic level, for embeds (its opening is on the way to their
 // first map) and the page (every class switch runs it) alike: fresh openings 487 ms against
@@ -207,7 +210,7 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // explanation runs the smallest graph (in bytes, which follow its nodes and its ONNX session's
 // opening time) that has every output it fetches, the explainer graph when none has.
 // foldWeightParts: the family graphs open with their weights' LinearParts folded into
-// constants (FAMILY_SESSION): quicker first runs, more memory; for small weights.
+// constants (FOLDED_FAMILY_SESSION): quicker first runs, more memory; for small weights.
 // Graphs with external weights need sessionOptions.externalData.
 // ONNX sessions: without split graphs the explainer graph's opens at once. With them the plain
 // forward graph's opens at once when given (the smallest: it predicts while the others
@@ -291,14 +294,15 @@ export async function openExplainer({
       name,
       bytes: graphBytes,
       outputs: checkFamilyContract(ioNames(graphBytes, name), name),
-      graph: lazySession(() => checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata), onCpu(options, foldWeightParts ? FAMILY_SESSION.folded : FAMILY_SESSION.computed))),
+      graph: lazySession(() => checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata),
+        onCpu(options, foldWeightParts ? FOLDED_FAMILY_SESSION : FAMILY_SESSION))),
     })),
   ].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength);
   // The smallest graph with every output of `fetches`; the explainer graph has them all.
   const explainerFor = (fetches) => explainers.find((g) => fetches.every((o) => g.outputs.includes(o)));
 
   const photoGraph = lazySession((ahead) => checked(split.photo, 'its photo graph', (s) => checkSessionShapes(s, `${modelName} (its photo graph)`, metadata),
-    onCpu(options, ahead ? PHOTO_SESSION.ahead : PHOTO_SESSION.waited)));
+    onCpu(options, ahead ? AHEAD_PHOTO_SESSION : PHOTO_SESSION)));
   const classGraph = lazySession(() => createOnnxSession(ort, split.target, onCpu(options, CLASS_SESSION), 'its class graph'));
   const forwardGraph = forwardModel ? lazySession(() => openForward(ort, forwardModel, options, forwardName, metadata)) : null;
   if (!oneSession) {
