@@ -47,16 +47,20 @@ if (refusal) {
   post({ type: 'error', message: refusal });
 } else {
   if (model) element.setAttribute('model', model.href);
-  // The Worker embed.html's start-worker.js started (compiling onnxruntime while this
-  // script loaded) loads the element's model: the element's own load, with the same model
-  // and backend, is that same load (web/lib/shared-runtime.js). Its failure is the element's to show.
-  if (element.loading === 'eager') {
-    loadExplainer({ model: element.model ?? undefined, backend: element.backend, worker: window.__vitrelWorker ?? undefined }).catch(() => {});
-  }
   document.body.append(element);
 }
-// A Worker started for nothing (a refused model, an element that waits to be seen) stops.
-if (refusal || element.loading !== 'eager') window.__vitrelWorker?.terminate();
+// The Worker embed.html's start-worker.js started compiles WebAssembly's onnxruntime while
+// this script loads. It loads the element's model where the element starts at once on that
+// backend: the element's own load, with the same model and backend, is that same load
+// (web/lib/shared-runtime.js), and its failure is the element's to show. Otherwise it stops:
+// a refused model, an element that waits to be seen, or another backend (whose load starts
+// a Worker named after it, which compiles that backend's onnxruntime at once).
+const early = window.__vitrelWorker ?? undefined;
+if (!refusal && element.loading === 'eager' && element.backend === 'wasm') {
+  loadExplainer({ model: element.model ?? undefined, backend: element.backend, worker: early }).catch(() => {});
+} else {
+  early?.terminate();
+}
 let lastHeight = 0;
 new ResizeObserver(() => {
   const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
