@@ -12,9 +12,16 @@ import { createStaticServer, listen } from '../../scripts/serve.js';
 export const paths = projectPaths();
 export const artifacts = path.join(paths.root, 'test-artifacts');
 export const CHROMIUM = process.env.VITREL_CHROMIUM ?? '/usr/bin/chromium';
-// VITREL_CHROMIUM_FLAGS adds flags for experiments, e.g. "--js-flags=--no-wasm-dynamic-tiering"
-// (V8 compiles all WebAssembly optimised up front: runs without background tier-up).
-const EXTRA_FLAGS = process.env.VITREL_CHROMIUM_FLAGS?.split(' ').filter(Boolean) ?? [];
+// VITREL_CHROMIUM_FLAGS adds flags for experiments: space-separated, or a JSON array where a
+// flag's value holds spaces, e.g. '["--js-flags=--no-liftoff --no-wasm-lazy-compilation"]'
+// (V8 compiles all of onnxruntime's WebAssembly optimised before it runs: docs/experiments.md).
+function chromiumFlags(text) {
+  if (!text.trimStart().startsWith('[')) return text.split(' ').filter(Boolean);
+  const flags = JSON.parse(text);
+  if (!Array.isArray(flags) || !flags.every((f) => typeof f === 'string')) throw new Error('VITREL_CHROMIUM_FLAGS: a JSON array of strings, or flags separated by spaces');
+  return flags;
+}
+const EXTRA_FLAGS = chromiumFlags(process.env.VITREL_CHROMIUM_FLAGS ?? '');
 // How long a test waits for a state the page exposes (a data-* attribute, an event) before
 // it fails: generous, since the first heat map on a busy shared machine takes minutes, and
 // every wait ends as soon as its state holds. VITREL_WAIT_MS overrides it.
