@@ -17,8 +17,13 @@ export const CHROMIUM = process.env.VITREL_CHROMIUM ?? '/usr/bin/chromium';
 // (V8 compiles all of onnxruntime's WebAssembly optimised before it runs: docs/experiments.md).
 function chromiumFlags(text) {
   if (!text.trimStart().startsWith('[')) return text.split(' ').filter(Boolean);
-  const flags = JSON.parse(text);
-  if (!Array.isArray(flags) || !flags.every((f) => typeof f === 'string')) throw new Error('VITREL_CHROMIUM_FLAGS: a JSON array of strings, or flags separated by spaces');
+  let flags;
+  try {
+    flags = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`VITREL_CHROMIUM_FLAGS starts with [ but is not JSON: ${err.message}`);
+  }
+  if (!flags.every((f) => typeof f === 'string')) throw new Error('VITREL_CHROMIUM_FLAGS: a JSON array of strings, or flags separated by spaces');
   return flags;
 }
 const EXTRA_FLAGS = chromiumFlags(process.env.VITREL_CHROMIUM_FLAGS ?? '');
