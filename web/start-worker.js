@@ -7,7 +7,7 @@
 // runs as soon as it is read.
 {
   const worker = new Worker(new URL('./worker.js', document.baseURI), { type: 'module', name: 'vit-relevance:wasm' });
-  // One that fails before app.js takes it over is dropped, and app.js starts another.
+  // One that fails before the page's script takes it over is dropped, and the script starts another.
   worker.addEventListener('error', () => {
     if (window.__vitrelWorker === worker) window.__vitrelWorker = null;
   });

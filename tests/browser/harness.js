@@ -15,7 +15,7 @@ export const CHROMIUM = process.env.VITREL_CHROMIUM ?? '/usr/bin/chromium';
 // VITREL_CHROMIUM_FLAGS adds flags for experiments: space-separated, or a JSON array where a
 // flag's value holds spaces, e.g. '["--js-flags=--no-liftoff --no-wasm-lazy-compilation"]'
 // (V8 compiles all of onnxruntime's WebAssembly optimised before it runs: docs/experiments.md).
-function chromiumFlags(text) {
+export function chromiumFlags(text) {
   if (!text.trimStart().startsWith('[')) return text.split(' ').filter(Boolean);
   let flags;
   try {
