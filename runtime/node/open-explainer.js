@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
-import { openExplainer, LARGE_WEIGHTS_BYTES } from '../explainer.js';
+import { openExplainer } from '../explainer.js';
 import { loadEngine } from './ort-engine.js';
 
 // A models folder (its index.json's first model), or an explainer graph .onnx (its
@@ -57,8 +57,19 @@ export function forwardPathFor(onnxPath) {
   return onnxPath.replace(/(\.onnx)?$/i, '.forward.onnx');
 }
 
+// Up to this size of weights the Node API takes the split graphs beside the explainer
+// graph: three sessions, each with its own copy of the weights, in onnxruntime-web's one
+// WebAssembly memory of at most 4 GB. A random ViT-B/16 (346 MB), its explainer, photo and
+// class graphs open and run: peak RSS 3.8 GB, and its class switch cost the class graph
+// alone, 2.9× its forward pass against 5.2× for the explainer graph (bench/scale.js
+// --node; docs/experiments.md, "The Node API's ViT-B/16 class switch on the split graphs").
+// The page keeps one session for weights over LARGE_WEIGHTS_BYTES: it has 2 GB for all.
+export const NODE_SPLIT_WEIGHTS_BYTES = 400 * 2 ** 20;
+
 // The split graphs (models/exporter/split.py) the models folder's index.json lists for the
-// graph at onnxPath, or null (none, or too large to open beside it): { photo, target, weights }.
+// graph at onnxPath, or null (none, or too large to open beside it): { graph, photo,
+// target, weights }; graph, the explainer graph reading the same weights file (null in a
+// folder that lists none).
 async function splitGraphsFor(onnxPath) {
   const dir = path.dirname(onnxPath);
   let index;
@@ -71,14 +82,11 @@ async function splitGraphsFor(onnxPath) {
   const split = entry?.split;
   const names = split && [split.photo, split.target, split.weights];
   // Files beside the graph only, as the exporter writes them.
-  if (!names?.every((f) => typeof f === 'string' && f === path.basename(f))) return null;
-  const files = names.map((f) => path.join(dir, f));
-  if (!files.every((f) => existsSync(f))) return null;
-  // onnxruntime-web's WebAssembly memory stops at 4 GB and every session keeps its own copy
-  // of the weights (and prepacked copies): beside the explainer graph's, the photo and class
-  // graphs' sessions of ViT-B/16 (347 MB of weights) failed with bad_alloc (bench/scale.js).
-  if (statSync(files[2]).size > LARGE_WEIGHTS_BYTES) return null;
-  return { photo: files[0], target: files[1], weights: files[2] };
+  const beside = (f) => typeof f === 'string' && f === path.basename(f) && existsSync(path.join(dir, f));
+  if (!names?.every(beside)) return null;
+  const [photo, target, weights] = names.map((f) => path.join(dir, f));
+  if (statSync(weights).size > NODE_SPLIT_WEIGHTS_BYTES) return null;
+  return { graph: beside(split.graph) ? path.join(dir, split.graph) : null, photo, target, weights };
 }
 
 // withForward: also open `<graph>.forward.onnx` when it exists, so predict() is a real
@@ -100,11 +108,17 @@ export async function openExplainerFile(onnxPath, {
 } = {}) {
   const runtime = await loadEngine(engine, { threads });
   metadata ??= await readMetadata(metadataPathFor(onnxPath), onnxPath);
+  // The split graphs read their weights from a file of their own; onnxruntime-node is not
+  // handed external weights as bytes here, so they run in onnxruntime-web alone.
+  const splitFiles = split && runtime.name === 'web' ? await splitGraphsFor(onnxPath) : null;
+  // With them the explainer graph is the copy that reads the same weights file: the weights
+  // are read from disk once (ViT-B/16: 346 MB, not twice).
+  const graphPath = splitFiles?.graph ?? onnxPath;
   let model;
   try {
-    model = await readFile(onnxPath);
+    model = await readFile(graphPath);
   } catch (err) {
-    throw new Error(`cannot read model ${onnxPath}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+    throw new Error(`cannot read model ${graphPath}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
   const forwardPath = forwardPathFor(onnxPath);
   if (requireForward && !existsSync(forwardPath)) {
@@ -112,15 +126,12 @@ export async function openExplainerFile(onnxPath, {
       + '(models/export.py --plain writes it; npm run build does)');
   }
   const forwardModel = (withForward || requireForward) && existsSync(forwardPath) ? await readFile(forwardPath) : undefined;
-  // The split graphs read their weights from a file of their own; onnxruntime-node is not
-  // handed external weights as bytes here, so they run in onnxruntime-web alone.
-  const splitFiles = split && runtime.name === 'web' ? await splitGraphsFor(onnxPath) : null;
   const splitBytes = splitFiles && {
     graphs: { photo: await readFile(splitFiles.photo), target: await readFile(splitFiles.target), later: true },
     weights: { path: path.basename(splitFiles.weights), data: await readFile(splitFiles.weights) },
   };
   const open = (options) => openExplainer({
-    ort: runtime.ort, model, metadata, modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
+    ort: runtime.ort, model, metadata, modelName: path.basename(graphPath), forwardModel, forwardName: path.basename(forwardPath),
     split: splitBytes?.graphs,
     sessionOptions: {
       ...runtime.sessionOptions, ...sessionOptions, ...options,

@@ -1,16 +1,18 @@
 // The public Node API ("vit-relevance/node") on the real DeiT-tiny graph: the same maps as
 // `vit-relevance explain`, targets by id, WordNet id, name and contrast, each with its
 // probability and rank, the predicted class by default, render(); its last photo kept for
-// other classes; and the declarations the build emits type-check a consumer.
+// other classes, the split graphs taken up to a size of weights; and the declarations the build emits type-check a consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { readMaps, runCli, tempDir, root, maxRelativeDiff } from './maps-support.js';
-import { argmax, deitModel, images, skipDeit } from './explain-support.js';
+import { argmax, deitModel, goldenInput, images, skipDeit } from './explain-support.js';
 import { loadExplainer, patchMap, render } from '../../runtime/node/index.js';
+import { openExplainerFile, NODE_SPLIT_WEIGHTS_BYTES } from '../../runtime/node/open-explainer.js';
+import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { buildTypes } from '../../scripts/build/types.js';
 import { projectPaths } from '../../scripts/paths.js';
 
@@ -120,6 +122,33 @@ test('the Node API keeps its last photo: a repeat runs the photo graph once, the
   } finally {
     graphs.restore();
     await Promise.all([explainer.close(), reference.close()]);
+  }
+});
+
+// A models folder's split graphs are taken up to NODE_SPLIT_WEIGHTS_BYTES of weights, with
+// the explainer graph that reads the same weights file; above it (a copy of the folder with
+// a sparse weights file one byte over) the explainer graph with its own weights, alone.
+test('the Node API takes the split graphs up to NODE_SPLIT_WEIGHTS_BYTES of weights, and then their explainer graph', { skip: skipDeit }, async () => {
+  const dir = path.dirname(deitModel);
+  const { split } = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')).models[0];
+  const large = tempDir('vitrel-large-');
+  for (const name of readdirSync(dir)) if (name !== split.weights) symlinkSync(path.join(dir, name), path.join(large, name));
+  writeFileSync(path.join(large, split.weights), '');
+  truncateSync(path.join(large, split.weights), NODE_SPLIT_WEIGHTS_BYTES + 1);
+  const pixels = (await readNpyFile(goldenInput)).data;
+  const outputs = ['attn_grad'];
+  try {
+    for (const [folder, splitTaken, graph] of [[dir, true, split.graph], [large, false, path.basename(deitModel)]]) {
+      const explainer = await openExplainerFile(path.join(folder, path.basename(deitModel)), { threads: 1, split: true });
+      try {
+        assert.equal(explainer.canCachePhoto, splitTaken, folder);
+        assert.equal((await explainer.explain(pixels, [null], { outputs })).graph, graph);
+      } finally {
+        await explainer.release();
+      }
+    }
+  } finally {
+    rmSync(large, { recursive: true, force: true });
   }
 });
 
