@@ -28,7 +28,7 @@ from .forward import block_forward
 from .metadata import K, output_shapes
 from .scan_graph import (Assembly, BlockParams, Piece, block_inputs, looped_blocks, rebuild_record, record_tensors,
                          tensor_info, trace)
-from .split import CACHE_PREFIX, add_head_inverses, add_inverses
+from .split import BLOCK_INVERSES, CACHE_PREFIX, add_head_inverses, add_inverses, add_switched_inverses
 from .targets import predicted_class_rows
 
 BODY_BLOCK = 1  # the block index a loop body is traced as: any looped block
@@ -125,8 +125,15 @@ class Forward:
     where the model has no such block, writing the logits, every block's attention and the
     record values `reads` names."""
 
-    def __init__(self, cfg: ViTConfig, params, ex: Examples, reads, inverses=False, final_ln_eps=None):
+    def __init__(self, cfg: ViTConfig, params, ex: Examples, reads, inverses=False, final_ln_eps=None,
+                 switched=False):
         keep = set(reads) | {"first.attn", "rec.attn"}
+        # switched (a large model's family graph): the blocks below the last form the
+        # denominators the backward reads on `inverse_rows` [F,1,1] beside `given.*` ones
+        # and write those formed as `formed.*` (split.add_switched_inverses)
+        inverses = inverses or switched
+        switch_names = {prefix: [n for n in BLOCK_INVERSES if f"{prefix}lrp_inv.{n}" in keep]
+                        for prefix in ("first.", "rec.")}
 
         def embed(pixels):
             x, pro = P.embed_stage(params, cfg, pixels)
@@ -136,10 +143,22 @@ class Forward:
             def fn(x, **w):
                 p = block_params(w)
                 c = block_forward(p, cfg, b, x, cfg.tokens)
-                if inverses:
+                formed = {}
+                if switched:
+                    given = {n: w[f"given.{n}"] for n in switch_names[prefix]}
+                    formed = add_switched_inverses(p, cfg, b, c, switch_names[prefix], w["inverse_rows"], given)
+                elif inverses:
                     add_inverses(p, cfg, b, c, last=False)
-                return {"x.next": c.x_out, **_named(prefix, record_tensors(c), keep)}
+                return {"x.next": c.x_out, **_named(prefix, record_tensors(c), keep), **_named("formed.", formed)}
             return fn
+
+        def switch_inputs(record, prefix):
+            """The switched block's example inputs: the rows on (F = 1), none given."""
+            if not switched:
+                return {}, {}
+            given = {f"given.{n}": record.lrp_inv[n][None][:0] for n in switch_names[prefix]}
+            axes = {"inverse_rows": {0: "F"}, **{n: {0: "G"} for n in given}}
+            return {"inverse_rows": torch.ones(1, 1, 1), **given}, axes
 
         def top(x):
             c, head = P.top_forward(params, cfg, x, final_ln_eps)
@@ -150,9 +169,17 @@ class Forward:
                     **_named("head.", record_tensors(head), keep)}
 
         self.embed = trace(embed, params, {"pixels": ex.pixels})
-        self.first = None if ex.first is None else trace(block(lambda w: params, 0, "first."), params, {"x": ex.x0})
-        self.body = None if ex.block is None else trace(block(BlockParams, BODY_BLOCK, "rec."), None,
-                                                        {"x": ex.x1, **block_inputs(params, cfg, BODY_BLOCK)})
+        if ex.first is not None:
+            extra, axes = switch_inputs(ex.first, "first.")
+            self.first = trace(block(lambda w: params, 0, "first."), params, {"x": ex.x0, **extra}, axes)
+        else:
+            self.first = None
+        if ex.block is not None:
+            extra, axes = switch_inputs(ex.block, "rec.")
+            self.body = trace(block(BlockParams, BODY_BLOCK, "rec."), None,
+                              {"x": ex.x1, **block_inputs(params, cfg, BODY_BLOCK), **extra}, axes)
+        else:
+            self.body = None
         self.top = trace(top, params, {"x": ex.x_top})
 
 
@@ -166,17 +193,35 @@ def add_forward(a: Assembly, fw: Forward) -> Dict[str, str]:
     values = a.add(fw.embed, scope="embed")
     x = values["x0"]
     if fw.first:
-        first = a.add(fw.first, {"x": x}, "first")
+        first = a.add(fw.first, {"x": x, **_switch_values(fw.first, "first.")}, "first")
         values.update({n: v for n, v in first.items() if n.startswith("first.")})
+        values.update({v: v for n, v in first.items() if n.startswith("formed.")})
         x = first["x.next"]
     if fw.body:
         records = [n for n in fw.body.outputs + list(fw.body.alias) if n.startswith("rec.")]
-        a.scan(fw.body, [("x", "x.next", x, "x.top")], _weights(a, fw.body), {}, {n: (n, 0) for n in records},
+        switch = _switch_values(fw.body, "rec.")
+        formed = {n: (f"formed.rec.{n[len('formed.'):]}", 0) for n in fw.body.outputs if n.startswith("formed.")}
+        a.scan(fw.body, [("x", "x.next", x, "x.top")],
+               {**_weights(a, fw.body), **{n: v for n, v in switch.items() if n.startswith("given.")}},
+               {n: v for n, v in switch.items() if n == "inverse_rows"}, {**{n: (n, 0) for n in records}, **formed},
                reverse=False, name="blocks")
         values.update({n: n for n in records})
+        values.update({v: v for v, _ in formed.values()})
         x = "x.top"
     values.update(a.add(fw.top, {"x": x}, "top"))
     return values
+
+
+def _switch_values(piece: Piece, prefix: str) -> Dict[str, str]:
+    """A switched block piece's inputs and outputs (Forward, switched) -> graph values:
+    `inverse_rows` as it is, `given.<n>` and `formed.<n>` with the block kind's prefix
+    (`given.first.fc2`, `formed.rec.qkv`: the looped blocks' stacked)."""
+    names = {"inverse_rows": "inverse_rows"} if "inverse_rows" in piece.inputs else {}
+    for n in piece.inputs + piece.outputs:
+        for kind in ("given.", "formed."):
+            if n.startswith(kind):
+                names[n] = f"{kind}{prefix}{n[len(kind):]}"
+    return names
 
 
 def add_backward(a: Assembly, bw: Backward, values: Dict[str, str]) -> Dict[str, str]:
@@ -248,6 +293,33 @@ def explainer_model(cfg: ViTConfig, params, passes=P.PASSES, final_ln_eps=None) 
     shapes = output_shapes(cfg)
     return a.model(_inputs(cfg, ["pixels", "target", *bw.switches]),
                    _outputs(a, values, {n: shapes[n] for n in P.outputs_of(passes)}))
+
+
+def switched_family_model(cfg: ViTConfig, params, passes, final_ln_eps=None) -> onnx.ModelProto:
+    """explainer_model(passes) for a model that keeps one session (a page's large model),
+    whose blocks below the last form the proposed Linear denominators on `inverse_rows`
+    ([F,1,1]: F = 1 on a photo's first run) or read them given (F = 0, `given.*` the
+    `formed.*` outputs of that first run): a class switch then skips their products
+    (docs/experiments.md, "A large model's denominators fed instead of computed")."""
+    ex = Examples(cfg, params, passes, final_ln_eps, inverses=True)
+    bw = Backward(cfg, params, passes, ex)
+    fw = Forward(cfg, params, ex, bw.reads, final_ln_eps=final_ln_eps, switched=True)
+    a = Assembly(cfg, params)
+    values = add_forward(a, fw)
+    values.update({n: n for n in ["pixels", "target", *bw.switches]})
+    values.update(add_backward(a, bw, values))
+    values["attn"] = stacked_attention(a, values)
+    shapes = output_shapes(cfg)
+    looped = len(looped_blocks(cfg))
+    given, formed = [], {}
+    for piece, prefix, record, stacked in ((fw.first, "first.", ex.first, []), (fw.body, "rec.", ex.block, [looped])):
+        for n in (piece.outputs if piece else []):
+            if n.startswith("formed."):
+                dims = list(record.lrp_inv[n[len("formed."):]].shape)
+                given.append(tensor_info(f"given.{prefix}{n[len('formed.'):]}", stacked + ["G", *dims]))
+                formed[f"formed.{prefix}{n[len('formed.'):]}"] = stacked + ["F", *dims]
+    inputs = _inputs(cfg, ["pixels", "target", *bw.switches]) + [tensor_info("inverse_rows", ["F", 1, 1])] + given
+    return a.model(inputs, _outputs(a, values, {**{n: shapes[n] for n in P.outputs_of(passes)}, **formed}))
 
 
 def _per_block(a: Assembly, value: str, cfg: ViTConfig) -> Dict[str, str]:

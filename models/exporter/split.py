@@ -11,6 +11,8 @@ block's, "cache.head.…", "cache.pro.…" the embedding's: exported_graphs.py);
 graph's file is still <name>.target.onnx, "target" in models/index.json (a file format;
 docs/glossary.md, pending).
 """
+import torch
+
 from .config import ViTConfig
 from .lrp_rules import proposed_inverse
 
@@ -42,3 +44,26 @@ def add_head_inverses(params, cfg: ViTConfig, head) -> None:
     head.lrp_inv = {"head": proposed_inverse(head_in, params.linear("head.weight"))}
     if cfg.pool == "cls+dist":
         head.lrp_inv["head_dist"] = proposed_inverse(head.final_out[..., 1:2, :], params.linear("head_dist.weight"))
+
+
+# The Linear layers whose proposed denominators a block below the last forms, and where.
+BLOCK_INVERSES = {"fc2": ("g", "mlp.fc2", "fc2_product"), "fc1": ("n2", "mlp.fc1", "fc1_product"),
+                  "proj": ("o_merged", "attn.proj", "proj_product"), "qkv": ("n1", "attn.qkv", "qkv_product")}
+
+
+def add_switched_inverses(params, cfg: ViTConfig, b: int, c, names, rows, given):
+    """Block b's (below the last) proposed denominators `names`, formed on F copies of its
+    rows (rows: ones [F,1,1], F 0 or 1 at run time) beside `given` ones ({name: [1-F, r,
+    out]}, the denominators a page kept from the photo's first run): c.lrp_inv holds the
+    one of the two that has rows, as add_inverses forms it; returns those formed here,
+    {name: [F, r, out]} (empty when given). The same trick as lrp.py's classic stream:
+    an empty product costs nothing, where an If would hold two versions of the loop."""
+    pre = f"blocks.{b}."
+    formed, c.lrp_inv = {}, {}
+    for name in names:
+        x_field, key, product_field = BLOCK_INVERSES[name]
+        x, product = getattr(c, x_field), getattr(c, product_field)
+        formed[name] = proposed_inverse(x * rows, params.linear(pre + key + ".weight"), product * rows)
+        both = torch.cat([formed[name], given[name]], dim=0)
+        c.lrp_inv[name] = both.reshape(int(x.shape[-2]), int(product.shape[-1]))  # static: no If
+    return formed
