@@ -18,6 +18,11 @@ from typing import Dict, Tuple
 from .config import ViTConfig
 from .explainer import ExplainerGraph, build_explainer
 
+# The family graph a large model's page runs for every class switch (one session at a time):
+# it forms the Linear denominators on a photo's first run and takes them back after
+# (exported_graphs.switched_family_model).
+SWITCHED_FAMILY = "transformer_attribution"
+
 FAMILIES: Dict[str, Tuple[str, ...]] = {
     "transformer_attribution": ("gradient", "proposed"),
     "lrp": ("classic",),
