@@ -40,7 +40,9 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
 
   // The 5 most likely classes of a photo that has been through the graph.
   const top5 = (photo) => topK(photo.logits, 5, metadata.labels);
-  const newPhoto = (pixels, region) => ({ id: ++photos, pixels, region, cache: null });
+  // denominators: a oneSession model's Linear denominators of the photo, from its first
+  // run (runtime/explainer.js explain()), given back to its class switches.
+  const newPhoto = (pixels, region) => ({ id: ++photos, pixels, region, cache: null, denominators: null });
 
   // RGBA bytes → a photo: the core's preprocess, and the region of it the model saw.
   // crop: 'center' (the metadata's framing) or 'none' (the whole photo, core.cropModeIds).
@@ -79,7 +81,8 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
   async function predict(photo, { methods }) {
     const outputs = core.outputsFor(methods);
     graphRuns++;
-    const out = await explainer.explain(photo.pixels, [null], { outputs });
+    const out = await explainer.explain(photo.pixels, [null], { outputs, denominators: photo.denominators });
+    photo.denominators ??= out.denominators;
     const target = { class: out.classes[0] };
     keep(photo, target, out.tensors[0], outputs);
     photo.logits = out.logits;
@@ -150,7 +153,8 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
       if (!cached || [...outputs].some((o) => o !== 'attn')) graphRuns++;
       const out = cached
         ? await explainer.explainCached(cached, rows, { outputs: [...outputs] })
-        : await explainer.explain(photo.pixels, rows, { outputs: [...outputs] });
+        : await explainer.explain(photo.pixels, rows, { outputs: [...outputs], denominators: photo.denominators });
+      if (!cached) photo.denominators ??= out.denominators;
       modelMs = out.timings.modelMs;
       lacking.forEach(({ t }, k) => {
         const entry = keep(photo, t, out.tensors[k], outputs);
@@ -177,6 +181,7 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
     closePhoto: (photo) => {
       tensors.deleteWhere((key) => key.startsWith(`${photo.id} `));
       photo.cache = null;
+      photo.denominators = null;
     },
     get graphRuns() { return graphRuns; },
     get keptBytes() { return tensors.bytes; },

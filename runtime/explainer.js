@@ -174,20 +174,47 @@ function checkSplitContract(photo, classGraph, name, outputs) {
   return cacheInputs;
 }
 
+// A family graph's Linear denominators (models/exporter/split.py, add_switched_inverses):
+// formed on a photo's first run as outputs `formed.<block>.<layer>`, given back on a class
+// switch as inputs `given.<block>.<layer>`, `inverse_rows` [F,1,1] choosing which.
+const FORMED = 'formed.';
+const GIVEN = 'given.';
+const givenName = (formed) => GIVEN + formed.slice(FORMED.length);
+
 // A family graph (models/exporter/families.py) takes the explainer graph's pixels and
 // target rows, and the switch of each switched output it has; its outputs are the contract's
-// names. → its output names.
+// names, and the denominators it forms, each with its input. → { outputs: its contract
+// output names, formed: the denominators' output names }.
 function checkFamilyContract({ inputNames, outputNames }, name) {
   const known = [...CONTRACT_OUTPUTS, ...Object.keys(OPTIONAL_OUTPUTS)];
   const problems = [];
-  const needed = ['pixels', 'target', ...Object.entries(SWITCHES).filter(([, o]) => outputNames.includes(o)).map(([i]) => i)];
+  const formed = outputNames.filter((o) => o.startsWith(FORMED));
+  const needed = ['pixels', 'target', ...Object.entries(SWITCHES).filter(([, o]) => outputNames.includes(o)).map(([i]) => i),
+    ...(formed.length ? ['inverse_rows', ...formed.map(givenName)] : [])];
   const missing = needed.filter((n) => !inputNames.includes(n));
   if (missing.length) problems.push(`it lacks inputs ${missing.join(', ')}`);
-  const unknown = outputNames.filter((o) => !known.includes(o));
+  const unknown = outputNames.filter((o) => !known.includes(o) && !formed.includes(o));
   if (unknown.length) problems.push(`its outputs ${unknown.join(', ')} are not the explainer contract's`);
   if (!outputNames.includes('logits')) problems.push('it lacks output logits');
   if (problems.length) throw new Error(`${name} is not a method family's graph: ${problems.join('; ')}`);
-  return outputNames;
+  return { outputs: outputNames.filter((o) => !formed.includes(o)), formed };
+}
+
+// The feeds that choose a family graph's denominators: the `given` ones ({ output name:
+// tensor } of the same photo's first run) with no rows formed, or, without them, one row
+// formed beside empty given inputs (their axes from the session: the symbolic one 0).
+function denominatorFeeds(ort, session, formed, given) {
+  if (!formed.length) return {};
+  const rows = (n) => new ort.Tensor('float32', new Float32Array(n), [n, 1, 1]);
+  if (given) return { inverse_rows: rows(0), ...Object.fromEntries(formed.map((o) => [givenName(o), given[o]])) };
+  const shapes = Object.fromEntries((session.inputMetadata ?? []).map((m) => [m.name, m.shape]));
+  const empty = (n) => {
+    const dims = shapes[n]?.map((d) => (typeof d === 'number' ? d : 0));
+    if (!dims) throw new Error(`the session does not tell the shape of its input ${n}`);
+    return new ort.Tensor('float32', new Float32Array(0), dims);
+  };
+  return { inverse_rows: new ort.Tensor('float32', new Float32Array([1]), [1, 1, 1]),
+    ...Object.fromEntries(formed.map((o) => [givenName(o), empty(givenName(o))])) };
 }
 
 // forwardModel (optional): the plain forward graph of the same weights (input pixels,
@@ -289,11 +316,11 @@ export async function openExplainer({
   }
   // The graphs an explanation may run, smallest first; each opens once, when first needed.
   const explainers = [
-    { name: modelName, bytes, outputs: graphOutputs(metadata), graph: explainerGraph },
+    { name: modelName, bytes, outputs: graphOutputs(metadata), formed: [], graph: explainerGraph },
     ...families.map(({ name, bytes: graphBytes }) => ({
       name,
       bytes: graphBytes,
-      outputs: checkFamilyContract(ioNames(graphBytes, name), name),
+      ...checkFamilyContract(ioNames(graphBytes, name), name),
       graph: lazySession(() => checked(graphBytes, name, (s) => checkSessionShapes(s, name, metadata),
         onCpu(options, foldWeightParts ? FOLDED_FAMILY_SESSION : FAMILY_SESSION))),
     })),
@@ -351,16 +378,22 @@ export async function openExplainer({
     }
   }
 
-  async function run(pixels, rows, K, fetches) {
+  // given: the denominators a run of the same photo formed (a oneSession model's class
+  // switch), for the graph that formed them; a oneSession model's run without them fetches
+  // those its graph forms (→ `formed`, null where none).
+  async function run(pixels, rows, K, fetches, given = null) {
     const inputs = { pixels: pixelsTensor(pixels), target: new ort.Tensor('float32', rows, [K, C]) };
     const graph = explainerFor(fetches);
     const explainer = await graph.graph.open(); // opening it is not the run's time
-    const feeds = { ...inputs, ...switchFeeds(ort, explainer.inputNames, fetches) };
+    const reuse = given?.graph === graph.name ? given.tensors : null;
+    const keep = oneSession && !reuse ? graph.formed : [];
+    const feeds = { ...inputs, ...switchFeeds(ort, explainer.inputNames, fetches), ...denominatorFeeds(ort, explainer, graph.formed, reuse) };
     const started = now();
-    const result = await explainer.run(feeds, fetches);
+    const result = await explainer.run(feeds, [...fetches, ...keep]);
     const modelMs = now() - started;
     checkShapes(result, fetches, K, graph.name);
-    return { result, modelMs, graph: graph.name };
+    const formed = keep.length ? { graph: graph.name, tensors: Object.fromEntries(keep.map((o) => [o, result[o]])) } : null;
+    return { result, modelMs, graph: graph.name, formed };
   }
 
   // The graph outputs (besides logits) to fetch for `wanted`, in contract order; an
@@ -463,10 +496,13 @@ export async function openExplainer({
     // takes them: data is a
     // subarray view into the fetched output (no copies), shape without the K axis;
     // `attn` is one object shared by all rows.
-    async explain(pixels, rows, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
+    // options.denominators: the `denominators` an earlier explain() of the same pixels
+    // returned. A oneSession model's run without them returns those its graph formed
+    // (opaque; null where it forms none): a class switch given them skips their products.
+    async explain(pixels, rows, { outputs: wanted = CONTRACT_OUTPUTS, denominators = null } = {}) {
       const fetches = fetchList(wanted);
       const K = rows.length;
-      const { result, modelMs, graph } = await run(pixels, targetRows(rows, C), K, ['logits', ...fetches]);
+      const { result, modelMs, graph, formed } = await run(pixels, targetRows(rows, C), K, ['logits', ...fetches], denominators);
       const logits = result.logits.data;
       return {
         logits,
@@ -474,6 +510,7 @@ export async function openExplainer({
         tensors: perRowTensors(result, fetches, K),
         timings: { modelMs },
         graph,
+        denominators: formed,
       };
     },
 
