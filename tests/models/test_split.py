@@ -12,7 +12,7 @@ import torch
 
 from conftest import REPO_ROOT, random_inputs
 from models.exporter.explainer import OUTPUT_NAMES, build_explainer, build_plain
-from models.exporter.families import FAMILIES, build_family
+from models.exporter.families import FAMILIES, SWITCHED_FAMILY, build_family
 from models.exporter.onnx_export import export_plain
 from models.exporter.passes import outputs_of, switches_of
 from models.exporter.scan_graph import is_weight
@@ -92,14 +92,30 @@ def test_split_plain_forward_reads_the_shared_weights(split_files, tmp_path):
     assert_close("ort_vs_torch.logits", got, want, "the split's plain forward graph")
 
 
+def formed_feeds(path):
+    """A switched family graph's (families.SWITCHED_FAMILY) denominator inputs on a photo's
+    first run: one row formed, none given (their symbolic axis 0)."""
+    graph = onnx.load(str(path), load_external_data=False).graph
+    feeds = {}
+    for i in graph.input:
+        if i.name == "inverse_rows":
+            feeds[i.name] = np.ones((1, 1, 1), np.float32)
+        elif i.name.startswith("given."):
+            feeds[i.name] = np.zeros([d.dim_value for d in i.type.tensor_type.shape.dim], np.float32)
+    return feeds
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_family_graph_matches_single_graph(split_files, family, tmp_path):
     cfg, sd, out, files = split_files
     single = build_explainer(cfg, sd)
     switches, outputs = switches_of(FAMILIES[family]), outputs_of(FAMILIES[family])
+    graph = out / files["families"][family]
+    assert bool(formed_feeds(graph)) == (family == SWITCHED_FAMILY), "only the switched family forms denominators"
     for seed, k, flag in ((11, 3, 1.0), (12, 1, 0.0)):
         pixels, tgt = random_inputs(cfg, k, seed)
-        feeds = {"pixels": pixels.numpy(), "target": tgt.numpy(), **{n: np.asarray(flag) for n in switches}}
+        feeds = {"pixels": pixels.numpy(), "target": tgt.numpy(), **{n: np.asarray(flag) for n in switches},
+                 **formed_feeds(graph)}
         got = run_feeds(out / files["families"][family], tmp_path / f"{seed}", feeds, outputs,
                         weights=out / files["weights"])
         with torch.no_grad():
@@ -107,6 +123,27 @@ def test_family_graph_matches_single_graph(split_files, family, tmp_path):
         for name in outputs:
             assert got[name].shape == want[name].shape, name
             assert_close(f"ort_vs_torch.{name}", got[name], want[name], f"{family} graph, seed {seed}")
+
+
+def test_switched_family_given_its_denominators_computes_the_same(split_files, tmp_path):
+    """The switched family graph given the denominators its first run formed (a class
+    switch: no row formed) gives that run's outputs for another class, bit for bit, and
+    forms none."""
+    cfg, _, out, files = split_files
+    graph, weights = out / files["families"][SWITCHED_FAMILY], out / files["weights"]
+    pixels, tgt = random_inputs(cfg, 2, 21)
+    base = {"pixels": pixels.numpy(), "target": tgt.numpy()}
+    first_feeds = formed_feeds(graph)
+    formed = ["formed." + n[len("given."):] for n in first_feeds if n.startswith("given.")]
+    outputs = outputs_of(FAMILIES[SWITCHED_FAMILY])
+    first = run_feeds(graph, tmp_path / "first", {**base, **first_feeds}, outputs + formed, weights=weights)
+    given = {"inverse_rows": np.ones((0, 1, 1), np.float32),
+             **{"given." + n[len("formed."):]: first[n] for n in formed}}
+    switch = run_feeds(graph, tmp_path / "switch", {**base, **given}, outputs + formed, weights=weights)
+    for name in outputs:
+        assert np.array_equal(switch[name], first[name]), name
+    for name in formed:
+        assert first[name].size > 0 and switch[name].size == 0, name
 
 
 def test_split_plain_forward_leaves_nothing_to_fold(split_files):

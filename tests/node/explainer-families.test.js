@@ -77,3 +77,45 @@ test('maps from the method family graphs equal the explainer graph\'s; spanning 
     await ex.release();
   }
 });
+
+// A large model keeps one session (oneSession): its default family's graph forms the Linear
+// denominators on a photo's first run and explain() returns them; given back for another
+// class of the same photo, the run forms none and computes what a run forming them computes,
+// bit for bit. A model with every session open is returned none.
+test('one session: the default family graph returns the photo\'s denominators; given back, the same tensors', { skip, timeout: 600_000 }, async () => {
+  const { split } = entry;
+  const metadata = JSON.parse(read(entry.metadata));
+  const core = await loadCore();
+  const open = (oneSession) => openExplainer({
+    ort,
+    model: read(split.graph),
+    oneSession,
+    families: Object.values(split.families).map((name) => ({ name, bytes: read(name) })),
+    metadata,
+    sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
+    modelName: split.graph,
+  });
+  const pixels = (await readNpyFile(goldenInput)).data;
+  const outputs = core.outputsFor(['transformer_attribution']);
+  const ex = await open(true);
+  try {
+    const first = await ex.explain(pixels, [null], { outputs });
+    assert.equal(first.graph, split.families.transformer_attribution);
+    assert.ok(first.denominators, 'the first run returns the denominators it formed');
+    const given = await ex.explain(pixels, [282], { outputs, denominators: first.denominators });
+    assert.equal(given.denominators, null, 'given them, the run forms none');
+    const formed = await ex.explain(pixels, [282], { outputs });
+    for (const name of outputs) {
+      assert.deepEqual(given.tensors[0][name].data, formed.tensors[0][name].data, name);
+    }
+  } finally {
+    await ex.release();
+  }
+  const all = await open(false);
+  try {
+    await all.prepareExplainer(outputs);
+    assert.equal((await all.explain(pixels, [null], { outputs })).denominators, null);
+  } finally {
+    await all.release();
+  }
+});
