@@ -41,8 +41,17 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
   // The 5 most likely classes of a photo that has been through the graph.
   const top5 = (photo) => topK(photo.logits, 5, metadata.labels);
   // denominators: a oneSession model's Linear denominators of the photo, from its first
-  // run (runtime/explainer.js explain()), given back to its class switches.
+  // run (runtime/explainer.js explain()), given back to its class switches. One photo
+  // holds them at a time, the last to form them (57 MB for a ViT-B/16; the Worker keeps
+  // up to 8 photos).
   const newPhoto = (pixels, region) => ({ id: ++photos, pixels, region, cache: null, denominators: null });
+  let holding = null; // the photo whose denominators are kept
+  function keepDenominators(photo, formed) {
+    if (!formed || photo.denominators) return;
+    if (holding && holding !== photo) holding.denominators = null;
+    photo.denominators = formed;
+    holding = photo;
+  }
 
   // RGBA bytes → a photo: the core's preprocess, and the region of it the model saw.
   // crop: 'center' (the metadata's framing) or 'none' (the whole photo, core.cropModeIds).
@@ -82,7 +91,7 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
     const outputs = core.outputsFor(methods);
     graphRuns++;
     const out = await explainer.explain(photo.pixels, [null], { outputs, denominators: photo.denominators });
-    photo.denominators ??= out.denominators;
+    keepDenominators(photo, out.denominators);
     const target = { class: out.classes[0] };
     keep(photo, target, out.tensors[0], outputs);
     photo.logits = out.logits;
@@ -154,7 +163,7 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
       const out = cached
         ? await explainer.explainCached(cached, rows, { outputs: [...outputs] })
         : await explainer.explain(photo.pixels, rows, { outputs: [...outputs], denominators: photo.denominators });
-      if (!cached) photo.denominators ??= out.denominators;
+      if (!cached) keepDenominators(photo, out.denominators);
       modelMs = out.timings.modelMs;
       lacking.forEach(({ t }, k) => {
         const entry = keep(photo, t, out.tensors[k], outputs);
@@ -182,6 +191,7 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
       tensors.deleteWhere((key) => key.startsWith(`${photo.id} `));
       photo.cache = null;
       photo.denominators = null;
+      if (holding === photo) holding = null;
     },
     get graphRuns() { return graphRuns; },
     get keptBytes() { return tensors.bytes; },

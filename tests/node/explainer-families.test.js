@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
+import { createPhotoSessions } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds, tokenLayout } from '../../runtime/metadata.js';
 import { graphIoNames } from '../../runtime/onnx-io.js';
@@ -117,5 +118,40 @@ test('one session: the default family graph returns the photo\'s denominators; g
     assert.equal((await all.explain(pixels, [null], { outputs })).denominators, null);
   } finally {
     await all.release();
+  }
+});
+
+// The photo sessions over one session (runtime/explain-session.js): a photo's first run
+// keeps its denominators and its class switches are given them; one photo holds them at a
+// time, so a photo explained again after another forms them again.
+test('one session: the last photo keeps its denominators for its class switches', { skip, timeout: 600_000 }, async () => {
+  const { split } = entry;
+  const metadata = JSON.parse(read(entry.metadata));
+  const core = await loadCore();
+  const ex = await openExplainer({
+    ort,
+    model: read(split.graph),
+    oneSession: true,
+    families: Object.values(split.families).map((name) => ({ name, bytes: read(name) })),
+    metadata,
+    sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
+    modelName: split.graph,
+  });
+  const given = [];
+  const recorded = { metadata, canCachePhoto: ex.canCachePhoto, explain: (p, rows, o) => { given.push(Boolean(o.denominators)); return ex.explain(p, rows, o); } };
+  const sessions = createPhotoSessions({ explainer: recorded, core });
+  const methods = ['transformer_attribution'];
+  try {
+    const pixels = (await readNpyFile(goldenInput)).data;
+    const a = sessions.pixelsPhoto(pixels);
+    const b = sessions.pixelsPhoto(pixels.map((v) => -v));
+    await sessions.predict(a, { methods });
+    await sessions.explain(a, [{ class: 282 }], { methods });
+    await sessions.predict(b, { methods });
+    await sessions.explain(a, [{ class: 285 }], { methods });
+    await sessions.explain(a, [{ class: 284 }], { methods });
+    assert.deepEqual(given, [false, true, false, false, true]);
+  } finally {
+    await ex.release();
   }
 });
