@@ -2,7 +2,8 @@
 loops over the blocks (scan_graph.py):
 
   explainer_model(passes)  pixels, target, switches -> the passes' outputs: the explainer
-                           graph (every pass) and the method family graphs (families.py)
+                           graph (every pass) and the method family graphs (families.py;
+                           the default family's switched: split.add_switched_inverses)
   split_models             the explainer split in two (split.py): the photo graph and the
                            class graph
   forward_model            pixels [n,3,H,W] -> logits [n,C] (the plain forward graph; with
@@ -280,46 +281,34 @@ def _outputs(a: Assembly, values: Dict[str, str], shapes: Dict[str, Optional[lis
     return [tensor_info(n, dims) for n, dims in shapes.items()]
 
 
-def explainer_model(cfg: ViTConfig, params, passes=P.PASSES, final_ln_eps=None) -> onnx.ModelProto:
-    """pixels [1,3,H,W], target [K,C], the passes' switches -> passes.outputs_of(passes)."""
-    ex = Examples(cfg, params, passes, final_ln_eps)
+def explainer_model(cfg: ViTConfig, params, passes=P.PASSES, final_ln_eps=None, switched=False) -> onnx.ModelProto:
+    """pixels [1,3,H,W], target [K,C], the passes' switches -> passes.outputs_of(passes).
+    switched (the default family's graph, families.SWITCHED_FAMILY): its blocks below the
+    last also form the proposed Linear denominators on `inverse_rows` ([F,1,1]: F = 1 on a
+    photo's first run, outputs `formed.*`) or read them given (F = 0, inputs `given.*`):
+    a class switch of a model that keeps one session then skips their products
+    (split.add_switched_inverses)."""
+    ex = Examples(cfg, params, passes, final_ln_eps, inverses=switched)
     bw = Backward(cfg, params, passes, ex)
-    fw = Forward(cfg, params, ex, bw.reads, final_ln_eps=final_ln_eps)
+    fw = Forward(cfg, params, ex, bw.reads, final_ln_eps=final_ln_eps, switched=switched)
     a = Assembly(cfg, params)
     values = add_forward(a, fw)
     values.update({n: n for n in ["pixels", "target", *bw.switches]})
     values.update(add_backward(a, bw, values))
     values["attn"] = stacked_attention(a, values)
     shapes = output_shapes(cfg)
-    return a.model(_inputs(cfg, ["pixels", "target", *bw.switches]),
-                   _outputs(a, values, {n: shapes[n] for n in P.outputs_of(passes)}))
-
-
-def switched_family_model(cfg: ViTConfig, params, passes, final_ln_eps=None) -> onnx.ModelProto:
-    """explainer_model(passes) for a model that keeps one session (a page's large model),
-    whose blocks below the last form the proposed Linear denominators on `inverse_rows`
-    ([F,1,1]: F = 1 on a photo's first run) or read them given (F = 0, `given.*` the
-    `formed.*` outputs of that first run): a class switch then skips their products
-    (docs/experiments.md, "A large model's denominators fed instead of computed")."""
-    ex = Examples(cfg, params, passes, final_ln_eps, inverses=True)
-    bw = Backward(cfg, params, passes, ex)
-    fw = Forward(cfg, params, ex, bw.reads, final_ln_eps=final_ln_eps, switched=True)
-    a = Assembly(cfg, params)
-    values = add_forward(a, fw)
-    values.update({n: n for n in ["pixels", "target", *bw.switches]})
-    values.update(add_backward(a, bw, values))
-    values["attn"] = stacked_attention(a, values)
-    shapes = output_shapes(cfg)
-    looped = len(looped_blocks(cfg))
     given, formed = [], {}
-    for piece, prefix, record, stacked in ((fw.first, "first.", ex.first, []), (fw.body, "rec.", ex.block, [looped])):
+    blocks = ((fw.first, "first.", ex.first, []), (fw.body, "rec.", ex.block, [len(looped_blocks(cfg))]))
+    for piece, prefix, record, stacked in blocks if switched else ():
         for n in (piece.outputs if piece else []):
             if n.startswith("formed."):
-                dims = list(record.lrp_inv[n[len("formed."):]].shape)
-                given.append(tensor_info(f"given.{prefix}{n[len('formed.'):]}", stacked + ["G", *dims]))
-                formed[f"formed.{prefix}{n[len('formed.'):]}"] = stacked + ["F", *dims]
-    inputs = _inputs(cfg, ["pixels", "target", *bw.switches]) + [tensor_info("inverse_rows", ["F", 1, 1])] + given
-    return a.model(inputs, _outputs(a, values, {**{n: shapes[n] for n in P.outputs_of(passes)}, **formed}))
+                layer = n[len("formed."):]
+                dims = list(record.lrp_inv[layer].shape)
+                given.append(tensor_info(f"given.{prefix}{layer}", stacked + ["G", *dims]))
+                formed[f"formed.{prefix}{layer}"] = stacked + ["F", *dims]
+    switch = [tensor_info("inverse_rows", ["F", 1, 1])] + given if switched else []
+    return a.model(_inputs(cfg, ["pixels", "target", *bw.switches]) + switch,
+                   _outputs(a, values, {**{n: shapes[n] for n in P.outputs_of(passes)}, **formed}))
 
 
 def _per_block(a: Assembly, value: str, cfg: ViTConfig) -> Dict[str, str]:

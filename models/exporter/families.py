@@ -20,7 +20,7 @@ from .explainer import ExplainerGraph, build_explainer
 
 # The family graph a large model's page runs for every class switch (one session at a time):
 # it forms the Linear denominators on a photo's first run and takes them back after
-# (exported_graphs.switched_family_model).
+# (exported_graphs.explainer_model, switched).
 SWITCHED_FAMILY = "transformer_attribution"
 
 FAMILIES: Dict[str, Tuple[str, ...]] = {

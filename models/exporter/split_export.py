@@ -13,7 +13,7 @@ import onnx
 from onnx import numpy_helper
 
 from .config import ViTConfig
-from .exported_graphs import explainer_model, split_models, switched_family_model
+from .exported_graphs import explainer_model, split_models
 from .families import FAMILIES, SWITCHED_FAMILY
 from .params import ViTParams
 from .scan_graph import is_weight
@@ -73,8 +73,8 @@ def export_split(cfg: ViTConfig, state_dict, out: Path, name: str, final_ln_eps=
     if plain is not None:
         files["forward"] = f"{name}.logits.onnx"
         models["forward"] = onnx.load(str(plain))
-    family_models = {families[f]: (switched_family_model if f == SWITCHED_FAMILY else explainer_model)(
-        cfg, params, passes, final_ln_eps) for f, passes in FAMILIES.items()}
+    family_models = {families[f]: explainer_model(cfg, params, passes, final_ln_eps, switched=f == SWITCHED_FAMILY)
+                     for f, passes in FAMILIES.items()}
     (out / files["weights"]).write_bytes(externalise([*models.values(), *family_models.values()], files["weights"]))
     for key, model in models.items():
         onnx.save(model, str(out / files[key]))
