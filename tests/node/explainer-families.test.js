@@ -83,19 +83,21 @@ test('maps from the method family graphs equal the explainer graph\'s; spanning 
 // denominators on a photo's first run and explain() returns them; given back for another
 // class of the same photo, the run forms none and computes what a run forming them computes,
 // bit for bit. A model with every session open is returned none.
+// The explainer and family graphs of the built model, without its split graphs.
+const openFamilies = (oneSession) => openExplainer({
+  ort,
+  model: read(entry.split.graph),
+  oneSession,
+  families: Object.values(entry.split.families).map((name) => ({ name, bytes: read(name) })),
+  metadata: JSON.parse(read(entry.metadata)),
+  sessionOptions: { externalData: [{ path: entry.split.weights, data: read(entry.split.weights) }] },
+  modelName: entry.split.graph,
+});
+
 test('one session: the default family graph returns the photo\'s denominators; given back, the same tensors', { skip, timeout: 600_000 }, async () => {
   const { split } = entry;
-  const metadata = JSON.parse(read(entry.metadata));
   const core = await loadCore();
-  const open = (oneSession) => openExplainer({
-    ort,
-    model: read(split.graph),
-    oneSession,
-    families: Object.values(split.families).map((name) => ({ name, bytes: read(name) })),
-    metadata,
-    sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
-    modelName: split.graph,
-  });
+  const open = openFamilies;
   const pixels = (await readNpyFile(goldenInput)).data;
   const outputs = core.outputsFor(['transformer_attribution']);
   const ex = await open(true);
@@ -125,18 +127,9 @@ test('one session: the default family graph returns the photo\'s denominators; g
 // keeps its denominators and its class switches are given them; one photo holds them at a
 // time, so a photo explained again after another forms them again.
 test('one session: the last photo keeps its denominators for its class switches', { skip, timeout: 600_000 }, async () => {
-  const { split } = entry;
-  const metadata = JSON.parse(read(entry.metadata));
   const core = await loadCore();
-  const ex = await openExplainer({
-    ort,
-    model: read(split.graph),
-    oneSession: true,
-    families: Object.values(split.families).map((name) => ({ name, bytes: read(name) })),
-    metadata,
-    sessionOptions: { externalData: [{ path: split.weights, data: read(split.weights) }] },
-    modelName: split.graph,
-  });
+  const ex = await openFamilies(true);
+  const { metadata } = ex;
   const given = [];
   const recorded = { metadata, canCachePhoto: ex.canCachePhoto, explain: (p, rows, o) => { given.push(Boolean(o.denominators)); return ex.explain(p, rows, o); } };
   const sessions = createPhotoSessions({ explainer: recorded, core });
