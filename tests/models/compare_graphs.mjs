@@ -30,13 +30,18 @@ function normals(seed) {
   return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 
+// The symbolic axes that are not K: the default family graph's denominators, formed on a
+// photo's first run (F, one row) and none given (G).
+const AXES = { F: 1, G: 0 };
+
 function feedsFor(session, { K, switches = {}, seed }) {
   const next = normals(seed);
   const feeds = {};
   for (const meta of session.inputMetadata) {
-    const dims = meta.shape.map((d) => (typeof d === 'number' ? d : K));
+    const dims = meta.shape.map((d) => (typeof d === 'number' ? d : AXES[d] ?? K));
     const data = new Float32Array(dims.reduce((a, b) => a * b, 1));
     if (dims.length === 0) data[0] = switches[meta.name] ?? 1;
+    else if (meta.name === 'inverse_rows') data.fill(1);
     else data.forEach((_, i) => { data[i] = next(); });
     if (meta.name === 'target' && K > 1) data.fill(0, dims[1], 2 * dims[1]);
     feeds[meta.name] = new ort.Tensor('float32', data, dims);
