@@ -231,7 +231,9 @@ function denominatorFeeds(ort, session, formed, given) {
 // when its graph is first needed (the caller's prepareExplainer() opens the first), after
 // the one open is released; it takes no split graphs (their point is two sessions open
 // beside the others). The caller runs one request at
-// a time (the Worker's queue), so the session released is never one in use.
+// a time (the Worker's queue), so the session released is never one in use. In place of
+// the class graph, explain() returns a photo's Linear denominators from the default
+// family's graph, which the caller gives back for that photo's other classes.
 // families (optional): [{ name, bytes }] graphs per method family (models/exporter/
 // families.py) of the same weights, each with only the passes its methods read: an
 // explanation runs the smallest graph (in bytes, which follow its nodes and its ONNX session's
