@@ -203,18 +203,22 @@ function checkFamilyContract({ inputNames, outputNames }, name) {
 // The feeds that choose a family graph's denominators: the `given` ones ({ output name:
 // tensor } of the same photo's first run) with no rows formed, or, without them, one row
 // formed beside empty given inputs (their axes from the session: the symbolic one 0).
+// The first-run feeds are the same on every run of a session: made once.
+const firstRunFeeds = new WeakMap();
 function denominatorFeeds(ort, session, formed, given) {
   if (!formed.length) return {};
-  const rows = (n) => new ort.Tensor('float32', new Float32Array(n), [n, 1, 1]);
+  const rows = (n) => new ort.Tensor('float32', new Float32Array(n).fill(1), [n, 1, 1]);
   if (given) return { inverse_rows: rows(0), ...Object.fromEntries(formed.map((o) => [givenName(o), given[o]])) };
-  const shapes = Object.fromEntries((session.inputMetadata ?? []).map((m) => [m.name, m.shape]));
-  const empty = (n) => {
-    const dims = shapes[n]?.map((d) => (typeof d === 'number' ? d : 0));
-    if (!dims) throw new Error(`the session does not tell the shape of its input ${n}`);
-    return new ort.Tensor('float32', new Float32Array(0), dims);
-  };
-  return { inverse_rows: new ort.Tensor('float32', new Float32Array([1]), [1, 1, 1]),
-    ...Object.fromEntries(formed.map((o) => [givenName(o), empty(givenName(o))])) };
+  if (!firstRunFeeds.has(session)) {
+    const shapes = Object.fromEntries((session.inputMetadata ?? []).map((m) => [m.name, m.shape]));
+    const empty = (n) => {
+      const dims = shapes[n]?.map((d) => (typeof d === 'number' ? d : 0));
+      if (!dims) throw new Error(`the session does not tell the shape of its input ${n}`);
+      return new ort.Tensor('float32', new Float32Array(0), dims);
+    };
+    firstRunFeeds.set(session, { inverse_rows: rows(1), ...Object.fromEntries(formed.map((o) => [givenName(o), empty(givenName(o))])) });
+  }
+  return firstRunFeeds.get(session);
 }
 
 // forwardModel (optional): the plain forward graph of the same weights (input pixels,
