@@ -45,7 +45,7 @@ function run(cmd, args, env) {
 // the version Emscripten 3.1.6 was made with (Debian's is from 2013). It runs as a native
 // program on x86-64 Linux, macOS and Windows, elsewhere on Java; where it cannot run, the
 // glue is built without it (1.0 KB more gzipped in an embedding page) → its path, or null.
-function closureCompiler(paths) {
+export function closureCompiler(paths) {
   const closure = path.join(paths.root, 'node_modules', '.bin', 'google-closure-compiler');
   if (spawnSync(closure, ['--version']).status === 0) return closure;
   console.warn(`build: the site's core glue is built without the Closure Compiler (${closure} does not run: npm ci installs it; `
