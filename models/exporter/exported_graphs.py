@@ -297,18 +297,19 @@ def explainer_model(cfg: ViTConfig, params, passes=P.PASSES, final_ln_eps=None, 
     values.update(add_backward(a, bw, values))
     values["attn"] = stacked_attention(a, values)
     shapes = output_shapes(cfg)
-    given, formed = [], {}
-    blocks = ((fw.first, "first.", ex.first, []), (fw.body, "rec.", ex.block, [len(looped_blocks(cfg))]))
-    for piece, prefix, record, stacked in blocks if switched else ():
-        for n in (piece.outputs if piece else []):
-            if n.startswith("formed."):
-                layer = n[len("formed."):]
-                dims = list(record.lrp_inv[layer].shape)
-                given.append(tensor_info(f"given.{prefix}{layer}", stacked + ["G", *dims]))
-                formed[f"formed.{prefix}{layer}"] = stacked + ["F", *dims]
-    switch = [tensor_info("inverse_rows", ["F", 1, 1])] + given if switched else []
-    return a.model(_inputs(cfg, ["pixels", "target", *bw.switches]) + switch,
-                   _outputs(a, values, {**{n: shapes[n] for n in P.outputs_of(passes)}, **formed}))
+    inputs = _inputs(cfg, ["pixels", "target", *bw.switches])
+    outputs = {n: shapes[n] for n in P.outputs_of(passes)}
+    if switched:
+        inputs.append(tensor_info("inverse_rows", ["F", 1, 1]))
+        blocks = ((fw.first, "first.", ex.first, []), (fw.body, "rec.", ex.block, [len(looped_blocks(cfg))]))
+        for piece, prefix, record, stacked in blocks:
+            for n in (piece.outputs if piece else []):
+                if n.startswith("formed."):
+                    layer = n[len("formed."):]
+                    dims = list(record.lrp_inv[layer].shape)
+                    inputs.append(tensor_info(f"given.{prefix}{layer}", stacked + ["G", *dims]))
+                    outputs[f"formed.{prefix}{layer}"] = stacked + ["F", *dims]
+    return a.model(inputs, _outputs(a, values, outputs))
 
 
 def _per_block(a: Assembly, value: str, cfg: ViTConfig) -> Dict[str, str]:

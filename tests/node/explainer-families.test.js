@@ -79,10 +79,6 @@ test('maps from the method family graphs equal the explainer graph\'s; spanning 
   }
 });
 
-// A large model keeps one session (oneSession): its default family's graph forms the Linear
-// denominators on a photo's first run and explain() returns them; given back for another
-// class of the same photo, the run forms none and computes what a run forming them computes,
-// bit for bit. A model with every session open is returned none.
 // The explainer and family graphs of the built model, without its split graphs.
 const openFamilies = (oneSession) => openExplainer({
   ort,
@@ -94,13 +90,16 @@ const openFamilies = (oneSession) => openExplainer({
   modelName: entry.split.graph,
 });
 
+// A large model keeps one session (oneSession): its default family's graph forms the Linear
+// denominators on a photo's first run and explain() returns them; given back for another
+// class of the same photo, the run forms none and computes what a run forming them computes,
+// bit for bit. A model with every session open is returned none.
 test('one session: the default family graph returns the photo\'s denominators; given back, the same tensors', { skip, timeout: 600_000 }, async () => {
   const { split } = entry;
   const core = await loadCore();
-  const open = openFamilies;
   const pixels = (await readNpyFile(goldenInput)).data;
   const outputs = core.outputsFor(['transformer_attribution']);
-  const ex = await open(true);
+  const ex = await openFamilies(true);
   try {
     const first = await ex.explain(pixels, [null], { outputs });
     assert.equal(first.graph, split.families.transformer_attribution);
@@ -114,7 +113,7 @@ test('one session: the default family graph returns the photo\'s denominators; g
   } finally {
     await ex.release();
   }
-  const all = await open(false);
+  const all = await openFamilies(false);
   try {
     await all.prepareExplainer(outputs);
     assert.equal((await all.explain(pixels, [null], { outputs })).denominators, null);
