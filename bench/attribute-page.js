@@ -9,6 +9,7 @@
 // reported as unavailable.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { skipReason, openReadyPage, sample, waitForHeat, choosePhoto, firstModel } from '../tests/browser/harness.js';
+import { untilPage } from './page-state.js';
 
 const GB = 1024 ** 3;
 
@@ -65,7 +66,7 @@ export async function pageAttributionBench({ steps = 20 } = {}) {
     const sampler = linux ? setInterval(readPeaks, 50) : null;
     const t0 = performance.now();
     await page.click('#attr-run');
-    await page.waitForFunction(() => document.querySelector('#attribution').dataset.runsFinished, null, { timeout: 1_800_000 });
+    await untilPage(page, () => document.querySelector('#attribution').dataset.runsFinished, null, { timeout: 1_800_000 });
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     const status = await page.textContent('#attr-status');

@@ -25,6 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
 import { pageClassSwitches } from './page-switches.js';
 import { elementVisits, elementLaterVisits, LINK } from './page-first-map.js';
+import { untilPage } from './page-state.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -71,13 +72,13 @@ try {
   // its other top-5 classes.
   const pageRound = async (name) => {
     await page.setInputFiles('#file-input', sample(name));
-    await page.waitForFunction((n) => document.body.dataset.photo === n && window.__vitrel.timeline.firstHeatmap, name, { timeout: 180_000 });
-    await page.waitForFunction(() => window.__vitrel.timeline.photoCached, null, { timeout: 180_000 });
+    await untilPage(page, (n) => document.body.dataset.photo === n && window.__vitrel.timeline.firstHeatmap, name, { timeout: 180_000 });
+    await untilPage(page, () => window.__vitrel.timeline.photoCached, null, { timeout: 180_000 });
     const firstMs = await page.evaluate(() => window.__vitrel.timeline.firstHeatmap - window.__vitrel.timeline.photoChosen);
     return { firstMs, ...(await pageClassSwitches(page)) };
   };
   await page.setInputFiles('#file-input', sample('dogbird.png')); // warm-up
-  await page.waitForFunction(() => document.body.dataset.photo === 'dogbird.png' && window.__vitrel.timeline.firstHeatmap, null, { timeout: 180_000 });
+  await untilPage(page, () => document.body.dataset.photo === 'dogbird.png' && window.__vitrel.timeline.firstHeatmap, null, { timeout: 180_000 });
   const { ids, switches: pageSwitches, graphMs: pageGraphMs, firstMs } = await pageRound(PHOTO);
   const pageFirst = [firstMs];
 

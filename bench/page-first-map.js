@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchProfile, openPage } from '../tests/browser/harness.js';
+import { untilPage } from './page-state.js';
 
 // An open page's first heat map of `file`, chosen now → ms from choosing it to the map.
 export async function photoToHeatMap(page, file) {
   await page.setInputFiles('#file-input', file);
-  await page.waitForFunction((name) => document.body.dataset.photo === name
-    && window.__vitrel.timeline.firstHeatmap, path.basename(file), { timeout: 300_000 });
+  await untilPage(page, (name) => document.body.dataset.photo === name
+    && window.__vitrel.timeline.firstHeatmap, path.basename(file));
   return page.evaluate(() => window.__vitrel.timeline.firstHeatmap - window.__vitrel.timeline.photoChosen);
 }
 
@@ -26,9 +27,9 @@ export const LINK = { latencyMs: 50, mbitPerS: 50 };
 // explainer: { at, ms } (its session open; onnxruntime's time creating it), phaseMs,
 // compileMs, fromCache, explainMs, relevanceMs, predictedBy, forwardMs }.
 async function toFirstMap(page, photo, forwardRuns) {
-  // Polled every frame: waitForSelector's polling backs off to 500 ms, and the photo was
+  // Seen as the page sets it: waitForSelector's polling backs off to 500 ms, and the photo was
   // chosen 470 ms after ready on average (5 visits), a wait of the bench, not of the page.
-  await page.waitForFunction(() => document.body.dataset.modelReady === 'true', null, { polling: 'raf', timeout: 300_000 });
+  await untilPage(page, () => document.body.dataset.modelReady === 'true');
   await photoToHeatMap(page, photo);
   const out = await page.evaluate(() => {
     const { timeline: t } = window.__vitrel;
@@ -102,7 +103,7 @@ const RECORD_FIRST_ELEMENT_MAP = () => {
 // When the page's first element explained its photo, ms from navigation start; its
 // error, if it failed.
 async function firstElementMap(page) {
-  await page.waitForFunction(() => window.__firstElementMap || window.__firstElementError, null, { timeout: 300_000 });
+  await untilPage(page, () => window.__firstElementMap || window.__firstElementError);
   const { at, error } = await page.evaluate(() => ({ at: window.__firstElementMap, error: window.__firstElementError }));
   if (error) throw new Error(`the element failed: ${error}`);
   return at;

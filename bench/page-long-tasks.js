@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { untilPage } from './page-state.js';
 
 export const OBSERVE_LONG_TASKS = () => {
   window.__longTasks = [];
@@ -29,7 +30,7 @@ export async function longTasksWhileShowing(page, file, view) {
   await page.click(`[role="tab"][data-view="${view}"]`);
   const from = await page.evaluate(() => performance.now());
   await page.setInputFiles('#file-input', file);
-  await page.waitForFunction(([n, v]) => document.body.dataset.photo === n
+  await untilPage(page, ([n, v]) => document.body.dataset.photo === n
     && document.querySelector(`#view-${v} canvas[data-rendered="heat"]`), [name, view], { timeout: 180_000 });
   await page.waitForTimeout(300); // let a task still running end and be reported
   return page.evaluate((t) => window.__longTasks.filter((e) => e.start >= t).map((e) => Math.round(e.ms)), from);
