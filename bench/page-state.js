@@ -15,10 +15,7 @@ export function untilPage(page, predicate, arg = null, { timeout = 300_000 } = {
 // Runs in the page (untilPage gives it as source, with the predicate's).
 function waitInPage(predicate, arg, timeout) {
   return new Promise((resolve, reject) => {
-    let observer = null;
-    let interval = 0;
-    let timer = 0;
-    const stop = () => { observer?.disconnect(); clearInterval(interval); clearTimeout(timer); };
+    const stop = () => { observer.disconnect(); clearInterval(interval); clearTimeout(timer); };
     const check = () => {
       try {
         if (!predicate(arg)) return;
@@ -28,10 +25,10 @@ function waitInPage(predicate, arg, timeout) {
       stop();
       resolve();
     };
-    observer = new MutationObserver(check);
+    const observer = new MutationObserver(check);
     observer.observe(document.documentElement, { attributes: true, subtree: true });
-    interval = setInterval(check, 100);
-    timer = setTimeout(() => { stop(); reject(new Error(`timed out after ${timeout} ms waiting for ${predicate}`)); }, timeout);
+    const interval = setInterval(check, 100);
+    const timer = setTimeout(() => { stop(); reject(new Error(`timed out after ${timeout} ms waiting for ${predicate}`)); }, timeout);
     check();
   });
 }
