@@ -20,6 +20,7 @@ import { skipReason, startSite, launch, openPage, sample, paths } from '../tests
 import { pageClassSwitches, photoCached } from './page-switches.js';
 import { returningVisits, laterVisits, firstVisit, LINK, photoToHeatMap } from './page-first-map.js';
 import { OBSERVE_LONG_TASKS, largePhoto, longTasksWhileShowing } from './page-long-tasks.js';
+import { untilReady } from './page-state.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -71,7 +72,7 @@ const site = await startSite();
 const browser = await launch();
 try {
   const { page } = await openPage(browser, site.url, undefined, { beforeLoad: (context) => context.addInitScript(OBSERVE_LONG_TASKS) });
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await untilReady(page, { timeout: 180_000 });
   console.log(`backend: ${await page.textContent('#engine-status')}`);
 
   const photoToHeat = (file) => photoToHeatMap(page, file);

@@ -25,7 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, sample, paths } from '../tests/browser/harness.js';
 import { pageClassSwitches } from './page-switches.js';
 import { elementVisits, elementLaterVisits, LINK } from './page-first-map.js';
-import { untilPage } from './page-state.js';
+import { untilPage, untilReady } from './page-state.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -67,7 +67,7 @@ try {
   // round before the elements and one after, so a load change on a shared machine during
   // the run weighs on both sides of the ratios.
   const { page } = await openPage(browser, site.url);
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await untilReady(page, { timeout: 180_000 });
   // A photo in the page: its first heat map (photo graph, then target graph), then each of
   // its other top-5 classes.
   const pageRound = async (name) => {
@@ -130,7 +130,7 @@ try {
   // page's first load compiled onnxruntime with nothing cached (828 ms in one run, against
   // 300–500 ms for a returning visit), which made the bound that much looser.
   await page.reload();
-  await page.waitForSelector('body[data-model-ready="true"]', { timeout: 180_000 });
+  await untilReady(page, { timeout: 180_000 });
   const compile = await page.evaluate(() => window.__vitrel.timeline.modelReady.compileMs);
   await page.close();
 

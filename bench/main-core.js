@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { skipReason, startSite, launch, openPage, paths } from '../tests/browser/harness.js';
+import { untilReady } from './page-state.js';
 
 const RUNS = 20;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -53,7 +54,7 @@ try {
     const { page, context } = await openPage(browser, site.url);
     for (const visit of ['first visit', 'returning visit']) {
       if (visit !== 'first visit') await page.reload();
-      await page.waitForSelector('body[data-model-ready="true"]');
+      await untilReady(page);
       const got = await page.evaluate(() => ({
         arrived: Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.includes('vit_relevance_core')).map((e) => e.responseEnd)),
         ready: window.__vitrel.timeline.modelReady.at,

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchProfile, openPage } from '../tests/browser/harness.js';
-import { untilPage } from './page-state.js';
+import { untilPage, untilReady } from './page-state.js';
 
 // An open page's first heat map of `file`, chosen now → ms from choosing it to the map.
 export async function photoToHeatMap(page, file) {
@@ -29,7 +29,7 @@ export const LINK = { latencyMs: 50, mbitPerS: 50 };
 async function toFirstMap(page, photo, forwardRuns) {
   // Seen as the page sets it: waitForSelector's polling backs off to 500 ms, and the photo was
   // chosen 470 ms after ready on average (5 visits), a wait of the bench, not of the page.
-  await untilPage(page, () => document.body.dataset.modelReady === 'true');
+  await untilReady(page);
   await photoToHeatMap(page, photo);
   const out = await page.evaluate(() => {
     const { timeline: t } = window.__vitrel;
@@ -158,7 +158,7 @@ export function laterVisits(url, photos, visits, photo) {
   return inProfile(async (context) => {
     const page = context.pages()[0] ?? await context.newPage(); // the tab it opens with
     await page.goto(url);
-    await page.waitForSelector('body[data-model-ready="true"]', { timeout: 300_000 });
+    await untilReady(page);
     for (const name of photos) await photoToHeatMap(page, name);
     return returningVisits(page, visits, photo, 7, { newTab: true });
   });

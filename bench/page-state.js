@@ -12,6 +12,11 @@ export function untilPage(page, predicate, arg = null, { timeout = 300_000 } = {
   return page.evaluate(`(${waitInPage})(${predicate}, ${JSON.stringify(arg)}, ${timeout})`);
 }
 
+// Resolves once the page says its model is ready (web/page/model.js sets it on <body>).
+export function untilReady(page, options) {
+  return untilPage(page, () => document.body.dataset.modelReady === 'true', null, options);
+}
+
 // Runs in the page (untilPage gives it as source, with the predicate's).
 function waitInPage(predicate, arg, timeout) {
   return new Promise((resolve, reject) => {

@@ -33,6 +33,7 @@ import { exportRandomModel } from '../tests/node/random-model.js';
 import { buildSite } from '../scripts/build/site.js';
 import { photoToHeatMap, returningVisits, inProfile } from './page-first-map.js';
 import { pageClassSwitches, photoCached } from './page-switches.js';
+import { untilReady } from './page-state.js';
 
 const here = fileURLToPath(import.meta.url);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -157,7 +158,7 @@ async function pageFigures(url, name) {
     try {
       const page = context.pages()[0] ?? await context.newPage(); // the tab it opens with
       await page.goto(`${url}?model=${encodeURIComponent(name)}`);
-      await page.waitForSelector('body[data-model-ready="true"]', { timeout: 600_000 });
+      await untilReady(page, { timeout: 600_000 });
       const readyMs = await page.evaluate(() => window.__vitrel.timeline.modelReady.at);
       const firsts = [];
       for (const [i, photo] of PASSES.entries()) {
