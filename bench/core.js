@@ -49,6 +49,9 @@ function workload(B, h) {
     attn_rel_classic_last: { data: uniform(h * S * S, 4, 2, -1), shape: [h, S, S] },
     input_rel_classic: { data: uniform(224 * 224, 5, 2, -1), shape: [224, 224] },
     attr: { data: uniform(n, 6, 2, -1), shape },
+    // AttnLRP's and CP-LRP's pixel maps (not in the native bench, which predates them).
+    input_rel_attnlrp: { data: uniform(224 * 224, 7, 2, -1), shape: [224, 224] },
+    input_rel_cp_lrp: { data: uniform(224 * 224, 8, 2, -1), shape: [224, 224] },
   };
 }
 
