@@ -258,4 +258,7 @@ export const CASES = [
   // ---- the static server (scripts/serve.js): its own table, run by tests/node/server-hostile.test.js
   ...SERVER_CASES.map((c) => server(c.name, { raw: c.request }, c.status, c.body)),
   ...SERVER_START_CASES.map((c) => ({ surface: 'server', name: `started with ${c.name}`, start: { port: c.port }, exit: c.exitCode, message: c.stderr.trimEnd() })),
+
+  // ---- the page: hostile photos and folders (tests/browser/hostile.test.js writes <tmp>/huge-20000.png)
+  page('a 20000×20000 PNG of 1.2 MB (1.6 GB decoded)', { file: '<tmp>/huge-20000.png', name: 'huge.png', type: 'image/png' }, '“huge.png” is 20000×20000 = 400,000,000 pixels, more than the 150,000,000 a browser tab decodes here: scale it down first.'),
 ];
