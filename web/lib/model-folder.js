@@ -6,6 +6,8 @@ import { modelInfo, pageFiles } from './model-files.js';
 
 const MB = 1048576;
 const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
+// A name from the folder as a message quotes it: in quotes, a long one cut.
+const quoted = (text) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 // A model's name and its files' names become the keys it is kept under in this browser
 // (web/lib/local-models.js): plain names only, so that none can name another folder
 // ("..", "a/b"), another origin ("https:evil.example") or a query.
@@ -71,7 +73,7 @@ export async function checkModelFolder({ folder, files }, { taken = [], estimate
       throw new Error(`${where}/index.json has a model without a name or metadata file`);
     }
     if (!SAFE_NAME.test(entry.name)) {
-      throw new Error(`${where}/index.json names a model ${JSON.stringify(entry.name)}: a model's name is letters, digits, '.', '_' and '-', starting with a letter or digit`);
+      throw new Error(`${where}/index.json names a model ${quoted(entry.name)}: a model's name is letters, digits, '.', '_' and '-', starting with a letter or digit`);
     }
     if (taken.includes(entry.name)) {
       throw new Error(`this site already has a model named ${entry.name}: export yours with --name to tell them apart`);
@@ -79,7 +81,7 @@ export async function checkModelFolder({ folder, files }, { taken = [], estimate
     if (models.some((m) => m.entry.name === entry.name)) throw new Error(`${where}/index.json lists the model ${entry.name} twice`);
     const names = pageFiles(entry);
     const unsafe = names.find((n) => typeof n === 'string' && !SAFE_NAME.test(n));
-    if (unsafe !== undefined) throw new Error(`${where}/index.json names a file ${JSON.stringify(unsafe)} for ${entry.name}: not a plain file name`);
+    if (unsafe !== undefined) throw new Error(`${where}/index.json names a file ${quoted(unsafe)} for ${entry.name}: not a plain file name`);
     const missing = names.findIndex((n) => typeof n !== 'string' || !files.has(n));
     if (missing >= 0) throw new Error(`${where} lacks ${names[missing] ?? 'a file'}, which its index.json names for ${entry.name}`);
     // Each model keeps its own files: models over the same files would each keep a copy.

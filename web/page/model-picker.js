@@ -134,7 +134,11 @@ export function createModelPicker({ box, select, openButton, folderInput, remove
       if (before) await open(before.entry, before.base);
       return onError(`Could not open your model: ${s.entry.name} could not be loaded (${opened.error.message}), so nothing of “${folder.folder}” was kept`);
     }
-    for (const s of staged) await commitLocalModel(s);
+    try {
+      for (const s of staged) await commitLocalModel(s);
+    } catch (err) {
+      return onError(`Could not keep your model: ${err.message}`);
+    }
     local = await listLocalModels(siteBase);
     current = local.find((c) => c.entry.name === staged[0].entry.name);
     fill();
