@@ -43,6 +43,7 @@ try {
     const r = await oneLoad(page, site.url);
     results.push({ fresh, ...r });
     if (r.outcome !== 'ready') console.log(`load ${i + 1} (${fresh ? 'new visitor' : 'new tab'}): ${r.outcome} after ${r.ms} ms; status "${r.status}"; error "${r.error}"`);
+    else if ((i + 1) % 10 === 0) console.log(`${i + 1} loads, the last ready after ${r.ms} ms`);
     await (context ?? page).close();
   }
 } finally {

@@ -68,9 +68,9 @@ async function offerWebGpu() {
   $('backend-select').append(option);
 }
 
-// A load that reports nothing for this long has stopped (the Worker reports every few
-// hundred milliseconds while it reads, and each phase's start and end; the longest phase
-// measured, a large model's first session on a busy machine, took tens of seconds).
+// A load that reports nothing for this long has stopped: the Worker reports while it reads
+// and as each phase starts and ends, and a ViT-B/16's whole load takes 5 s here (the
+// README's scale bench), its longest phase a fraction of that.
 const LOAD_SILENCE_MS = 120_000;
 
 // The page's words for a load that stopped, naming what it waited for.
