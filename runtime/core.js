@@ -21,7 +21,8 @@
  * missing; one target row's, i.e. without the graph's K axis).
  *
  * The method registry (src/methods/registry.h), read once when the core loads:
- *   core.methods     [{ id, name, shortName, description, paper, tensors: [tensor ids],
+ *   core.methods     [{ id, name, shortName, description (the formula), about (in words),
+ *                      paper, tensors: [tensor ids],
  *                      startLayer: bool, tokenRow: bool, contrast: bool (its map depends on
  *                      the class, so it can contrast two) }] in the registry's order
  *   core.methodIds   their ids;  core.method(id) → the entry (Error for an unknown id)
