@@ -132,7 +132,11 @@ test('lrp_full is signed by default; positive only is the min-max of before', { 
   await page().waitForFunction(() => document.querySelector('#main-canvas').dataset.method === 'lrp_full'
     && document.querySelector('#main-canvas').dataset.rendered === 'heat');
   assert.equal(await page().$eval('#main-canvas', (c) => c.dataset.scale), 'signed');
-  assert.match(await page().textContent('#main-caption'), /signed scale .* \d+% negative/);
+  // Its range in words people read: where full colour is, what lies beyond, on the legend too.
+  const caption = await page().textContent('#main-caption');
+  assert.match(caption, /signed scale \(blue < 0 < red\), smoothed · full colour at ±([\d.e+-]+), 3% of the map beyond · min .* \d+% negative/);
+  const end = /full colour at ±([\d.e+-]+)/.exec(caption)[1];
+  assert.match(await page().textContent('.legend-scale'), new RegExp(`negative -${end.replace(/[.+]/g, '\\$&')}.*0 \\(white\\).*positive \\+${end.replace(/[.+]/g, '\\$&')}`));
   await page().selectOption('#scale', 'positive');
   assert.equal(await page().$eval('#main-canvas', (c) => c.dataset.scale), 'positive');
   await page().selectOption('#scale', 'auto');

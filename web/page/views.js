@@ -123,7 +123,9 @@ export function drawLegend() {
   // The signed scale draws red–blue whatever the colormap: the select says so, not "jet".
   $('colormap').disabled = scale === 'signed';
   $('colormap-note').textContent = scale === 'signed' ? '(red–blue: the signed scale)' : '';
-  const [low, mid, high] = legendWords(scale);
+  // The single view's map gives the ends their values.
+  const shown = state.view === 'single' ? $('main-canvas').__binding : null;
+  const [low, mid, high] = legendWords(core, scale, shown?.scale === scale ? shown.map : null);
   const words = c.parentElement.querySelectorAll('.legend-scale span');
   [words[0].textContent, words[1].textContent, words[2].textContent] = [low, mid, high];
   const ctx = c.getContext('2d');
