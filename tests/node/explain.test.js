@@ -87,8 +87,9 @@ test('explain resolves classes by name and draws overlays at the photo\'s own re
   assert.deepEqual(Object.keys(doc.targets[0].maps).sort(), ['attention_rollout', 'transformer_attribution']);
   assert.deepEqual([doc.image.width, doc.image.height], [width, height]);
   for (const m of ['attention_rollout', 'transformer_attribution']) {
-    const meta = await sharp(path.join(out, `282-${m}.png`)).metadata();
-    assert.deepEqual([meta.width, meta.height], [width, height], `282-${m}.png at the photo's size`);
+    // The photo at its own size, then the caption band under it.
+    const meta = await sharp(path.join(out, `282-tiger_cat-${m}.png`)).metadata();
+    assert.ok(meta.width === width && meta.height > height, `282-tiger_cat-${m}.png: ${meta.width}×${meta.height}, the photo ${width}×${height}`);
   }
   // Each class's probability and rank, printed and in maps.json; a class under 1 % gets a note.
   const [cat, lion] = doc.targets;
