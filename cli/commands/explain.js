@@ -151,7 +151,7 @@ async function writeOverlays(core, dir, input, targets, labels, opts) {
 // "243-bull_mastiff-transformer_attribution.png", "243-bull_mastiff-vs-282-tiger_cat-…": the id
 // first (sorts and scripts as before), then the label in characters any file system takes.
 const slug = (label) => String(label ?? '').replace(/[^A-Za-z0-9-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
-const classPart = (labels, id) => [id, slug(labels[id])].filter(Boolean).join('-');
+const classPart = (labels, id) => [String(id), slug(labels[id])].filter(Boolean).join('-');
 const overlayName = (labels, id, method, contrast) =>
   `${classPart(labels, id)}${contrast === undefined ? '' : `-vs-${classPart(labels, contrast)}`}-${method}.png`;
 const TIMINGS_FILE = 'timings.json';
