@@ -55,7 +55,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   const store = new Map(); // `${photoKey}|${class}|${m}` → { prob, blocks: Map block → Float32Array [h,S,S] }
   let running = null;      // { key, controller, blocks }
   let treeCache = null;    // { key, attr } the concatenated Attr of every block, for τ changes
-  let note = null;         // { key, text }: how the last run of `key` ended, or a refused input
+  let note = '';           // how the last run ended, or a refused input: until the next run or photo
   const maps = new Map();  // `${key}|${startLayer}` → attattr map
   // Runs started, finished and cancelled, as data-runs-* on the panel (the browser tests wait on them).
   const count = (what) => { root.dataset[what] = String(Number(root.dataset[what] ?? 0) + 1); };
@@ -172,13 +172,12 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     if (running) return;
     const idle = panelStatus({ photo: Boolean(p.photo), label: key ? p.metadata.labels[p.classId] : null,
       blocks: p.metadata ? arch().blocks : 0, done: entry?.blocks.size ?? 0, steps: steps() });
-    setStatus(note?.key === key ? `${note.text} ${idle}` : idle);
+    setStatus(note ? `${note} ${idle}` : idle);
   }
 
-  // A message about `text` that stays until the photo, class or m changes.
+  // A message that stays, before what to do next, until the next run or photo.
   function say(text) {
-    const p = page();
-    note = { key: p.photo && p.classId !== null ? keyOf(p, p.classId, steps()) : null, text };
+    note = text;
     render();
   }
 
@@ -199,7 +198,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     store.set(key, entry);
     const todo = blocks.filter((b) => !entry.blocks.has(b));
     const label = p.metadata.labels[classId];
-    note = null;
+    note = '';
     if (!todo.length) return render();
     const controller = new AbortController();
     running = { key, controller, blocks: todo, done: 0 };
@@ -220,14 +219,14 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       outcome = 'done';
     } catch (err) {
       outcome = controller.signal.aborted ? 'cancelled' : 'error';
-      if (outcome === 'error') note = { key, text: `Attribution failed: ${err.message}.` };
+      if (outcome === 'error') note = `Attribution failed: ${err.message}.`;
     }
     const done = running.done;
     running = null;
     $('attr-cancel').hidden = true;
     if (outcome === 'cancelled') {
       count('runsCancelled');
-      note = { key, text: `Cancelled after ${done} of ${todo.length} block${todo.length === 1 ? '' : 's'}; those finished are kept.` };
+      note = `Cancelled after ${done} of ${todo.length} block${todo.length === 1 ? '' : 's'}; those finished are kept.`;
     } else if (outcome === 'done') {
       count('runsFinished');
     }
@@ -264,7 +263,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       store.clear();
       maps.clear();
       treeCache = null;
-      note = null;
+      note = '';
       render();
     },
     // The attattr map { shape, data } of a class at a start layer, or null until
