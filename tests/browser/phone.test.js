@@ -6,20 +6,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { skipReason, startSite, launch, openPage, sample, waitForHeat, choosePhoto, waitForTop5, artifacts } from './harness.js';
+import { skipReason, siteAndBrowser, openPage, sample, waitForHeat, choosePhoto, waitForTop5, artifacts } from './harness.js';
 
 const skip = skipReason() ?? false;
-let site;
-let browser;
-before(async () => {
-  if (skip) return;
-  site = await startSite();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+let env;
+before(async () => { if (!skip) env = await siteAndBrowser(); });
+after(() => env?.close());
 
 // The screen as seen (not the whole page).
 async function screen(page, name) {
@@ -38,7 +30,7 @@ for (const [name, viewport, device] of [
   ['laptop', { width: 1280, height: 800 }, {}],
 ]) {
   test(`${name} ${viewport.width}×${viewport.height}: the prediction and the map come into view`, { skip }, async () => {
-    const { page, errors } = await openPage(browser, site.url, viewport, { device });
+    const { page, errors } = await openPage(env.browser, env.site.url, viewport, { device });
     try {
       await page.waitForSelector('body[data-model-ready="true"]');
       // Each model-box label on the line of its control.
