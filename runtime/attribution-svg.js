@@ -4,7 +4,7 @@
 // the attribution tree as arrows between patch centres over the photo, and the
 // head-importance grid (blocks × heads).
 
-const esc = (s) => String(s).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
+import { esc } from './caption-svg.js';
 
 // The photo pixel at the centre of patch token t (tokens ≥ special), given the region of
 // the photo the model saw and the patch grid.
@@ -51,9 +51,13 @@ export function treeSvg(tree, { width, height, region, grid, specialTokens, colo
 
 // importance: Float32Array [B·h] in (block, head) order; blocks: the block index of each
 // row; colour(v01) → CSS colour of a value min-max normalised to [0, 1].
-export function headGridSvg(importance, { blocks, heads, colour, cell = 28 }) {
-  const left = 70;
-  const top = 24;
+const GRID = { left: 70, top: 24, right: 8, cell: 28 };
+
+// The drawing's width for `heads` columns.
+export const headGridWidth = (heads, cell = GRID.cell) => GRID.left + heads * cell + GRID.right;
+
+export function headGridSvg(importance, { blocks, heads, colour, cell = GRID.cell }) {
+  const { left, top } = GRID;
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of importance) lo = Math.min(lo, v), hi = Math.max(hi, v);
@@ -70,8 +74,8 @@ export function headGridSvg(importance, { blocks, heads, colour, cell = 28 }) {
         + `fill="${colour((v - lo) / span)}"><title>${esc(`block ${b}, head ${k}: ${v}`)}</title></rect>`);
     }
   });
-  const width = left + heads * cell + 8;
-  const height = top + blocks.length * cell + 8;
+  const width = headGridWidth(heads, cell);
+  const height = top + blocks.length * cell + GRID.right;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">`
     + `<rect width="100%" height="100%" fill="#ffffff"/>${parts.join('')}</svg>`;
 }

@@ -107,11 +107,15 @@ export function renderApi(M) {
     normalize: (map, rows, cols) =>
       using([heapFloats(checkMap(map, 'normalize: map'), shapeOf(map, rows, cols))], (f) => floatsOut(M.normalizeMinMax(f))),
     mapScaleIds: Object.freeze([...M.mapScaleIds()]),
-    // (map, scale) → [0,1] for the colormap: positive = min-max, signed = 0 in the middle.
+    // ({ data, shape }, scale) → [0,1] for the colormap (src/render/map_scale.h): a pixel
+    // map smoothed, then positive = min-max, signed = 0 in the middle, extremes clipped. A
+    // bare array is one row (never smoothed).
     scaled: (map, scale = 'positive') =>
-      using([heapFloats(checkMap(map, 'scaled: map'))], (f) => floatsOut(M.normalizeForScale(f, scale))),
+      using([heapFloats(checkMap(map, 'scaled: map'), shapeOf(map))], (f) => floatsOut(M.normalizeForScale(f, scale))),
     colormapFor: (scale, colormap = 'jet') => M.colormapForScale(scale, colormap),
-    summarize: (map) => using([heapFloats(checkMap(map, 'summarize: map'))], (f) => M.summarizeMap(f)),
+    // ({ data, shape }, scale) → { min, max, negativeShare, low, high, clippedShare, smoothed }
+    summarize: (map, scale = 'positive') =>
+      using([heapFloats(checkMap(map, 'summarize: map'), shapeOf(map))], (f) => M.summarizeMap(f, scale)),
     // Bilinear, PyTorch align_corners=False.
     upsample: (map, rows, cols, outRows, outCols) =>
       using([heapFloats(checkMap(map, 'upsample: map'))], (f) => floatsOut(M.upsampleBilinear(f, rows, cols, outRows, outCols))),

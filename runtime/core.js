@@ -21,7 +21,8 @@
  * missing; one target row's, i.e. without the graph's K axis).
  *
  * The method registry (src/methods/registry.h), read once when the core loads:
- *   core.methods     [{ id, name, shortName, description, paper, tensors: [tensor ids],
+ *   core.methods     [{ id, name, shortName, description (the formula), about (in words),
+ *                      paper, tensors: [tensor ids],
  *                      startLayer: bool, tokenRow: bool, contrast: bool (its map depends on
  *                      the class, so it can contrast two) }] in the registry's order
  *   core.methodIds   their ids;  core.method(id) → the entry (Error for an unknown id)
@@ -67,11 +68,13 @@
  *       core.mapSamplingIds ['bilinear','patch_grid'], core.cropModeIds ['center','none']
  *   core.normalize(map, rows?, cols?)             → Float32Array min-max to [0,1] (constant → 0)
  *   core.mapScaleIds ['positive','signed'] (src/render/map_scale.h)
- *   core.scaled(map, scale)                       → Float32Array in [0,1]: positive = min-max,
- *       signed = v / (2 max|v|) + 0.5 (0 in the middle)
+ *   core.scaled({ data, shape }, scale)           → Float32Array in [0,1]: a pixel map
+ *       smoothed, then positive = min-max, signed = v / (2p) + 0.5 clipped to [0,1], p the
+ *       97th percentile of |v| (0 in the middle; docs/display-scale.md)
  *   core.colormapFor(scale, colormap)             → the colormap the scale draws with
  *       (signed: 'rdbu', the diverging blue–white–red)
- *   core.summarize(map)                           → { min, max, negativeShare }
+ *   core.summarize({ data, shape }, scale)        → { min, max, negativeShare } of the raw
+ *       map and { low, high, clippedShare, smoothed }: the values at the colour scale's ends
  *   core.upsample(map, rows, cols, outRows, outCols) → Float32Array, bilinear, align_corners=False
  *   core.colorize(map01, rows, cols, colormap) or (map01, colormap) → RGBA Uint8ClampedArray
  *   core.threshold(map01, rows, cols, mode) or (map01, mode) → Float32Array mask (1 = kept)

@@ -91,7 +91,9 @@ export {};
  * @property {MethodId} id
  * @property {string} name
  * @property {string} shortName
- * @property {string} description
+ * @property {string} description Its formula, in one line.
+ * @property {string} about In plain words: what the map shows, whether it depends on the
+ *   class and has a sign, when to trust it less.
  * @property {string} paper
  * @property {readonly string[]} tensors The explainer graph outputs it reads.
  * @property {boolean} startLayer Whether it takes a start layer.

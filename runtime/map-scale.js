@@ -19,11 +19,27 @@ export function scaleFor(choice, method, contrast) {
   return contrast || SIGNED_BY_DEFAULT.has(method) ? 'signed' : 'positive';
 }
 
+const percent = (share) => `${share < 0.1 ? (share * 100).toFixed(1).replace(/\.0$/, '') : Math.round(share * 100)}%`;
 const num = (v) => (v === 0 ? '0' : Math.abs(v) >= 1e4 || Math.abs(v) < 1e-3 ? v.toExponential(2) : v.toPrecision(3));
 
-// "signed scale (0 = white) · min −5.10e+9 · max 2.73e+9 · 69% negative"
+// "signed scale (blue < 0 < red), smoothed": how a map is drawn, in words.
+export function scaleWords(core, map, scale, summary = core.summarize(map, scale)) {
+  return `${scale === 'signed' ? 'signed scale (blue < 0 < red)' : 'positive scale (min–max)'}${summary.smoothed ? ', smoothed' : ''}`;
+}
+
+// The values the colour scale's two ends stand for, as text: ['-2.61e+7', '+2.61e+7'].
+export function scaleEnds(core, map, scale) {
+  const { low, high } = core.summarize(map, scale);
+  return scale === 'signed' ? [`-${num(high)}`, `+${num(high)}`] : [num(low), num(high)];
+}
+
+// What the colours mean, the raw range and the share of negatives (raw values stay in
+// maps.json and .npy; src/render/map_scale.h), e.g. for lrp_full:
+// "signed scale (blue < 0 < red), smoothed · full colour at ±2.61e+7, 3% of the map beyond ·
+//  min -9.89e+10 · max 4.27e+10 · 69% negative"
 export function scaleCaption(core, map, scale) {
-  const { min, max, negativeShare } = core.summarize(map.data ?? map);
-  const how = scale === 'signed' ? 'signed scale (blue < 0 < red)' : 'positive scale (min–max)';
-  return `${how} · min ${num(min)} · max ${num(max)} · ${Math.round(negativeShare * 100)}% negative`;
+  const s = core.summarize(map, scale);
+  const ends = scale === 'signed' && s.clippedShare > 0
+    ? ` · full colour at ±${num(s.high)}, ${percent(s.clippedShare)} of the map beyond` : '';
+  return `${scaleWords(core, map, scale, s)}${ends} · min ${num(s.min)} · max ${num(s.max)} · ${Math.round(s.negativeShare * 100)}% negative`;
 }

@@ -30,6 +30,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 echo "setup: installing npm packages"
+# onnxruntime-node's install script would fetch its CUDA provider (Linux x64) from a host
+# outside the npm registry; the CLI runs it on the CPU, whose binaries are in the package.
+# (An environment variable, not .npmrc: npm warns on every command about keys it does not know.)
 ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 
 echo "setup: building"

@@ -34,6 +34,7 @@ val method_registry() {
     entry.set("shortName", std::string(m.short_name));
     entry.set("description", std::string(m.description));
     entry.set("paper", std::string(m.paper));
+    entry.set("about", std::string(m.about));
     entry.set("tensors", tensors);
     entry.set("startLayer", m.start_layer);
     entry.set("tokenRow", m.form != MethodForm::Map);

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bytes.h"
@@ -36,9 +37,18 @@ Floats normalize(const Floats& map) {
   return call_or_throw_js([&] { return Floats(normalize_min_max(map.values()), map.dims()); });
 }
 
+// A map's rows and cols: its shape if 2-D, else one row.
+std::pair<int, int> map_dims(const Floats& map) {
+  const auto& d = map.dims();
+  if (d.size() == 2) return {static_cast<int>(d[0]), static_cast<int>(d[1])};
+  return {1, map.size()};
+}
+
 Floats normalize_scaled(const Floats& map, const std::string& scale) {
   return call_or_throw_js([&] {
-    return Floats(normalize_for_scale(map.values(), from_id<MapScale>(scale)), map.dims());
+    const auto [rows, cols] = map_dims(map);
+    return Floats(normalize_for_scale(map.values(), rows, cols, from_id<MapScale>(scale)),
+                  map.dims());
   });
 }
 
@@ -49,14 +59,19 @@ std::string scale_colormap(const std::string& scale, const std::string& colormap
   });
 }
 
-// { min, max, negativeShare }
-val summarize(const Floats& map) {
+// { min, max, negativeShare, low, high, clippedShare, smoothed }: MapSummary
+val summarize(const Floats& map, const std::string& scale) {
   return call_or_throw_js([&] {
-    const MapSummary s = summarize_map(map.values());
+    const auto [rows, cols] = map_dims(map);
+    const MapSummary s = summarize_map(map.values(), rows, cols, from_id<MapScale>(scale));
     val out = val::object();
     out.set("min", s.min);
     out.set("max", s.max);
     out.set("negativeShare", s.negative_share);
+    out.set("low", s.low);
+    out.set("high", s.high);
+    out.set("clippedShare", s.clipped_share);
+    out.set("smoothed", s.smoothed);
     return out;
   });
 }

@@ -11,13 +11,14 @@ import { parseOptions, formatOptions, splitPositionals, UsageError } from '../ar
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { parseBlocks, probabilityOf } from '../../runtime/attribution.js';
-import { headGridSvg, treeSvg } from '../../runtime/attribution-svg.js';
+import { headGridSvg, headGridWidth, treeSvg } from '../../runtime/attribution-svg.js';
+import { scaleEnds, scaleWords } from '../../runtime/map-scale.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writeNpyFile } from '../../runtime/node/npy-file.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
-import { encodePng, writePng } from '../../runtime/node/png.js';
+import { encodePng, writeCaptionedPng } from '../../runtime/node/png.js';
 import { tokenLayout, validateMetadata } from '../../runtime/metadata.js';
 import { resolveClass } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
@@ -152,8 +153,12 @@ async function writeResults(core, { opts, metadata, input, inputFile, classId, t
     return `rgb(${legend[i]},${legend[i + 1]},${legend[i + 2]})`;
   };
 
+  // Each picture has a band under it: what it shows, and its colour scale's ends.
+  const label = metadata.labels[classId];
+  const [lo, hi] = [Math.min(...importance), Math.max(...importance)];
   const heads = path.join(opts.out, 'heads.png');
-  await sharp(Buffer.from(headGridSvg(importance, { blocks, heads: h, colour }))).png().toFile(heads);
+  await writeCaptionedPng(heads, await sharp(Buffer.from(headGridSvg(importance, { blocks, heads: h, colour }))).png().toBuffer(),
+    headGridWidth(h), { text: `Head importance for ${label}: max over (i, j) of Attr`, legend, low: lo.toPrecision(3), high: hi.toPrecision(3) });
   written.push(heads);
   let skipped = [];
   if (tree) {
@@ -162,14 +167,21 @@ async function writeResults(core, { opts, metadata, input, inputFile, classId, t
     const drawing = treeSvg(tree, { width, height, region: input.region, grid, specialTokens, colours });
     skipped = drawing.skipped;
     const file = path.join(opts.out, 'tree.png');
-    await sharp(await encodePng(rgba, width, height)).composite([{ input: Buffer.from(drawing.svg) }]).png().toFile(file);
+    const drawn = await sharp(await encodePng(rgba, width, height)).composite([{ input: Buffer.from(drawing.svg) }]).png().toBuffer();
+    await writeCaptionedPng(file, drawn, width, {
+      text: `Attribution tree for ${label}: arrows from the patch that informs to the one informed, coloured by block`,
+      legend, low: 'block 0', high: `block ${arch.blocks - 1}`,
+    });
     written.push(file);
   }
   if (map) {
     const file = path.join(opts.out, 'attattr.png');
     const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
-      core.normalize(map), map.shape[0], map.shape[1], input.region, { colormap: opts.colormap, opacity: 0.5 });
-    await writePng(file, rgba, input.photo.width, input.photo.height);
+      core.scaled(map, 'positive'), map.shape[0], map.shape[1], input.region, { colormap: opts.colormap, opacity: 0.5 });
+    const [low, high] = scaleEnds(core, map, 'positive');
+    await writeCaptionedPng(file, { rgba, height: input.photo.height }, input.photo.width, {
+      text: `${label} · ${core.method('attattr').name} · ${scaleWords(core, map, 'positive')}`, legend, low, high,
+    });
     written.push(file);
   }
   if (opts.saveTensors) {

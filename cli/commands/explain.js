@@ -19,9 +19,9 @@ import { EXIF_MODES } from '../../runtime/node/image.js';
 import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
 import { nearEqualNote, standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
-import { writePng } from '../../runtime/node/png.js';
+import { writeCaptionedPng } from '../../runtime/node/png.js';
 import { resolveClass } from '../../runtime/targets.js';
-import { SCALE_CHOICES, scaleFor } from '../../runtime/map-scale.js';
+import { SCALE_CHOICES, scaleFor, scaleEnds, scaleWords } from '../../runtime/map-scale.js';
 import { prepareTensorsDir, saveModelTensors } from '../../runtime/node/save-tensors.js';
 
 const OPTIONS = {
@@ -54,8 +54,9 @@ export function usage(core) {
 Runs the explainer graph on the input, prints the five most likely classes and computes the
 relevance maps of each class with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
 preprocessed as the model's metadata says; a .npy is an already-normalised [3,H,W] or
-[1,3,H,W] float32 tensor. Writes DIR/maps.json and DIR/<class id>-<method>.png: the map
-drawn over the region of the photo the model saw, at the photo's resolution. The same
+[1,3,H,W] float32 tensor. Writes DIR/maps.json and DIR/<class id>-<label>-<method>.png: the map
+drawn over the region of the photo the model saw, at the photo's resolution, above a band
+naming the class, method and colour scale, with the scale's colours and end values. The same
 inputs give the same bytes; --timings adds DIR/timings.json; --save-tensors adds the model's
 logits and every block's attention as .npy in DIR/tensors (one more graph run). A photo's EXIF orientation
 is applied (as viewers show it) unless --exif ignore (PIL's reading, the evaluations').
@@ -125,25 +126,34 @@ function printTop5(top5, input) {
   }
 }
 
-// One PNG per explained class (and contrast) and method: the map on its colour scale over the photo region.
-async function writeOverlays(core, dir, input, targets, opts) {
+// One PNG per explained class (and contrast) and method: the map on its colour scale over
+// the photo region, and under it a band naming the class, method and scale, with the scale's colours.
+async function writeOverlays(core, dir, input, targets, labels, opts) {
   const files = [];
   for (const t of targets) {
+    const what = t.contrast ? `${t.label} rather than ${t.contrast.label}` : `${t.label} (${standingText(t)})`;
     for (const [method, map] of Object.entries(t.maps)) {
       const scale = scaleFor(opts.scale, method, Boolean(t.contrast));
+      const colormap = core.colormapFor(scale, opts.colormap);
       const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
-        core.scaled(map, scale), map.shape[0], map.shape[1], input.region,
-        { colormap: core.colormapFor(scale, opts.colormap), opacity: opts.opacity });
-      const file = path.join(dir, overlayName(t.id, method, t.contrast?.id));
-      await writePng(file, rgba, input.photo.width, input.photo.height);
+        core.scaled(map, scale), map.shape[0], map.shape[1], input.region, { colormap, opacity: opts.opacity });
+      const [low, high] = scaleEnds(core, map, scale);
+      const file = path.join(dir, overlayName(labels, t.id, method, t.contrast?.id));
+      await writeCaptionedPng(file, { rgba, height: input.photo.height }, input.photo.width, {
+        text: `${what} · ${core.method(method).name} · ${scaleWords(core, map, scale)}`, legend: core.legend(colormap), low, high,
+      });
       files.push(file);
     }
   }
   return files;
 }
 
-// The PNG overlays' names, so the output folder can be checked for them before writing.
-const overlayName = (id, method, contrast) => `${id}${contrast === undefined ? '' : `-vs-${contrast}`}-${method}.png`;
+// "243-bull_mastiff-transformer_attribution.png", "243-bull_mastiff-vs-282-tiger_cat-…": the id
+// first (sorts and scripts as before), then the label in characters any file system takes.
+const slug = (label) => String(label ?? '').replace(/[^A-Za-z0-9-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+const classPart = (labels, id) => [String(id), slug(labels[id])].filter(Boolean).join('-');
+const overlayName = (labels, id, method, contrast) =>
+  `${classPart(labels, id)}${contrast === undefined ? '' : `-vs-${classPart(labels, contrast)}`}-${method}.png`;
 const TIMINGS_FILE = 'timings.json';
 
 export async function run(argv) {
@@ -199,7 +209,7 @@ export async function run(argv) {
       + `${lacking.length > 1 ? 'these methods' : 'this method'} lacks ${core.outputsFor(lacking).join(', ')} (re-export it: npm run build)`);
   }
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
-  await prepareOutDir(opts.out, classIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(id, m, contrastId))));
+  await prepareOutDir(opts.out, classIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(metadata.labels, id, m, contrastId))));
   let t0 = performance.now();
   const input = await userStep(() => loadExplainInput(inputFile, metadata, core, { exif: opts.exif, crop: opts.crop }));
   timings.preprocessMs = ms(t0);
@@ -230,9 +240,9 @@ export async function run(argv) {
     }
 
     // The predicted class is known only now: its overlays' names are checked here.
-    await prepareOutDir(opts.out, targets.flatMap((t) => Object.keys(t.maps).map((m) => overlayName(t.id, m, t.contrast?.id))));
+    await prepareOutDir(opts.out, targets.flatMap((t) => Object.keys(t.maps).map((m) => overlayName(metadata.labels, t.id, m, t.contrast?.id))));
     t0 = performance.now();
-    const pngs = await writeOverlays(core, opts.out, input, targets, { colormap: opts.colormap, scale: opts.scale, opacity });
+    const pngs = await writeOverlays(core, opts.out, input, targets, metadata.labels, { colormap: opts.colormap, scale: opts.scale, opacity });
     timings.overlayMs = ms(t0);
     timings.totalMs = ms(started);
 

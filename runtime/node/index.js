@@ -166,7 +166,7 @@ export async function render(map, {
   const [rows, cols] = map.shape;
   const sampling = display === 'grid' ? 'patch_grid' : 'bilinear';
   if (photo) {
-    const data = core.overlayOnPhoto(photo.rgba, photo.width, photo.height, core.scaled(map.data, scale), rows, cols,
+    const data = core.overlayOnPhoto(photo.rgba, photo.width, photo.height, core.scaled(map, scale), rows, cols,
       region ?? { x: 0, y: 0, width: photo.width, height: photo.height },
       { colormap: core.colormapFor(scale, colormap), opacity, sampling, threshold });
     return { data, width: photo.width, height: photo.height };

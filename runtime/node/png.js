@@ -1,7 +1,9 @@
 // @ts-check
-// Node-only: writes RGBA pixels as a PNG file (the CLI's overlays).
+// Node-only: writes RGBA pixels as a PNG file (the CLI's overlays), with a caption band
+// under them (runtime/caption-svg.js).
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
+import { captionBandSvg } from '../caption-svg.js';
 
 export async function encodePng(rgba, width, height) {
   if (rgba.length !== width * height * 4) {
@@ -13,4 +15,13 @@ export async function encodePng(rgba, width, height) {
 
 export async function writePng(file, rgba, width, height) {
   await writeFile(file, await encodePng(rgba, width, height));
+}
+
+// The picture (a PNG buffer `width` wide, or RGBA with its height) with the caption band of
+// `band` (captionBandSvg's fields but the width) under it.
+export async function writeCaptionedPng(file, picture, width, band) {
+  const png = picture.rgba ? await encodePng(picture.rgba, width, picture.height) : picture;
+  const { svg, height } = captionBandSvg({ width, ...band });
+  await sharp(png).extend({ bottom: height, background: '#ffffff' })
+    .composite([{ input: Buffer.from(svg), gravity: 'south' }]).png().toFile(file);
 }

@@ -109,6 +109,10 @@ struct MethodInfo {
   MethodForm form;
   std::vector<float> (*row)(const CheckedInputs&);  // MethodForm::Row: the length-S row
   RelevanceMap (*map)(const CheckedInputs&);        // MethodForm::Map
+  // In plain words, for people who have not read the paper: what the map shows, whether it
+  // depends on the class and has a sign, when to trust it less ("" : the page shows
+  // `description`, which is the formula, behind "Details" otherwise).
+  const char* about = "";
 };
 
 IdTable<MethodInfo> id_table(Method);

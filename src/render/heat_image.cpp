@@ -49,7 +49,7 @@ HeatImage render_heat(const std::vector<float>& map, int rows, int cols, const H
   }
   const Size out = sized ? Size{o.out_rows, o.out_cols} : default_size(rows, cols, o.sampling);
   const std::vector<float> map01 =
-      sampled(normalize_for_scale(map, o.scale), rows, cols, o.sampling, out);
+      sampled(normalize_for_scale(map, rows, cols, o.scale), rows, cols, o.sampling, out);
   HeatImage image{out.rows, out.cols,
                   apply_colormap(map01, colormap_for_scale(o.scale, o.colormap))};
   if (o.threshold) {

@@ -1,7 +1,8 @@
 #pragma once
 // The last stage of every view, in one place: a relevance map → the coloured image drawn
 // over the photo (the page, the element, the APIs' render(), the CLI's overlays).
-//   1. the map's values on its colour scale (map_scale.h: positive min-max or signed);
+//   1. the map's values on its colour scale (map_scale.h: pixel maps smoothed, then
+//      positive min-max or signed with the extremes clipped);
 //   2. sampled to the image's size: "bilinear" (F.interpolate) or "patch_grid" (blocks);
 //   3. an optional threshold, its level computed on the sampled map (the paper's
 //      segmentation thresholds the upsampled map): removed pixels are transparent;

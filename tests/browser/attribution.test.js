@@ -40,7 +40,11 @@ async function attribute(blocks, steps) {
   await page().waitForFunction((n) => Number(document.querySelector('#attribution').dataset.runsFinished ?? 0) > n, finished);
 }
 
-test('the panel starts with every block and m = 20', { skip }, async () => {
+test('the panel starts with every block and m = 20, says what to do, shows no empty figure', { skip }, async () => {
+  assert.match(await page().textContent('#attr-status'), /^Press Attribute to see which heads and attention links mattered for bull mastiff \(12 blocks, m = 20 steps each\)\.$/);
+  assert.equal(await page().textContent('#attr-blocks-help'), 'all, or indices 0..11 such as 0,6,11');
+  assert.equal(await page().isHidden('.attr-heads-fig'), true);
+  assert.equal(await page().isHidden('.attr-tree-fig'), true);
   assert.equal(await page().inputValue('#attr-blocks'), 'all');
   assert.equal(await page().inputValue('#attr-steps'), '20');
   assert.equal(await page().isEnabled('#attr-run'), true);
@@ -72,7 +76,8 @@ test('two blocks: their head-importance grid, no tree yet', { skip }, async () =
   await page().focus('#attr-heads td[data-block="10"][data-head="0"]');
   assert.match(await page().textContent('#attr-heads-readout'), /^block 10, head 0: importance /);
   assert.equal(await page().$eval('#attr-tree-canvas', (c) => c.dataset.edges), '');
-  assert.match(await page().textContent('#attr-tree-note'), /need every block/);
+  assert.equal(await page().isHidden('.attr-tree-fig'), true, 'no empty tree canvas before every block is in');
+  assert.match(await page().textContent('#attr-status'), /2 of 12 blocks attributed \(m = 2\)\. The attribution tree and the attattr map need every block: set Blocks to "all"/);
 });
 
 test('every block: the tree over the photo, τ without a rerun, attattr in the views; a second class reuses the states', { skip }, async () => {
@@ -99,6 +104,7 @@ test('every block: the tree over the photo, τ without a rerun, attattr in the v
   assert.equal(await lines(), 0, 'the toggle hides the tree');
   await page().check('#attr-tree-show');
   assert.equal((await panelStats()).started, 2, 'τ and the toggle never rerun the attribution');
+  assert.match(await page().textContent('#attr-status'), /bull mastiff: all 12 blocks attributed \(m = 2\)\. Hover a cell/);
   await screenshot(page(), 'attribution-panel');
 
   // attattr: in the method selector, drawn in the single view and the grid

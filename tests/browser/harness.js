@@ -98,6 +98,14 @@ export async function startSite({ overrides = {}, isolate = true, csp = true, cs
   return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }
 
+// A built site and a browser for the tests of a file to share: { site, browser, close() }
+// (open in before(), close in after()).
+export async function siteAndBrowser(options) {
+  const site = await startSite(options);
+  const browser = await launch();
+  return { site, browser, close: async () => { await browser.close(); await site.close(); } };
+}
+
 // webgpu: Chromium's software WebGPU adapter (SwiftShader) on secure origins, which
 // --disable-gpu would turn off (docs: shared/ENVIRONMENT.md).
 export async function launch({ webgpu = false } = {}) {

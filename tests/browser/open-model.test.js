@@ -73,7 +73,7 @@ test('an exported folder opens through “Open your model…”, explains with i
     await page.setInputFiles('#model-folder', model);
     await ready(page, NAME);
     assert.match(await page.$eval('#model-select', (s) => s.selectedOptions[0].textContent),
-      new RegExp(`^${NAME} · ${LABELS.length} classes · 48×32 · \\d+\\.\\d MB · in this browser$`));
+      new RegExp(`^${NAME} · ${LABELS.length} classes · 48×32 · \\d+\\.\\d MB( \\(\\+\\d+\\.\\d MB for Attribution\\))? · in this browser$`));
     assert.equal(await page.$eval('#model-select option:checked', (o) => o.parentElement.label), 'In this browser');
     assert.equal(await page.isVisible('#model-remove'), true);
 

@@ -55,6 +55,8 @@ test('signed scale: a contrast draws negative relevance blue, zero white, positi
   assert.ok(Math.min(zero.r, zero.g, zero.b) > 200, `a patch near 0 is near white: ${JSON.stringify(zero)}`);
   assert.match(await page().textContent('#main-caption'), /signed scale .* min -[\d.e+-]+ · max [\d.e+-]+ · \d+% negative/);
   assert.match(await page().textContent('.legend-scale'), /negative.*0 \(white\).*positive/);
+  assert.equal(await page().isDisabled('#colormap'), true, 'the colormap does not apply to the signed scale');
+  assert.equal(await page().textContent('#colormap-note'), '(red–blue: the signed scale)');
   await screenshot(page(), 'signed-contrast');
 
   // Positive only: the same patch near 0 is no longer white (jet's middle is green).
@@ -62,6 +64,7 @@ test('signed scale: a contrast draws negative relevance blue, zero white, positi
   const mid = await colourAt(nearZero, map);
   assert.ok(Math.min(mid.r, mid.g, mid.b) < 150, `positive scale recolours the 0 patch: ${JSON.stringify(mid)}`);
   assert.match(await page().textContent('#main-caption'), /positive scale \(min–max\)/);
+  assert.equal(await page().isDisabled('#colormap'), false, 'the positive scale draws with the chosen colormap');
   await page().selectOption('#scale', 'auto');
 });
 
@@ -129,7 +132,11 @@ test('lrp_full is signed by default; positive only is the min-max of before', { 
   await page().waitForFunction(() => document.querySelector('#main-canvas').dataset.method === 'lrp_full'
     && document.querySelector('#main-canvas').dataset.rendered === 'heat');
   assert.equal(await page().$eval('#main-canvas', (c) => c.dataset.scale), 'signed');
-  assert.match(await page().textContent('#main-caption'), /signed scale .* \d+% negative/);
+  // Its range in words people read: where full colour is, what lies beyond, on the legend too.
+  const caption = await page().textContent('#main-caption');
+  assert.match(caption, /signed scale \(blue < 0 < red\), smoothed · full colour at ±([\d.e+-]+), 3% of the map beyond · min .* \d+% negative/);
+  const end = /full colour at ±([\d.e+-]+)/.exec(caption)[1];
+  assert.match(await page().textContent('.legend-scale'), new RegExp(`negative -${end.replace(/[.+]/g, '\\$&')}.*0 \\(white\\).*positive \\+${end.replace(/[.+]/g, '\\$&')}`));
   await page().selectOption('#scale', 'positive');
   assert.equal(await page().$eval('#main-canvas', (c) => c.dataset.scale), 'positive');
   await page().selectOption('#scale', 'auto');

@@ -77,19 +77,23 @@ test('a class outside the top-5: its probability and rank, and a note that it is
   assert.ok(await page().isHidden('#unlikely-note'));
 });
 
-test('method help: a description and a paper link in the selector and on every grid tile', { skip }, async () => {
+test('method help: in words, the formula behind "Details", a paper link, in the selector and on every grid tile', { skip }, async () => {
   // The registry of the core the Worker runs, for the methods the page lists.
   const core = await loadCore();
   const info = (await page().$$eval('#method option', (os) => os.map((o) => o.value)))
-    .map((id) => core.method(id)).map(({ id, description, paper }) => ({ id, description, paper }));
+    .map((id) => core.method(id)).map(({ id, description, about, paper }) => ({ id, description, about, paper }));
+  assert.ok(info.every((m) => m.about.length > 60 && !/[∇⊙Σ]|E_h/.test(m.about)), 'every method is said in words');
   assert.ok(await page().$eval('#method-help a', (a) => a.href.startsWith('http')));
+  assert.equal(await page().$eval('#method-help details', (d) => d.open), false, 'the formula waits behind Details');
+  assert.match(await page().textContent('#method-help details summary'), /^Details$/);
   await page().click('#tab-grid');
   // Every tile but attattr's, which waits for the Attribution panel's run.
   await page().waitForFunction((n) => document.querySelectorAll('#grid canvas[data-rendered="heat"]').length === n,
     info.filter((m) => m.id !== 'attattr').length);
-  for (const { id, description, paper } of info) {
+  for (const { id, description, about, paper } of info) {
     const tile = page().locator('#grid figure', { has: page().locator(`canvas[data-method="${id}"]`) });
-    assert.match(await tile.locator('.method-note').textContent(), new RegExp(description.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const note = await tile.locator('.method-note').textContent();
+    assert.ok(note.startsWith(about) && note.includes(`${description}. In the API and CLI: ${id}.`), `${id}: ${note}`);
     if (paper) assert.equal(await tile.locator('.method-note a').getAttribute('href'), paper, `${id}: paper link`);
   }
   assert.ok(info.filter((m) => m.paper).length >= 8, 'most methods cite a paper');

@@ -24,7 +24,7 @@ std::vector<float> random_map(int n, unsigned seed, float lo) {
 // The stages one by one, as the page drew before the heat image was one call.
 std::vector<uint8_t> staged(const std::vector<float>& map, int rows, int cols, MapScale scale,
                             std::optional<Threshold> t, int out_rows, int out_cols) {
-  std::vector<float> map01 = normalize_for_scale(map, scale);
+  std::vector<float> map01 = normalize_for_scale(map, rows, cols, scale);
   if (out_rows != rows || out_cols != cols)
     map01 = upsample_bilinear(map01, rows, cols, out_rows, out_cols);
   std::vector<uint8_t> rgba = apply_colormap(map01, colormap_for_scale(scale, Colormap::Jet));

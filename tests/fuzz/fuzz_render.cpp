@@ -97,10 +97,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       case 4: {
         // The signed scale, the caption's summary, and a contrast of the map with a second.
-        check_map01(normalize_for_scale(map, pick(in, all_values<MapScale>())));
-        const MapSummary summary = summarize_map(map);
+        const MapScale scale = pick(in, all_values<MapScale>());
+        check_map01(normalize_for_scale(map, rows, cols, scale));
+        const MapSummary summary = summarize_map(map, rows, cols, scale);
         FUZZ_CHECK(summary.min <= summary.max);
+        FUZZ_CHECK(summary.low <= summary.high);
         FUZZ_CHECK(summary.negative_share >= 0.f && summary.negative_share <= 1.f);
+        FUZZ_CHECK(summary.clipped_share >= 0.f && summary.clipped_share <= 1.f);
         const RelevanceMap a{rows, cols, map};
         const RelevanceMap b{rows, cols, fuzz::fuzz_floats(in, map.size())};
         const Method method = pick(in, all_values<Method>());

@@ -117,7 +117,7 @@ export async function writeFixtures() {
   // output folders that cannot take the output
   write('a-file', 'not a folder');
   mkdirSync(at('maps-json-is-a-folder', 'maps.json'), { recursive: true });
-  mkdirSync(at('overlay-is-a-folder', '0-raw_attention.png'), { recursive: true });
+  mkdirSync(at('overlay-is-a-folder', '0-tabby-raw_attention.png'), { recursive: true });
   mkdirSync(at('run-json-is-a-folder', 'run.json'), { recursive: true });
   write('tensors-is-a-file/tensors', 'not a folder');
   mkdirSync(at('attribution-json-is-a-folder', 'attribution.json'), { recursive: true });

@@ -113,7 +113,7 @@ test('explain --contrast writes the contrast maps and signed overlays; a class r
   const dog = hottest(doc.targets[0].maps.transformer_attribution);
   assert.ok(inside(dog, DOG), `hottest at (${dog.x}, ${dog.y})`);
   // auto draws a contrast signed: the most negative patch (on the cat) is blue in the PNG.
-  const { data, info } = await sharp(path.join(out, '243-vs-282-transformer_attribution.png')).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(path.join(out, '243-bull_mastiff-vs-282-tiger_cat-transformer_attribution.png')).raw().toBuffer({ resolveWithObject: true });
   const { shape: [rows, cols], data: values } = doc.targets[0].maps.transformer_attribution;
   let low = 0;
   for (let i = 1; i < values.length; i++) if (values[i] < values[low]) low = i;

@@ -33,7 +33,19 @@ test('scales: signed puts 0 in the middle and draws with rdbu; summary; contrast
   assert.deepEqual(Array.from(core.scaled(signed, 'positive')), Array.from(core.normalize(signed)));
   assert.equal(core.colormapFor('signed', 'jet'), 'rdbu');
   assert.equal(core.colormapFor('positive', 'viridis'), 'viridis');
-  assert.deepEqual(core.summarize(signed), { min: -2, max: 4, negativeShare: 0.25 });
+  assert.deepEqual(core.summarize({ data: signed, shape: [2, 2] }, 'signed'),
+    { min: -2, max: 4, negativeShare: 0.25, low: -4, high: 4, clippedShare: 0, smoothed: false });
+  // A pixel map (its shape says so) is smoothed before its scale: a checkerboard of ±1,
+  // 0.5 higher in one corner, becomes that corner in red and white elsewhere; as a bare row
+  // every pixel keeps its own colour.
+  const checker = Float32Array.from({ length: 112 * 112 }, (_, i) => {
+    const [y, x] = [Math.floor(i / 112), i % 112];
+    return ((x + y) % 2 ? 1 : -1) + (x < 32 && y < 32 ? 0.5 : 0);
+  });
+  const smoothed = core.scaled({ data: checker, shape: [112, 112] }, 'signed');
+  assert.ok(smoothed[12 * 112 + 12] > 0.9 && Math.abs(smoothed[90 * 112 + 90] - 0.5) < 0.02);
+  assert.deepEqual(Array.from(core.scaled(checker, 'signed').subarray(0, 2)), [Math.fround(1 / 3), 1]); // -0.5, 1.5
+  assert.equal(core.summarize({ data: checker, shape: [112, 112] }, 'signed').smoothed, true);
   assert.throws(() => core.scaled(signed, 'abs'), { name: 'InputError', message: 'scale: unknown id "abs" (valid: positive, signed)' });
   const a = { shape: [1, 3], data: Float32Array.from([2, 1, 0]) };
   const b = { shape: [1, 3], data: Float32Array.from([0, -10, 5]) };

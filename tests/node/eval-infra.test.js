@@ -12,7 +12,7 @@ import { openRun, readRecords, RECORDS_FILE } from '../../runtime/node/eval/reco
 import { runEvaluation } from '../../runtime/node/eval/run.js';
 import { mergeRuns } from '../../runtime/node/eval/merge.js';
 import { canonicalJson } from '../../runtime/node/eval/json.js';
-import { estimate, formatDuration, formatProgressLine, createProgress } from '../../runtime/node/eval/progress.js';
+import { estimate, formatDuration, formatProgressLine, formatRate, createProgress } from '../../runtime/node/eval/progress.js';
 import { markdownTable, csvTable, formatCell } from '../../runtime/eval/report-table.js';
 import { lineChartSvg, niceTicks } from '../../runtime/eval/report-svg.js';
 import { splitMergeArgv } from '../../cli/commands/eval-merge.js';
@@ -306,6 +306,29 @@ test('progress: rate and ETA from this session only, durations, the line', () =>
   assert.equal(formatProgressLine({ done: 123, total: 500, rate: 1.9, etaSeconds: 192, current: 'a.png' }),
     '[123/500]  24.6% 1.9 img/s ETA 3m12s  a.png');
   assert.equal(formatProgressLine({ done: 3, total: 500, rate: null, etaSeconds: null }), '[  3/500]   0.6% -- img/s ETA --');
+  // Slow runs read in seconds per photo, never "0.0 img/s".
+  assert.deepEqual([1.94, 23.4, 0.05, 0.4, 1 / 150].map(formatRate), ['1.9 img/s', '23 img/s', '20 s/img', '2.5 s/img', '2m30s/img']);
+});
+
+test('progress on a terminal: the ETA counts down within a slow item', () => {
+  let clock = 0;
+  let ticker = null;
+  const shown = [];
+  const stream = { isTTY: true, write: (s) => shown.push(s.replace(/^\r/, '').trimEnd()) };
+  const bar = createProgress({ total: 10, stream, now: () => clock, tick: (fn) => { ticker = fn; return () => { ticker = null; }; } });
+  bar.begin('a.png');
+  clock += 20_000;
+  bar.step(); // 20 s per photo: 9 left, 3m00s
+  bar.begin('b.png');
+  assert.equal(shown.at(-1), '[ 1/10]  10.0% 20 s/img ETA 3m00s  b.png');
+  clock += 5000;
+  ticker();
+  assert.equal(shown.at(-1), '[ 1/10]  10.0% 20 s/img ETA 2m55s  b.png', 'the ETA moved during the photo');
+  clock += 60_000;
+  ticker();
+  assert.equal(shown.at(-1), '[ 1/10]  10.0% 20 s/img ETA 2m40s  b.png', 'never below the photos after this one');
+  bar.end();
+  assert.equal(ticker, null, 'the timer stops with the run');
 });
 
 test('progress in a log: a line per ~5% (or 30 s), resumed items excluded from the rate', () => {
@@ -320,8 +343,8 @@ test('progress in a log: a line per ~5% (or 30 s), resumed items excluded from t
   }
   bar.end();
   assert.equal(lines.length, 10);
-  assert.equal(lines[0], '[ 55/100]  55.0% 0.5 img/s ETA 1m30s\n');
-  assert.equal(lines.at(-1), '[100/100] 100.0% 0.5 img/s ETA 0s\n');
+  assert.equal(lines[0], '[ 55/100]  55.0% 2.0 s/img ETA 1m30s\n');
+  assert.equal(lines.at(-1), '[100/100] 100.0% 2.0 s/img ETA 0s\n');
 
   const slow = [];
   clock = 0;

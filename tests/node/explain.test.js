@@ -62,11 +62,13 @@ for (const [what, input] of [['golden input tensor', goldenInput], ['photo catdo
     const [dog, cat] = doc.targets.map((t) => argmax(t.maps.transformer_attribution.data));
     assert.notEqual(dog, cat, 'transformer_attribution of 243 and 282 peak on the same patch');
 
-    // One overlay per target and method, at the input's resolution (224×224 here).
+    // One overlay per target and method, at the input's resolution (224×224 here), named
+    // by class id and label, with a caption band under it.
     for (const t of doc.targets) {
       for (const method of Object.keys(t.maps)) {
-        const meta = await sharp(path.join(out, `${t.id}-${method}.png`)).metadata();
-        assert.deepEqual([meta.format, meta.width, meta.height], ['png', 224, 224], `${t.id}-${method}.png`);
+        const file = `${t.id}-${t.label.replace(' ', '_')}-${method}.png`;
+        const meta = await sharp(path.join(out, file)).metadata();
+        assert.ok(meta.format === 'png' && meta.width === 224 && meta.height > 224 + 30, `${file}: ${meta.width}×${meta.height}`);
       }
     }
     assert.deepEqual(Object.keys(doc.targets[0].maps), await deitMethodIds(), 'every method one explainer run feeds');
@@ -85,8 +87,9 @@ test('explain resolves classes by name and draws overlays at the photo\'s own re
   assert.deepEqual(Object.keys(doc.targets[0].maps).sort(), ['attention_rollout', 'transformer_attribution']);
   assert.deepEqual([doc.image.width, doc.image.height], [width, height]);
   for (const m of ['attention_rollout', 'transformer_attribution']) {
-    const meta = await sharp(path.join(out, `282-${m}.png`)).metadata();
-    assert.deepEqual([meta.width, meta.height], [width, height], `282-${m}.png at the photo's size`);
+    // The photo at its own size, then the caption band under it.
+    const meta = await sharp(path.join(out, `282-tiger_cat-${m}.png`)).metadata();
+    assert.ok(meta.width === width && meta.height > height, `282-tiger_cat-${m}.png: ${meta.width}×${meta.height}, the photo ${width}×${height}`);
   }
   // Each class's probability and rank, printed and in maps.json; a class under 1 % gets a note.
   const [cat, lion] = doc.targets;
@@ -123,8 +126,8 @@ test('explain --method attnlrp,cp_lrp on catdog: signed, class-specific 224×224
       const map = t.maps[m];
       assert.deepEqual(map.shape, [224, 224], `${t.id} ${m}`);
       assert.ok(map.data.some((v) => v < 0) && map.data.some((v) => v > 0), `${t.id} ${m} is signed`);
-      const meta = await sharp(path.join(out, `${t.id}-${m}.png`)).metadata();
-      assert.deepEqual([meta.width, meta.height], [224, 224]);
+      const meta = await sharp(path.join(out, `${t.id}-${t.label.replace(' ', '_')}-${m}.png`)).metadata();
+      assert.equal(meta.width, 224);
       // Its patch map keeps the sign and the total (a sum per patch).
       const patches = core.patchSum({ shape: map.shape, data: Float32Array.from(map.data) }, [14, 14]);
       const total = (a) => a.reduce((s, v) => s + v, 0);

@@ -12,7 +12,7 @@ const map = { shape: [14, 14], data: Float32Array.from({ length: 196 }, (_, i) =
 
 // The stages one by one, as web/lib/render.js drew before renderHeat.
 function staged(scale, threshold) {
-  const map01 = core.upsample(core.scaled(map.data, scale), 14, 14, 224, 224);
+  const map01 = core.upsample(core.scaled(map, scale), 14, 14, 224, 224);
   const rgba = core.colorize(map01, 224, 224, core.colormapFor(scale, 'jet'));
   if (threshold !== 'none') {
     const mask = core.threshold(map01, 224, 224, threshold);

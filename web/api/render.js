@@ -45,7 +45,7 @@ export function renderer(site) {
     const ctx = /** @type {OffscreenCanvasRenderingContext2D} */ (canvas.getContext('2d'));
     ctx.drawImage(/** @type {CanvasImageSource} */ (given.bitmap ?? given.image ?? photo), 0, 0, width, height);
     const pixels = ctx.getImageData(0, 0, width, height).data;
-    const data = core.overlayOnPhoto(pixels, width, height, core.scaled(map.data, scale), rows, cols,
+    const data = core.overlayOnPhoto(pixels, width, height, core.scaled(map, scale), rows, cols,
       region ?? { x: 0, y: 0, width, height }, { colormap: core.colormapFor(scale, colormap), opacity, sampling, threshold });
     return new ImageData(data, width, height);
   }

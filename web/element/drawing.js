@@ -66,6 +66,7 @@ function tile(photo, region, heat, badge, label, opacity, display = 'smooth') {
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', label);
   drawOverlay(canvas, photo, region, heat, { opacity, smooth: display === 'smooth', maxSide: 1024 });
+  canvas.style.maxWidth = `${canvas.width}px`; // no upscaling past the photo's own pixels
   div.append(canvas);
   if (badge) {
     const span = document.createElement('span');

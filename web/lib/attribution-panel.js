@@ -10,6 +10,7 @@ import { parseBlocks } from 'vit-relevance/runtime/attribution.js';
 import { treeSvg } from 'vit-relevance/runtime/attribution-svg.js';
 import { tokenLayout } from 'vit-relevance/runtime/metadata.js';
 import { drawOverlay } from './overlay.js';
+import { blocksHint, panelStatus } from './attribution-words.js';
 
 export const ATTATTR = 'attattr';
 const TREE_SIDE = 448;
@@ -19,7 +20,7 @@ const html = `
   <div class="attr-controls">
     <div class="field"><label for="attr-blocks">Blocks</label>
       <input id="attr-blocks" type="text" value="all" spellcheck="false" aria-describedby="attr-blocks-help">
-      <span id="attr-blocks-help" class="muted">all, or indices such as 0,6,11</span></div>
+      <span id="attr-blocks-help" class="muted">all, or block indices</span></div>
     <div class="field"><label for="attr-steps">Steps m</label>
       <input id="attr-steps" type="number" min="1" max="1000" step="1" value="20"></div>
     <button type="button" id="attr-run" disabled>Attribute</button>
@@ -27,14 +28,14 @@ const html = `
   </div>
   <div class="attr-progress" role="status" aria-live="polite">
     <progress id="attr-progress" max="1" value="0" hidden aria-label="Attribution progress"></progress>
-    <span id="attr-status" class="muted">Choose a photo, then attribute its class.</span>
+    <span id="attr-status" class="muted">${panelStatus({ photo: false })}</span>
   </div>
   <div class="attr-results">
-    <figure class="figure attr-heads-fig">
+    <figure class="figure attr-heads-fig" hidden>
       <table id="attr-heads" class="attr-heads" aria-label="Head importance (blocks × heads)"></table>
       <figcaption id="attr-heads-readout" class="readout">Head importance: max over (i, j) of Attr. Hover or focus a cell.</figcaption>
     </figure>
-    <figure class="figure attr-tree-fig">
+    <figure class="figure attr-tree-fig" hidden>
       <div class="canvas-wrap attr-tree"><canvas id="attr-tree-canvas" width="448" height="448" aria-label="Attribution tree over the photo"></canvas></div>
       <figcaption>
         <label><input type="checkbox" id="attr-tree-show" checked> Attribution tree</label>
@@ -54,6 +55,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   const store = new Map(); // `${photoKey}|${class}|${m}` → { prob, blocks: Map block → Float32Array [h,S,S] }
   let running = null;      // { key, controller, blocks }
   let treeCache = null;    // { key, attr } the concatenated Attr of every block, for τ changes
+  let note = '';           // how the last run ended, or a refused input: until the next run or photo
   const maps = new Map();  // `${key}|${startLayer}` → attattr map
   // Runs started, finished and cancelled, as data-runs-* on the panel (the browser tests wait on them).
   const count = (what) => { root.dataset[what] = String(Number(root.dataset[what] ?? 0) + 1); };
@@ -91,6 +93,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   function drawHeads(p, entry) {
     const table = $('attr-heads');
     const blocks = entry ? [...entry.blocks.keys()].sort((a, b) => a - b) : [];
+    table.closest('figure').hidden = !blocks.length;
     if (!blocks.length) return table.replaceChildren();
     const { heads: h } = arch();
     const importance = p.core.headImportance(stack(entry, blocks)).data;
@@ -135,13 +138,10 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     const wrap = canvas.parentElement;
     wrap.querySelector('svg')?.remove();
     canvas.dataset.edges = '';
-    if (!p.photo) return;
+    // No empty canvas: the tree shows once every block is in (the status says so before).
+    canvas.closest('figure').hidden = !(p.photo && complete(entry));
+    if (!p.photo || !complete(entry)) return;
     drawOverlay(canvas, p.photo, p.region, null, { opacity: 0, smooth: true, maxSide: TREE_SIDE });
-    const note = $('attr-tree-note');
-    if (!complete(entry)) {
-      note.textContent = entry?.blocks.size ? 'the tree and the attattr map need every block' : '';
-      return;
-    }
     const tau = Number($('attr-tau').value);
     const a = arch();
     const tree = p.core.attributionTree(allAttr(key, entry), tau, layout().specialTokens);
@@ -150,7 +150,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       specialTokens: layout().specialTokens, colours: colours(p.core, p.colormap, a.blocks),
     });
     canvas.dataset.edges = String(tree.edges.length);
-    note.textContent = `${tree.edges.length} edge${tree.edges.length === 1 ? '' : 's'}, top patch ${tree.top}`
+    $('attr-tree-note').textContent = `${tree.edges.length} edge${tree.edges.length === 1 ? '' : 's'}, top patch ${tree.top}`
       + (skipped.length ? ` (${skipped.length} through the class token not drawn)` : '');
     if (!$('attr-tree-show').checked) return;
     const node = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
@@ -160,18 +160,25 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     wrap.append(document.importNode(node, true));
   }
 
-  // Draws what is known for the current photo, class and m.
+  // Draws what is known for the current photo, class and m, and says what to do next.
   function render() {
     const p = page();
     $('attr-run').disabled = !(p.photo && p.region && p.classId !== null && p.session) || Boolean(running);
-    if (!p.photo || p.classId === null || !p.metadata) {
-      drawHeads(p, null);
-      return drawTree(p, null, null);
-    }
-    const key = keyOf(p, p.classId, steps());
-    const entry = store.get(key);
+    if (p.metadata) $('attr-blocks-help').textContent = blocksHint(arch().blocks);
+    const key = p.photo && p.classId !== null && p.metadata ? keyOf(p, p.classId, steps()) : null;
+    const entry = key ? store.get(key) : null;
     drawHeads(p, entry);
     drawTree(p, key, entry);
+    if (running) return;
+    const idle = panelStatus({ photo: Boolean(p.photo), label: key ? p.metadata.labels[p.classId] : null,
+      blocks: p.metadata ? arch().blocks : 0, done: entry?.blocks.size ?? 0, steps: steps() });
+    setStatus(note ? `${note} ${idle}` : idle);
+  }
+
+  // A message that stays, before what to do next, until the next run or photo.
+  function say(text) {
+    note = text;
+    render();
   }
 
   function setStatus(text, progress) {
@@ -185,16 +192,14 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   async function run(classId, blocks) {
     const p = page();
     const m = steps();
-    if (!Number.isInteger(m) || m < 1 || m > 1000) return setStatus(`Steps m must be a whole number 1..1000, got "${$('attr-steps').value}".`);
+    if (!Number.isInteger(m) || m < 1 || m > 1000) return say(`Steps m must be a whole number 1..1000, got "${$('attr-steps').value}".`);
     const key = keyOf(p, classId, m);
     const entry = store.get(key) ?? { blocks: new Map() };
     store.set(key, entry);
     const todo = blocks.filter((b) => !entry.blocks.has(b));
     const label = p.metadata.labels[classId];
-    if (!todo.length) {
-      setStatus(`${label}: every block asked for is computed (m = ${m}).`);
-      return render();
-    }
+    note = '';
+    if (!todo.length) return render();
     const controller = new AbortController();
     running = { key, controller, blocks: todo, done: 0 };
     count('runsStarted');
@@ -214,17 +219,16 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       outcome = 'done';
     } catch (err) {
       outcome = controller.signal.aborted ? 'cancelled' : 'error';
-      if (outcome === 'error') setStatus(`Attribution failed: ${err.message}`);
+      if (outcome === 'error') note = `Attribution failed: ${err.message}.`;
     }
     const done = running.done;
     running = null;
     $('attr-cancel').hidden = true;
     if (outcome === 'cancelled') {
       count('runsCancelled');
-      setStatus(`Cancelled after ${done} of ${todo.length} block${todo.length === 1 ? '' : 's'}; those finished are kept.`);
+      note = `Cancelled after ${done} of ${todo.length} block${todo.length === 1 ? '' : 's'}; those finished are kept.`;
     } else if (outcome === 'done') {
       count('runsFinished');
-      setStatus(`${label}: ${entry.blocks.size} block${entry.blocks.size === 1 ? '' : 's'} attributed (m = ${m}).`);
     }
     render();
     if (complete(entry)) onAttattr();
@@ -236,7 +240,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     try {
       blocks = parseBlocks($('attr-blocks').value.trim() || 'all', p.metadata.architecture.blocks);
     } catch (err) {
-      return setStatus(err.message.replace(/^--blocks/, 'Blocks'));
+      return say(err.message.replace(/^--blocks/, 'Blocks'));
     }
     run(p.classId, blocks);
   });
@@ -259,7 +263,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
       store.clear();
       maps.clear();
       treeCache = null;
-      setStatus('Choose a photo, then attribute its class.');
+      note = '';
       render();
     },
     // The attattr map { shape, data } of a class at a start layer, or null until

@@ -2,7 +2,7 @@
 // is drawn with, the per-map caption that says what is shown, the legend's words, and
 // whether a contrast can run (which methods can answer "why A rather than B":
 // runtime/explain-request.js's contrastBlocker).
-import { scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
+import { scaleFor, scaleCaption, scaleEnds } from 'vit-relevance/runtime/map-scale.js';
 import { nearEqualNote } from 'vit-relevance/runtime/confidence.js';
 
 const isContrast = (target) => target?.contrast !== undefined && target?.contrast !== null;
@@ -17,10 +17,14 @@ export function mapCaption(core, map, scale) {
   return `${scaleCaption(core, map, scale)}${note ? ` · ${note}` : ''}`;
 }
 
-// The legend's three labels under the strip.
-export const legendWords = (scale) => (scale === 'signed'
-  ? ['negative', '0 (white)', 'positive']
-  : ['low', 'relevance (min–max scaled)', 'high']);
+// The legend's three labels under the strip; with the shown map, the values its ends
+// stand for ("negative -2.61e+7", "positive +2.61e+7": full colour, runtime/map-scale.js).
+export function legendWords(core, scale, map = null) {
+  const [low, high] = map ? scaleEnds(core, map, scale) : [null, null];
+  return scale === 'signed'
+    ? [low ? `negative ${low}` : 'negative', '0 (white)', high ? `positive ${high}` : 'positive']
+    : [low ?? 'low', 'relevance (min–max scaled)', high ?? 'high'];
+}
 
 // Why the contrast cannot run, or null: class B must be a class other than A.
 export function contrastProblem(classId, contrastId, labels) {

@@ -12,6 +12,7 @@ import { showClasses } from './classes.js';
 import { showLinkNotices } from './link.js';
 import { drawViews } from './views.js';
 import { forgetHeat } from './tiles.js';
+import { reveal } from '../lib/reveal.js';
 
 export let attribution = null;
 
@@ -75,6 +76,7 @@ export async function analyze(photo) {
     showLinkNotices();
     showClasses();
     attribution.render();
+    reveal(document.querySelector('.picker')); // the classes, the map under them
   };
   timeline.analyzeSent = performance.now();
   try {

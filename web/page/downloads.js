@@ -60,7 +60,7 @@ export function bindDownloads() {
   }));
   $('dl-map').addEventListener('click', () => act(async () => {
     const b = currentBinding();
-    await downloadMapPng(b.map, `${fileStem(b)}-map.png`, core.scaled(b.map.data, b.scale));
+    await downloadMapPng(b.map, `${fileStem(b)}-map.png`, core.scaled(b.map, b.scale));
     return 'map saved';
   }));
   $('copy-json').addEventListener('click', () => act(() => {

@@ -8,10 +8,20 @@ import { commitLocalModel, dropStagedModel, listLocalModels, missingLocalFiles, 
 import { fetchModelBytes } from '../lib/model-fetch.js';
 import { modelInfo, pageBytes, pageFiles } from '../lib/model-files.js';
 
+const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
+
+// What opening the model downloads, as the load bar counts it, and what the Attribution
+// panel adds when it first runs: "22.9 MB (+23.2 MB for Attribution)".
+function sizeWords(entry, info) {
+  const start = entry.split?.bytes ?? entry.bytes;
+  if (!start) return mb(info.bytes);
+  return `${mb(start)}${entry.attribution?.bytes ? ` (+${mb(entry.attribution.bytes)} for Attribution)` : ''}`;
+}
+
 // The input size as the page writes sizes: width × height.
 const describe = ({ entry, info, local }) => [
   entry.name,
-  ...(info ? [`${info.classes} classes`, `${info.imageSize[1]}×${info.imageSize[0]}`, `${(info.bytes / 1048576).toFixed(1)} MB`] : []),
+  ...(info ? [`${info.classes} classes`, `${info.imageSize[1]}×${info.imageSize[0]}`, sizeWords(entry, info)] : []),
   ...(local ? ['in this browser'] : []),
 ].join(' · ');
 

@@ -1,14 +1,14 @@
 // The views: single, grid (every method), pair (two classes) and compare (two photos),
 // with their captions, the notices under them and the colour legend.
 import { legendImage } from '../lib/render.js';
-import { CONSTANT_NOTE } from 'vit-relevance/runtime/confidence.js';
+import { CONSTANT_NOTE, unlikelyNote } from 'vit-relevance/runtime/confidence.js';
 import { methodHelp } from '../lib/method-help.js';
 import { framingNote } from '../lib/framing.js';
 import { scaleOf, mapCaption, legendWords } from '../lib/scale-view.js';
 import { ATTATTR } from '../lib/attribution-panel.js';
 import { $, state, timeline } from './state.js';
 import { showTimings } from './status.js';
-import { primaryTarget, viewTargets, targetLabel, targetKey, method, contrastNote } from './targets.js';
+import { primaryTarget, viewTargets, targetLabel, targetKey, method, contrastNote, standing } from './targets.js';
 import { mapOf } from './analysis.js';
 import { core } from './model.js';
 import { showStanding } from './classes.js';
@@ -89,6 +89,10 @@ function drawCompare() {
   const figs = [tile(t, state.method, state.photo.name, sub(state.logits), 640)];
   if (compare.photo) {
     figs.push(tile(t, state.method, compare.photo.name, sub(compare.logits), 640, compare.view));
+    // The first photo's unlikely class has its note above the views; the second's is here.
+    const s = t && t.contrast === undefined && compare.logits ? standing(t.class, compare.logits) : null;
+    const note = s ? unlikelyNote(state.metadata.labels[t.class], s) : '';
+    if (note) figs.push(Object.assign(document.createElement('p'), { className: 'notice compare-unlikely', textContent: `${compare.photo.name}: ${note}` }));
     if (t && state.metadata) {
       compare.ensure({ target: t, targetKey: targetKey(t), method: state.method, startLayer: state.startLayer, crop: state.crop });
     }
@@ -116,7 +120,12 @@ export function drawLegend() {
   const strip = new OffscreenCanvas(256, 1);
   const scale = state.metadata && state.classId !== null ? scaleOf(state, primaryTarget(), state.method) : state.scale === 'signed' ? 'signed' : 'positive';
   strip.getContext('2d').putImageData(legendImage(core, state.colormap, scale), 0, 0);
-  const [low, mid, high] = legendWords(scale);
+  // The signed scale draws red–blue whatever the colormap: the select says so, not "jet".
+  $('colormap').disabled = scale === 'signed';
+  $('colormap-note').textContent = scale === 'signed' ? '(red–blue: the signed scale)' : '';
+  // The single view's map gives the ends their values.
+  const shown = state.view === 'single' ? $('main-canvas').__binding : null;
+  const [low, mid, high] = legendWords(core, scale, shown?.scale === scale ? shown.map : null);
   const words = c.parentElement.querySelectorAll('.legend-scale span');
   [words[0].textContent, words[1].textContent, words[2].textContent] = [low, mid, high];
   const ctx = c.getContext('2d');

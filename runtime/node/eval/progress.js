@@ -1,6 +1,8 @@
 // The progress line of an evaluation on stderr:
 //   [ 123/500] 24.6% 1.9 img/s ETA 3m12s  n01440764_tench.JPEG
-// On a terminal it is rewritten in place; in a log (not a TTY) a line is written each
+//   [   3/500]  0.6% 21 s/img ETA 2h53m  n01443537_goldfish.JPEG   (under one a second)
+// On a terminal it is rewritten in place, every second while an item runs, so the ETA
+// counts down through a slow item; in a log (not a TTY) a line is written each
 // time another ~5% is done or 30 s have passed, so logs stay short. The rate counts only
 // the items processed in this session: items resumed from an earlier run took no time now.
 
@@ -23,27 +25,50 @@ export function estimate({ processed, elapsedMs, remaining }) {
   return { rate, etaSeconds: remaining / rate };
 }
 
+// 1.94 → "1.9 img/s", 23.4 → "23 img/s", 0.05 → "20 s/img", 0.4 → "2.5 s/img", 1/150 → "2m30s/img".
+export function formatRate(rate) {
+  if (rate === null || !(rate > 0)) return '-- img/s';
+  if (rate >= 1) return `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} img/s`;
+  const seconds = 1 / rate;
+  return `${seconds < 10 ? seconds.toFixed(1) : seconds < 60 ? Math.round(seconds) : formatDuration(seconds)}${seconds < 60 ? ' s' : ''}/img`;
+}
+
 export function formatProgressLine({ done, total, rate, etaSeconds, current = '' }) {
   const width = String(total).length;
   const pct = total > 0 ? (100 * done) / total : 100;
-  const speed = rate === null ? '-- img/s' : `${rate.toFixed(1)} img/s`;
+  const speed = formatRate(rate);
   const eta = etaSeconds === null ? '--' : formatDuration(etaSeconds);
   return `[${String(done).padStart(width)}/${total}] ${pct.toFixed(1).padStart(5)}% ${speed} ETA ${eta}${current ? `  ${current}` : ''}`;
 }
 
+// Calls fn every second until the returned stop() (the timer never keeps Node alive).
+function everySecond(fn) {
+  const timer = setInterval(fn, 1000);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
 // total: items of the run; resumed: how many of them were already done.
 // → { begin(current), step(), end() }: begin before an item, step after it, end once.
-export function createProgress({ total, resumed = 0, quiet = false, stream = process.stderr, now = Date.now, isTTY = Boolean(stream?.isTTY) } = {}) {
+export function createProgress({
+  total, resumed = 0, quiet = false, stream = process.stderr, now = Date.now, isTTY = Boolean(stream?.isTTY), tick = everySecond,
+} = {}) {
   if (quiet) return { begin() {}, step() {}, end() {} };
   const started = now();
   let done = resumed;
   let processed = 0;
+  let lastStepAt = started;
   let lastLogAt = started;
   let lastLogStep = Math.floor(done / Math.max(total, 1) / LOG_STEP);
   let shown = '';
+  let item = '';
+  let stopTicking = null;
   const line = (current) => {
-    const { rate, etaSeconds } = estimate({ processed, elapsedMs: now() - started, remaining: total - done });
-    return formatProgressLine({ done, total, rate, etaSeconds, current });
+    const { rate, etaSeconds } = estimate({ processed, elapsedMs: lastStepAt - started, remaining: total - done });
+    // Within an item the ETA counts down, but never below what the items after it take.
+    const within = (now() - lastStepAt) / 1000;
+    const eta = etaSeconds === null ? null : Math.max(etaSeconds - within, (total - done - 1) / rate, 0);
+    return formatProgressLine({ done, total, rate, etaSeconds: eta, current });
   };
   const draw = (current) => {
     const text = line(current);
@@ -53,11 +78,15 @@ export function createProgress({ total, resumed = 0, quiet = false, stream = pro
   };
   return {
     begin(current) {
-      if (isTTY) draw(current);
+      if (!isTTY) return;
+      item = current;
+      draw(item);
+      stopTicking ??= tick(() => draw(item));
     },
     step() {
       done++;
       processed++;
+      lastStepAt = now();
       if (isTTY) return draw('');
       const stepNow = Math.floor(done / Math.max(total, 1) / LOG_STEP);
       if (stepNow > lastLogStep || now() - lastLogAt >= LOG_INTERVAL_MS || done === total) {
@@ -67,6 +96,8 @@ export function createProgress({ total, resumed = 0, quiet = false, stream = pro
       }
     },
     end() {
+      stopTicking?.();
+      stopTicking = null;
       if (isTTY && shown) stream.write('\n');
       shown = '';
     },
