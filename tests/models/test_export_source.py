@@ -94,7 +94,7 @@ def test_deit_tiny_in_the_hf_layout_matches_the_builtin_export(tmp_path):
     skip_without_ort()
     if not (DEIT.is_file() and BUILTIN.is_file()):
         pytest.skip("needs ../shared's DeiT-tiny and its built-in export (npm run build)")
-    sd = torch.load(str(DEIT), map_location="cpu")["model"]
+    sd = torch.load(str(DEIT), map_location="cpu", weights_only=True)["model"]
     # DeiT's own eps (the HF conversion of DeiT keeps the model's LayerNorms)
     source = write_hf(tmp_path / "deit-hf", sd, "deit", heads=3, image_size=224, eps=1e-6,
                       architecture="DeiTForImageClassification")
