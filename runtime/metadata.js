@@ -27,10 +27,13 @@ export function graphOutputs(metadata) {
 }
 
 // The methods one run of this graph feeds ('all' for it): core.explainerMethodIds but those
-// reading an optional output the graph lacks.
+// reading an optional output the graph lacks, or defined for more blocks than the model has
+// (ablation_second_block on a 1-block model: the registry's min_blocks).
 export function graphMethodIds(core, metadata) {
   const outputs = graphOutputs(metadata);
-  return core.explainerMethodIds.filter((m) => core.outputsFor([m]).every((o) => outputs.includes(o)));
+  const blocks = metadata.architecture?.blocks ?? Infinity;
+  return core.explainerMethodIds.filter((m) => core.method(m).minBlocks <= blocks
+    && core.outputsFor([m]).every((o) => outputs.includes(o)));
 }
 
 const ARCHITECTURE_FIELDS = [

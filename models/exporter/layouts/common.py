@@ -10,6 +10,7 @@ from ..architectures import IMAGENET_MEAN, IMAGENET_STD, Preprocess
 from ..config import ViTConfig
 from ..errors import CheckpointMismatch
 from ..metadata import Labels
+from ..user_files import read_text
 from .published import Published
 
 # timm's default crop for ViTs without a config (DeiT's evaluation: 224 / 0.875 = 256).
@@ -128,7 +129,7 @@ _WNID = re.compile(r"^n\d{8}\s")
 
 def read_labels(path: Path, count: int) -> Labels:
     """One class name per line, in class order; ImageNet's `wnid name, synonyms` lines too."""
-    lines = [line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = [line.strip() for line in read_text(Path(path)).splitlines() if line.strip()]
     if len(lines) != count:
         raise CheckpointMismatch(f"{path} has {len(lines)} class names, the head has {count} classes")
     wnids: Optional[List[str]] = None
