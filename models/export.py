@@ -40,7 +40,7 @@ from models.exporter.errors import CheckpointMissing, ExportUserError  # noqa: E
 from models.exporter.families import FAMILIES  # noqa: E402
 from models.exporter.metadata import build_metadata, check_name, read_synset_words  # noqa: E402
 from models.exporter.model_index import index_entry, put_entry, read_models  # noqa: E402
-from models.exporter.out_folder import check_room, check_writable  # noqa: E402
+from models.exporter.out_folder import check_room, prepare_out, remove_if_made  # noqa: E402
 
 
 def default_labels() -> Path:
@@ -149,8 +149,7 @@ def export(args) -> int:
         return export_source(args)
     out = Path(args.out).resolve()
     name = check_name(args.model, "--model")
-    check_writable(out)
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_out(out)
     read_models(out)  # an index.json that is not one is refused before the work
     ckpt, known = resolve_checkpoint(args)
     labels_path = Path(args.labels).resolve() if args.labels else default_labels()
@@ -207,11 +206,19 @@ def export_source(args) -> int:
     """Any timm, Hugging Face or torchvision checkpoint (models/exporter/layouts): read it,
     print the layout it has, export, check parity, write. Skipped, as the built-in export
     is, when the stamp shows the same checkpoint files, labels, options and exporter."""
+    out = Path(args.out).resolve()
+    created = prepare_out(out)
+    try:
+        return _export_source(args, out)
+    except BaseException:
+        remove_if_made(out, created)  # a refused export leaves no folder behind
+        raise
+
+
+def _export_source(args, out: Path) -> int:
     from models.exporter.layouts import Options, describe, read_source, source_files, source_name
 
     started = time.time()
-    out = Path(args.out).resolve()
-    check_writable(out)
     options = Options(name=args.name, heads=args.heads, eps=args.eps, act=args.act, mean=args.mean,
                       std=args.std, crop_pct=args.crop_pct, interpolation=args.interpolation,
                       labels=Path(args.labels).resolve() if args.labels else None)
@@ -221,8 +228,7 @@ def export_source(args) -> int:
     if not source.exists():
         raise CheckpointMissing(f"{source} does not exist")
     name = check_name(source_name(source, options), "--name" if args.name else "the source's name (pass --name)")
-    if out.is_dir():
-        read_models(out)  # an index.json that is not one is refused before the work
+    read_models(out)  # an index.json that is not one is refused before the work
     stamp = cache.read_stamp(cache.stamp_path(out, name))
     weights, *configs = source_files(source)
     expected = {
@@ -244,17 +250,10 @@ def export_source(args) -> int:
     meta = build_metadata(cfg, checkpoint.preprocess, checkpoint.labels, f"{cfg.name}.onnx", source.name,
                           expected["checkpoint_sha256"], expected["exporter_version"])
     check_room(out, checkpoint.state_dict)
-    created = not out.exists()
-    out.mkdir(parents=True, exist_ok=True)
-    try:
-        write_model(args, out, cfg, checkpoint.state_dict, meta, started,
-                    lambda written: {**expected, "files": written,
-                                     "checkpoint": cache.checkpoint_record(weights, expected["checkpoint_sha256"])},
-                    parity=True)
-    except BaseException:
-        if created and not any(out.iterdir()):
-            out.rmdir()  # a refused export leaves no folder behind
-        raise
+    write_model(args, out, cfg, checkpoint.state_dict, meta, started,
+                lambda written: {**expected, "files": written,
+                                 "checkpoint": cache.checkpoint_record(weights, expected["checkpoint_sha256"])},
+                parity=True)
     return 0
 
 

@@ -36,6 +36,15 @@ export function graphMethodIds(core, metadata) {
     && core.outputsFor([m]).every((o) => outputs.includes(o)));
 }
 
+// Methods named for a model with fewer blocks than they are defined for: an Error naming
+// the first (ablation_second_block on a 1-block model), before any work.
+export function checkBlocksFor(core, metadata, methods) {
+  const blocks = metadata.architecture.blocks;
+  const deeper = methods.find((m) => core.method(m).minBlocks > blocks);
+  if (deeper) throw new Error(`${deeper}: needs at least ${core.method(deeper).minBlocks} blocks, the model has ${blocks}`);
+  return methods;
+}
+
 const ARCHITECTURE_FIELDS = [
   'blocks', 'heads', 'patch_size', 'image_size', 'grid', 'tokens', 'num_classes',
 ];

@@ -1,7 +1,7 @@
 """The output folder, checked before the export's work: one that cannot be written, or
 whose disk cannot hold the files, is one line naming it, not an error minutes later."""
-import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from .errors import ExportUserError
@@ -19,19 +19,25 @@ def _existing(out: Path) -> Path:
     return out
 
 
-def check_writable(out: Path) -> None:
+def prepare_out(out: Path) -> bool:
+    """Make OUT (True when this made it) and prove it takes a file, before the work."""
     if out.exists() and not out.is_dir():
         raise ExportUserError(f"--out {out} is a file, not a folder")
-    where = _existing(out)
-    if not where.is_dir():
-        raise ExportUserError(f"--out {out} cannot be created: {where} is a file, not a folder")
-    if not os.access(where, os.W_OK | os.X_OK):
-        reason = "a read-only file system" if _read_only(where) else "permission denied"
-        raise ExportUserError(f"--out {out} cannot be written ({where}: {reason})")
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as err:
+        remove_if_made(out, created)
+        raise ExportUserError(f"--out {out} cannot be written ({err.strerror or err})") from None
+    return created
 
 
-def _read_only(path: Path) -> bool:
-    return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+def remove_if_made(out: Path, created: bool) -> None:
+    """A refused or stopped export leaves no folder it made behind."""
+    if created and out.is_dir() and not any(out.iterdir()):
+        out.rmdir()
 
 
 def check_room(out: Path, state_dict) -> None:

@@ -96,7 +96,7 @@ def test_a_read_only_or_full_out(checkpoint, tmp_path):
         _mount_tmpfs(full, "size=1m")
         try:
             assert refusal(checkpoint, "--out", ro / "out", "--heads", "4") == \
-                f"--out {ro / 'out'} cannot be written ({ro}: a read-only file system)"
+                f"--out {ro / 'out'} cannot be written (Read-only file system)"
             message = refusal(checkpoint, "--out", full / "out", "--heads", "4")
             assert message.startswith(f"--out {full / 'out'}: 1.0 MB free on its disk, the export writes about ")
             assert os.listdir(full) == []
