@@ -364,6 +364,9 @@ def main(argv=None) -> int:
     except OSError as err:  # a read-only or full --out, a file that vanished: the file, the reason
         where = f"{err.filename}: " if err.filename else ""
         print(f"export.py: error: {where}{err.strerror or err}", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the scratch folders are gone already
+        print("export.py: stopped: nothing written", file=sys.stderr)
+        return 130
     return 2
 
 
