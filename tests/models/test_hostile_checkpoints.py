@@ -93,7 +93,10 @@ def test_torchscript_and_legacy_files_are_refused(tmp_path):
     torch.jit.save(torch.jit.script(torch.nn.Linear(2, 2)), str(tmp_path / "script.pth"))
     assert "TorchScript archive" in refused(read_weights, tmp_path / "script.pth")
     torch.save({"w": torch.ones(2)}, tmp_path / "legacy.pth", _use_new_zipfile_serialization=False)
-    assert "not a zip-format PyTorch checkpoint" in refused(read_weights, tmp_path / "legacy.pth")
+    assert "pre-1.6 format, which is not read" in refused(read_weights, tmp_path / "legacy.pth")
+    (tmp_path / "text.pth").write_text("hello")
+    assert refused(read_weights, tmp_path / "text.pth") == \
+        f"{tmp_path / 'text.pth'} is not a PyTorch checkpoint (torch.save writes a zip)"
 
 
 def test_files_that_are_not_files(tmp_path):

@@ -93,8 +93,15 @@ def check_pth(path: Path, size: int) -> None:
     """Refuse, in one line naming PATH, a torch.save file whose pickle carries anything but
     tensors and containers, or whose declared sizes exceed what its SIZE bytes hold."""
     if not zipfile.is_zipfile(path):
-        raise CheckpointUnreadable(f"{path} is not a zip-format PyTorch checkpoint (torch.save since "
-                                   "PyTorch 1.6 writes one; the older format is not read)")
+        with open(path, "rb") as f:
+            head = f.read(4)
+        if head.startswith(b"PK"):
+            raise CheckpointUnreadable(f"{path} is truncated or not a PyTorch checkpoint (a zip without its "
+                                       "central directory)")
+        if head.startswith(b"\x80"):  # a pickle: torch.save's format before PyTorch 1.6
+            raise CheckpointUnreadable(f"{path} is in PyTorch's pre-1.6 format, which is not read: save it "
+                                       "again with torch.save in PyTorch 1.6 or later")
+        raise CheckpointUnreadable(f"{path} is not a PyTorch checkpoint (torch.save writes a zip)")
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
