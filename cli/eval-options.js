@@ -5,7 +5,7 @@
 //   export const run = (argv) => runEvalCommand(argv, { name: 'pointing-game', options: OPTIONS, usage, job });
 import { parseMethods, UsageError } from './args.js';
 import { UserError } from '../runtime/errors.js';
-import { graphMethodIds } from '../runtime/metadata.js';
+import { checkBlocksFor, graphMethodIds } from '../runtime/metadata.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
 import { resolveShard } from '../runtime/node/eval/shard.js';
 import { ON_UNREADABLE, SKIPPED_FILE } from '../runtime/node/eval/run.js';
@@ -32,7 +32,12 @@ export const EVAL_OPTIONS = {
 // slower) runs only when named.
 export function evalMethods(opts, core, metadata) {
   const parsed = parseMethods(opts.methods, core.methodIds);
-  return parsed === 'all' ? graphMethodIds(core, metadata) : parsed;
+  if (parsed === 'all') return graphMethodIds(core, metadata);
+  try {
+    return checkBlocksFor(core, metadata, parsed);
+  } catch (err) {
+    throw new UserError(err.message);
+  }
 }
 
 // --shard → { shard: { index, count } | null, source: the job runner it came from | null }.

@@ -19,7 +19,9 @@ the checkpoint, the labels and the exporter's sources are unchanged. See models/
 """
 import argparse
 import json
+import math
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -34,10 +36,11 @@ from models.exporter.architectures import (KNOWN_MODELS, check_state_dict,  # no
                                            default_preprocess, infer_config, known_model)
 from models.exporter.checkpoints import (checkpoint_dir, load_state_dict,  # noqa: E402
                                          locate_or_download, sha256_file)
-from models.exporter.errors import CheckpointMissing, ExportUserError, UnknownModel  # noqa: E402
+from models.exporter.errors import CheckpointMissing, ExportUserError  # noqa: E402
 from models.exporter.families import FAMILIES  # noqa: E402
-from models.exporter.metadata import build_metadata, read_synset_words  # noqa: E402
-from models.exporter.model_index import update_index  # noqa: E402
+from models.exporter.metadata import build_metadata, check_name, read_synset_words  # noqa: E402
+from models.exporter.model_index import index_entry, put_entry, read_models  # noqa: E402
+from models.exporter.out_folder import check_room, prepare_out, remove_if_made  # noqa: E402
 
 
 def default_labels() -> Path:
@@ -52,11 +55,11 @@ def parse_args(argv):
     p.add_argument("--model", help="a known model name, or any name with --checkpoint")
     p.add_argument("--source", help="a timm, Hugging Face or torchvision checkpoint: a file or a folder")
     p.add_argument("--name", help="the model's name with --source (default: the file or folder name)")
-    p.add_argument("--eps", type=float, help="LayerNorm eps with --source, where the library's default differs")
+    p.add_argument("--eps", type=_positive, help="LayerNorm eps with --source, where the library's default differs")
     p.add_argument("--act", choices=["gelu", "gelu_tanh", "quickgelu"], help="MLP activation with --source")
     p.add_argument("--mean", type=_triple, help="normalisation mean m,m,m with --source")
-    p.add_argument("--std", type=_triple, help="normalisation std s,s,s with --source")
-    p.add_argument("--crop-pct", type=float, help="centre-crop fraction with --source (resize = size / P)")
+    p.add_argument("--std", type=_positive_triple, help="normalisation std s,s,s with --source")
+    p.add_argument("--crop-pct", type=_fraction, help="centre-crop fraction with --source (resize = size / P)")
     p.add_argument("--interpolation", choices=["bicubic", "bilinear"], help="resize filter with --source")
     p.add_argument("--checkpoint-dir", help="where checkpoints are (default $VITREL_CHECKPOINT_DIR, "
                                             "else models/checkpoints)")
@@ -64,7 +67,9 @@ def parse_args(argv):
                                         "unknown model is inferred from its shapes)")
     p.add_argument("--checkpoint-url", help="download address instead of the official one")
     p.add_argument("--no-download", action="store_true", help="never download a missing checkpoint")
-    p.add_argument("--heads", type=int, help="attention heads of an unknown model (default embed_dim/64)")
+    p.add_argument("--heads", type=_count,
+                   help="attention heads, where no config gives them and the shapes are none of the library's "
+                        "published architectures (the parity check cannot tell a wrong count)")
     p.add_argument("--labels", default=None, help="synset_words.txt (default ../shared/imagenet/synset_words.txt); "
                                                   "with --source one class name per line")
     p.add_argument("--out", default=str(REPO_ROOT / "build" / "models"), help="output folder")
@@ -89,9 +94,39 @@ def _triple(text: str):
         values = tuple(float(v) for v in text.split(","))
     except ValueError:
         values = ()
-    if len(values) != 3:
-        raise argparse.ArgumentTypeError(f"expected three numbers m,m,m, got {text!r}")
+    if len(values) != 3 or not all(math.isfinite(v) for v in values):
+        raise argparse.ArgumentTypeError(f"expected three finite numbers m,m,m, got {text!r}")
     return values
+
+
+def _positive_triple(text: str):
+    values = _triple(text)
+    if not all(v > 0 for v in values):
+        raise argparse.ArgumentTypeError(f"expected three numbers > 0, got {text!r}")
+    return values
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = _positive(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction in (0, 1], got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
 
 
 def resolve_checkpoint(args):
@@ -113,8 +148,9 @@ def export(args) -> int:
     if args.source:
         return export_source(args)
     out = Path(args.out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    name = args.model
+    name = check_name(args.model, "--model")
+    prepare_out(out)
+    read_models(out)  # an index.json that is not one is refused before the work
     ckpt, known = resolve_checkpoint(args)
     labels_path = Path(args.labels).resolve() if args.labels else default_labels()
     if not labels_path.is_file():
@@ -143,6 +179,7 @@ def export(args) -> int:
         preprocess = default_preprocess(cfg)
         print(f"{name}: not in the table; inferred {cfg} and DeiT-style preprocessing {preprocess}")
     check_state_dict(cfg, state_dict)
+    check_room(out, state_dict)
     labels = read_synset_words(labels_path)
     # Fails before the slow part when the labels do not fit.
     meta = build_metadata(cfg, preprocess, labels, f"{name}.onnx", ckpt.name,
@@ -169,12 +206,19 @@ def export_source(args) -> int:
     """Any timm, Hugging Face or torchvision checkpoint (models/exporter/layouts): read it,
     print the layout it has, export, check parity, write. Skipped, as the built-in export
     is, when the stamp shows the same checkpoint files, labels, options and exporter."""
+    out = Path(args.out).resolve()
+    created = prepare_out(out)
+    try:
+        return _export_source(args, out)
+    except BaseException:
+        remove_if_made(out, created)  # a refused export leaves no folder behind
+        raise
+
+
+def _export_source(args, out: Path) -> int:
     from models.exporter.layouts import Options, describe, read_source, source_files, source_name
 
     started = time.time()
-    out = Path(args.out).resolve()
-    if out.exists() and not out.is_dir():
-        raise ExportUserError(f"--out {out} is a file, not a folder")
     options = Options(name=args.name, heads=args.heads, eps=args.eps, act=args.act, mean=args.mean,
                       std=args.std, crop_pct=args.crop_pct, interpolation=args.interpolation,
                       labels=Path(args.labels).resolve() if args.labels else None)
@@ -183,7 +227,8 @@ def export_source(args) -> int:
     source = Path(args.source).resolve()
     if not source.exists():
         raise CheckpointMissing(f"{source} does not exist")
-    name = source_name(source, options)
+    name = check_name(source_name(source, options), "--name" if args.name else "the source's name (pass --name)")
+    read_models(out)  # an index.json that is not one is refused before the work
     stamp = cache.read_stamp(cache.stamp_path(out, name))
     weights, *configs = source_files(source)
     expected = {
@@ -204,17 +249,11 @@ def export_source(args) -> int:
     cfg = checkpoint.cfg
     meta = build_metadata(cfg, checkpoint.preprocess, checkpoint.labels, f"{cfg.name}.onnx", source.name,
                           expected["checkpoint_sha256"], expected["exporter_version"])
-    created = not out.exists()
-    out.mkdir(parents=True, exist_ok=True)
-    try:
-        write_model(args, out, cfg, checkpoint.state_dict, meta, started,
-                    lambda written: {**expected, "files": written,
-                                     "checkpoint": cache.checkpoint_record(weights, expected["checkpoint_sha256"])},
-                    parity=True)
-    except BaseException:
-        if created and not any(out.iterdir()):
-            out.rmdir()  # a refused export leaves no folder behind
-        raise
+    check_room(out, checkpoint.state_dict)
+    write_model(args, out, cfg, checkpoint.state_dict, meta, started,
+                lambda written: {**expected, "files": written,
+                                 "checkpoint": cache.checkpoint_record(weights, expected["checkpoint_sha256"])},
+                parity=True)
     return 0
 
 
@@ -224,6 +263,7 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
     then move them, the metadata and the index entry into OUT. stamp(files) -> the stamp."""
     from models.exporter.attribution_export import assemble_attribution, attribution_traces
     from models.exporter.explainer import build_explainer, build_plain
+    from models.exporter.folder_check import check_folder
     from models.exporter.graph_cleanup import clean_files
     from models.exporter.onnx_export import check_size_ratio, export_explainer, export_plain, verify_explainer
     from models.exporter.shapes import annotate_all as annotate_shapes
@@ -273,15 +313,25 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
             annotate_shapes(graphs)
             clean_files(graphs)
             print(f"  shapes and cleanup: {stage}", flush=True)
+        # standard JSON only: a NaN or an infinity in the metadata is a bug caught here
+        (tmp / json_file).write_text(json.dumps(meta, indent=1, allow_nan=False) + "\n")
+        written.append(json_file)
+        entry = index_entry(tmp, name, onnx_file, json_file, forward_file if args.plain else None,
+                            split and {k: split[k] for k in ("graph", "photo", "target", "forward", "weights",
+                                                             "families")},
+                            attribution)
+        # The scratch folder, with an index of its own, is a model folder: the runtime opens
+        # and explains it before anything of it replaces what OUT holds.
+        put_entry(tmp, entry)
+        stage = StageClock()
+        ran = check_folder(tmp)
+        print(f"{name}: the runtime opened the folder and explained class {ran['class']} with "
+              f"{len(ran['methods'])} methods ({stage})", flush=True)
         for f in written:
             os.replace(tmp / f, out / f)
-    (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
-    entry = update_index(out, name, onnx_file, json_file, forward_file if args.plain else None,
-                         split and {k: split[k] for k in ("graph", "photo", "target", "forward", "weights",
-                                                          "families")},
-                         attribution)
+        put_entry(out, entry)
     if stamp:
-        files = {f: (out / f).stat().st_size for f in written + [json_file]}
+        files = {f: (out / f).stat().st_size for f in written}
         cache.write_stamp(cache.stamp_path(out, name), stamp(files))
     print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
           f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
@@ -305,11 +355,19 @@ class StageClock:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    # SIGTERM as Ctrl-C: the scratch folders are removed on the way out (with blocks, finally)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return export(args)
     except (ExportUserError, ValueError) as err:
         print(f"export.py: error: {err}", file=sys.stderr)
-        return 2 if isinstance(err, UnknownModel) else 1
+    except OSError as err:  # a read-only or full --out, a file that vanished: the file, the reason
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"export.py: error: {where}{err.strerror or err}", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the scratch folders are gone already
+        print("export.py: stopped: nothing written", file=sys.stderr)
+        return 130
+    return 2
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@
  *   core.methods     [{ id, name, shortName, description (the formula), about (in words),
  *                      paper, tensors: [tensor ids],
  *                      startLayer: bool, tokenRow: bool, contrast: bool (its map depends on
- *                      the class, so it can contrast two) }] in the registry's order
+ *                      the class, so it can contrast two), minBlocks: the fewest blocks it
+ *                      is defined for }] in the registry's order
  *   core.methodIds   their ids;  core.method(id) → the entry (Error for an unknown id)
  *   core.tensors     [{ id, description }];  core.tensorIds their ids
  *   core.outputsFor(methodIds) → the explainer graph outputs those methods read, in

@@ -99,6 +99,7 @@ export {};
  * @property {boolean} startLayer Whether it takes a start layer.
  * @property {boolean} tokenRow Whether it is a token row (not a pixel map).
  * @property {boolean} contrast Whether its map depends on the class, so it can contrast two.
+ * @property {number} minBlocks The fewest blocks it is defined for.
  */
 
 /**

@@ -27,10 +27,22 @@ export function graphOutputs(metadata) {
 }
 
 // The methods one run of this graph feeds ('all' for it): core.explainerMethodIds but those
-// reading an optional output the graph lacks.
+// reading an optional output the graph lacks, or defined for more blocks than the model has
+// (ablation_second_block on a 1-block model: the registry's min_blocks).
 export function graphMethodIds(core, metadata) {
   const outputs = graphOutputs(metadata);
-  return core.explainerMethodIds.filter((m) => core.outputsFor([m]).every((o) => outputs.includes(o)));
+  const blocks = metadata.architecture?.blocks ?? Infinity;
+  return core.explainerMethodIds.filter((m) => core.method(m).minBlocks <= blocks
+    && core.outputsFor([m]).every((o) => outputs.includes(o)));
+}
+
+// Methods named for a model with fewer blocks than they are defined for: an Error naming
+// the first (ablation_second_block on a 1-block model), before any work.
+export function checkBlocksFor(core, metadata, methods) {
+  const blocks = metadata.architecture.blocks;
+  const deeper = methods.find((m) => core.method(m).minBlocks > blocks);
+  if (deeper) throw new Error(`${deeper}: needs at least ${core.method(deeper).minBlocks} blocks, the model has ${blocks}`);
+  return methods;
 }
 
 const ARCHITECTURE_FIELDS = [

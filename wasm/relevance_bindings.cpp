@@ -37,6 +37,7 @@ val method_registry() {
     entry.set("about", std::string(m.about));
     entry.set("tensors", tensors);
     entry.set("startLayer", m.start_layer);
+    entry.set("minBlocks", m.min_blocks);
     entry.set("tokenRow", m.form != MethodForm::Map);
     entry.set("contrast", can_contrast(m.value));
     out.call<void>("push", entry);

@@ -16,7 +16,7 @@ import { attributionMaps, attributionMethodsOf } from '../../runtime/attribution
 import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
-import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
+import { checkBlocksFor, graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
 import { nearEqualNote, standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
 import { writeCaptionedPng } from '../../runtime/node/png.js';
@@ -202,6 +202,7 @@ export async function run(argv) {
   // attattr reads Attr from the attribution graphs, the other methods the explainer's run
   const attributionMethods = attributionMethodsOf(core, methods);
   const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
+  await userStep(() => checkBlocksFor(core, metadata, methods));
   // A graph exported before a method's optional output (attnlrp, cp_lrp): said before loading it.
   const lacking = explainerMethods.filter((m) => !graphMethodIds(core, metadata).includes(m));
   if (lacking.length) {

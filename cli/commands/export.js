@@ -3,7 +3,7 @@
 // the Python exporter's (models/export.py --source, PyTorch 1.13 with Debian's
 // /usr/bin/python3); this command checks what it cheaply can first and streams its output.
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseOptions, formatOptions, splitPositionals, UsageError } from '../args.js';
@@ -16,7 +16,7 @@ const OPTIONS = {
   out: { type: 'string', value: 'DIR', required: true, help: 'the model folder to write (graphs, weights, metadata, index.json)' },
   name: { type: 'string', value: 'NAME', help: 'the model\'s name (default: the checkpoint\'s file or folder name)' },
   labels: { type: 'string', value: 'FILE', help: 'class names, one per line in class order (default: the checkpoint\'s, else "class 0"…)' },
-  heads: { type: 'int', min: 1, help: 'attention heads, when no config says (default: 64-dim heads)' },
+  heads: { type: 'int', min: 1, help: 'attention heads, when no config says and the shapes are none of the library\'s published ViTs' },
   eps: { type: 'string', value: 'E', help: 'LayerNorm eps, where the library\'s default does not hold' },
   act: { type: 'string', value: 'gelu|gelu_tanh|quickgelu', help: 'MLP activation, where the checkpoint cannot say' },
   mean: { type: 'string', value: 'm,m,m', help: 'normalisation mean (default: the checkpoint\'s config, else ImageNet\'s)' },
@@ -38,10 +38,19 @@ SOURCE is a Hugging Face folder (save_pretrained: config.json + model.safetensor
 pytorch_model.bin), a timm hub folder or checkpoint (.pth, DeiT's {"model": …} too), or a
 torchvision VisionTransformer state dict. The exporter reads the architecture from the
 tensors and the config, prints the layout it found (tokens, pooling, LayerNorm eps,
-activation, preprocessing), writes the graphs and checks that their logits match a PyTorch
-forward of the checkpoint within 1e-4 before it writes DIR (minutes: DeiT-tiny about four
-on 2 cores, a 12-block ViT-B/16 more). Run again with the same checkpoint, options and
-exporter, it finds DIR up to date and does nothing. Then:
+activation, preprocessing), writes the graphs into a scratch folder beside DIR's files, checks
+that their logits match a PyTorch forward of the layout it read within 1e-4, and has the
+runtime open the folder and explain once with every method; only then are the files moved
+into DIR (minutes: DeiT-tiny about four on 2 cores, a 12-block ViT-B/16 more). Stopped
+(Ctrl-C, SIGTERM), it stops the exporter and leaves DIR as it was. Run again with the same
+checkpoint, options and exporter, it finds DIR up to date and does nothing.
+
+The parity check compares the graph with a forward of the *detected* layout: it cannot see
+a wrong head count, LayerNorm eps or activation that the checkpoint does not state. The
+head count comes from the config, else --heads, else the library's published architecture
+the shapes exactly are (torchvision's vit_b_16 ... vit_h_14, timm's named ViT/DeiT
+configs, printed); otherwise the export stops and asks for --heads. Check the printed
+layout against the model's documentation. Then:
   vit-relevance explain photo.jpg --model DIR --out maps/
 
 options:
@@ -59,6 +68,8 @@ function checkNumbers(name, text, count) {
 // Every mistake found here costs nothing; the exporter's own checks need PyTorch (seconds).
 function checkArguments(source, opts) {
   if (!existsSync(source)) throw new UserError(`checkpoint ${source} not found`);
+  const kind = statSync(source);
+  if (!kind.isFile() && !kind.isDirectory()) throw new UserError(`checkpoint ${source} is not a file or a folder (a device, FIFO or socket)`);
   if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UserError(`--out ${opts.out} is a file, not a folder`);
   const parent = path.dirname(path.resolve(opts.out));
   if (!existsSync(parent)) throw new UserError(`--out ${opts.out}: its parent folder ${parent} does not exist`);
@@ -82,6 +93,49 @@ function exporterArgs(source, opts) {
   return args;
 }
 
+// Scratch folders the exporter makes in DIR (".<name>.<random>", tempfile's): the ones a
+// stopped export leaves are those that were not there before it started.
+const scratchFolders = (out) => (existsSync(out) ? readdirSync(out).filter((f) => /^\.[^.].*\.[a-z0-9_]{8}$/.test(f)) : []);
+
+// Runs the exporter in a process group of its own; SIGINT/SIGTERM to this command stop the
+// whole group (the exporter's tracing workers and node runners too) and remove what the
+// stopped export had begun: its scratch folders, and DIR itself when it made it empty.
+function runExporter(source, opts) {
+  const out = path.resolve(opts.out);
+  const before = new Set(scratchFolders(out));
+  const hadOut = existsSync(out);
+  return new Promise((resolve, reject) => {
+    const child = spawn(PYTHON, exporterArgs(source, opts), { stdio: ['ignore', 'inherit', 'pipe'], detached: true });
+    let stderr = '';
+    let stoppedBy = null;
+    const stop = (signal) => {
+      stoppedBy = signal;
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch { /* the group has already exited */ }
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.on('error', (err) => reject(new UserError(`cannot run ${PYTHON} (${err.code}): the exporter needs Debian's python3 with python3-torch (scripts/setup.sh)`)));
+    child.on('close', (status) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (stoppedBy) {
+        for (const f of scratchFolders(out).filter((f) => !before.has(f))) rmSync(path.join(out, f), { recursive: true, force: true });
+        if (!hadOut && existsSync(out) && readdirSync(out).length === 0) rmSync(out, { recursive: true });
+        reject(new UserError(`stopped by ${stoppedBy}: ${opts.out} was left as it was`, { exitCode: stoppedBy === 'SIGINT' ? 130 : 143 }));
+        return;
+      }
+      // the exporter's own one-line errors (exit 2); PyTorch's tracer warnings are left out
+      const error = stderr.split('\n').find((line) => line.startsWith('export.py: error: '));
+      if (status && error) reject(new UserError(error.slice('export.py: error: '.length), { exitCode: status }));
+      else if (status) reject(new Error(`models/export.py exited with ${status}:\n${stderr}`));
+      else resolve(0);
+    });
+  });
+}
+
 export async function run(argv) {
   const { positionals, rest } = splitPositionals(argv, OPTIONS);
   const opts = parseOptions(rest, OPTIONS, 'export');
@@ -91,19 +145,7 @@ export async function run(argv) {
   }
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `one SOURCE expected, got ${positionals.join(' ')}` : 'give the checkpoint to export (a file or a folder)');
   checkArguments(positionals[0], opts);
-  const code = await new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, exporterArgs(positionals[0], opts), { stdio: ['ignore', 'inherit', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', (err) => reject(new UserError(`cannot run ${PYTHON} (${err.code}): the exporter needs Debian's python3 with python3-torch (scripts/setup.sh)`)));
-    child.on('close', (status) => {
-      // the exporter's own one-line errors; PyTorch's tracer warnings are left out
-      const error = stderr.split('\n').find((line) => line.startsWith('export.py: error: '));
-      if (status && error) reject(new UserError(error.slice('export.py: error: '.length)));
-      else if (status) reject(new Error(`models/export.py exited with ${status}:\n${stderr}`));
-      else resolve(0);
-    });
-  });
+  const code = await runExporter(positionals[0], opts);
   console.log(`explain with: vit-relevance explain PHOTO --model ${opts.out} --out DIR`);
   return code;
 }

@@ -12,9 +12,6 @@ from .errors import CheckpointMismatch, UnknownModel
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 HALF = (0.5, 0.5, 0.5)
-# Every ViT/DeiT in the table uses 64-dim heads; the head count is not visible in the
-# weight shapes (qkv is [3D, D] whatever h is), so inference assumes this.
-DEFAULT_HEAD_DIM = 64
 
 
 @dataclass(frozen=True)
@@ -179,7 +176,10 @@ def default_preprocess(cfg: ViTConfig) -> Preprocess:
 
 def infer_config(state_dict: Mapping, name: str, heads: Optional[int] = None) -> ViTConfig:
     """Architecture of a timm-layout ViT/DeiT state dict from its shapes. Assumes a square
-    patch grid and, unless `heads` is given, 64-dim heads."""
+    patch grid; the head count, which no shape tells, is `heads` or that of the timm
+    architecture these shapes exactly are (layouts/published.py), never guessed."""
+    from .layouts.published import match  # late: the table must not need torch
+
     for key in ("patch_embed.proj.weight", "pos_embed", "head.weight", "blocks.0.mlp.fc1.weight"):
         if key not in state_dict:
             raise CheckpointMismatch(f"cannot infer the architecture: checkpoint has no '{key}' "
@@ -190,10 +190,14 @@ def infer_config(state_dict: Mapping, name: str, heads: Optional[int] = None) ->
     side = int(round(patches ** 0.5))
     if side * side != patches:
         raise CheckpointMismatch(f"cannot infer the image size: {patches} patch tokens is not a square grid")
-    if heads is None:
-        if d % DEFAULT_HEAD_DIM:
-            raise CheckpointMismatch(f"cannot infer the head count for embed dim {d}: pass --heads")
-        heads = d // DEFAULT_HEAD_DIM
+    depth, mlp = block_count(state_dict), state_dict["blocks.0.mlp.fc1.weight"].shape[0]
+    published = match("timm", p, d, depth, mlp)
+    if heads is None and published is None:
+        raise CheckpointMismatch(f"the head count is not in the tensors, and their shapes are none of timm's "
+                                 f"published ViTs: pass --heads N (N divides the width {d})")
+    heads = heads or published.heads
+    if d % heads:
+        raise CheckpointMismatch(f"--heads {heads} does not divide the width {d}")
     return ViTConfig(
         name=name, depth=block_count(state_dict), heads=heads, embed_dim=d, patch_size=p,
         image_size=(side * p, side * p), num_classes=state_dict["head.weight"].shape[0],

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Dict, Optional
 
 from .checkpoints import sha256_file
+from .errors import ExportUserError
+from .user_files import read_json_object
 
 EXPORTER_ROOT = Path(__file__).resolve().parent
 EXPORT_CLI = EXPORTER_ROOT.parent / "export.py"
@@ -34,9 +36,11 @@ def stamp_path(out_dir: Path, name: str) -> Path:
 
 
 def read_stamp(path: Path) -> Optional[dict]:
+    """The stamp, or None when there is none or it is not one (a FIFO or folder of its
+    name, a broken file: the export then runs and writes a good one)."""
     try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
+        return read_json_object(path)
+    except ExportUserError:
         return None
 
 

@@ -122,14 +122,8 @@ def sha256_file(path: Path) -> str:
 
 def load_state_dict(path: Path) -> Dict:
     """timm-key state dict from an official DeiT file ({"model": sd}), a plain timm state
-    dict, or the common {"state_dict": sd} wrapper; "module." prefixes (DataParallel) dropped."""
-    import torch  # late: the table and the up-to-date check must not need torch
+    dict, or the common {"state_dict": sd} wrapper; "module." prefixes (DataParallel) dropped.
+    Read as every checkpoint is: no code in the file runs (layouts/pth.py)."""
+    from .layouts.files import read_weights  # late: the table and the up-to-date check must not need torch
 
-    obj = torch.load(str(path), map_location="cpu")
-    for wrapper in ("model", "state_dict", "model_ema"):
-        if isinstance(obj, dict) and isinstance(obj.get(wrapper), dict):
-            obj = obj[wrapper]
-            break
-    if not isinstance(obj, dict) or not all(torch.is_tensor(v) for v in obj.values()):
-        raise ValueError(f"{path} is not a state dict or a {{'model': state_dict}} checkpoint")
-    return {k[len("module."):] if k.startswith("module.") else k: v for k, v in obj.items()}
+    return read_weights(Path(path))

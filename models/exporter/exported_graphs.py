@@ -300,15 +300,18 @@ def explainer_model(cfg: ViTConfig, params, passes=P.PASSES, final_ln_eps=None, 
     inputs = _inputs(cfg, ["pixels", "target", *bw.switches])
     outputs = {n: shapes[n] for n in P.outputs_of(passes)}
     if switched:
-        inputs.append(tensor_info("inverse_rows", ["F", 1, 1]))
+        given = []
         blocks = ((fw.first, "first.", ex.first, []), (fw.body, "rec.", ex.block, [len(looped_blocks(cfg))]))
         for piece, prefix, record, stacked in blocks:
             for n in (piece.outputs if piece else []):
                 if n.startswith("formed."):
                     layer = n[len("formed."):]
                     dims = list(record.lrp_inv[layer].shape)
-                    inputs.append(tensor_info(f"given.{prefix}{layer}", stacked + ["G", *dims]))
+                    given.append(tensor_info(f"given.{prefix}{layer}", stacked + ["G", *dims]))
                     outputs[f"formed.{prefix}{layer}"] = stacked + ["F", *dims]
+        # a 1-block model has no block below the last, so no denominator to switch: no
+        # `inverse_rows` either (an input nothing reads, which the runtime would not feed)
+        inputs += [tensor_info("inverse_rows", ["F", 1, 1]), *given] if given else []
     return a.model(inputs, _outputs(a, values, outputs))
 
 

@@ -1,10 +1,14 @@
 """The `<name>.json` metadata beside each explainer graph (format: docs/architecture.md)."""
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Union
 
 from .architectures import Preprocess
 from .config import ViTConfig
+from .errors import ExportUserError
+from .user_files import read_text
 
 FORMAT = "vit-relevance-explainer"
 FORMAT_VERSION = 1
@@ -12,6 +16,9 @@ INPUT_NAMES = ("pixels", "target", "pixel_relevance", "attnlrp_relevance", "cp_l
 OUTPUT_NAMES = ("logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_last", "input_rel_classic",
                 "input_rel_attnlrp", "input_rel_cp_lrp")
 K = "K"  # the symbolic number of target rows
+# A model's name names its files and the page's stored copies: letters, digits, "-", "_"
+# and ".", not first (no hidden files, no "." or ".."), no separators, bounded.
+MODEL_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
 Dim = Union[int, str]
 
 
@@ -25,7 +32,7 @@ class Labels:
 def read_synset_words(path: Path) -> Labels:
     """`wnid name, synonyms` per line, in class index order (ImageNet's synset_words.txt)."""
     labels, names, wnids = [], [], []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(read_text(Path(path)).splitlines(), 1):
         if not line.strip():
             continue
         wnid, _, rest = line.strip().partition(" ")
@@ -76,11 +83,36 @@ def architecture_json(cfg: ViTConfig) -> dict:
     }
 
 
+def check_name(name: str, what: str) -> str:
+    """NAME when it is a safe model name (MODEL_NAME); one line naming WHAT gave it, else."""
+    if not MODEL_NAME.fullmatch(name):
+        raise ExportUserError(f"{what}: {name!r} is not a model name (letters, digits, '-', '_' and '.', "
+                              "not starting with '.', at most 64 characters)")
+    return name
+
+
+def check_values(cfg: ViTConfig, preprocess: Preprocess) -> None:
+    """The numbers the runtime reads, each usable: finite, positive where it divides."""
+    problems = []
+    if not (math.isfinite(cfg.ln_eps) and cfg.ln_eps > 0):
+        problems.append(f"ln_eps {cfg.ln_eps} is not a finite number > 0")
+    if not all(math.isfinite(v) for v in preprocess.mean):
+        problems.append(f"preprocess mean {list(preprocess.mean)} is not finite")
+    if not all(math.isfinite(v) and v > 0 for v in preprocess.std):
+        problems.append(f"preprocess std {list(preprocess.std)} is not three finite numbers > 0")
+    if not preprocess.resize_exact and preprocess.resize_short_side < min(preprocess.crop):
+        problems.append(f"the resize to {preprocess.resize_short_side} is smaller than the crop "
+                        f"{preprocess.crop[0]}x{preprocess.crop[1]}")
+    if problems:
+        raise ExportUserError(f"{cfg.name}'s metadata would be unusable: {'; '.join(problems)}")
+
+
 def build_metadata(cfg: ViTConfig, preprocess: Preprocess, labels: Labels, onnx_file: str,
                    checkpoint_file: str, checkpoint_sha256: str, exporter_version: str) -> dict:
     if len(labels.labels) != cfg.num_classes:
         raise ValueError(f"the labels file has {len(labels.labels)} classes, "
                          f"{cfg.name} has {cfg.num_classes}")
+    check_values(cfg, preprocess)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

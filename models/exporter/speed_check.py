@@ -37,7 +37,7 @@ def main():
     out, cfg = Path(a.out), DEIT_TINY
     out.mkdir(parents=True, exist_ok=True)
     if not a.skip_export:
-        sd = torch.load(a.checkpoint, map_location="cpu")["model"]
+        sd = torch.load(a.checkpoint, map_location="cpu", weights_only=True)["model"]  # tensors only: no code runs
         export_plain(build_plain(cfg, sd), cfg, out / "plain.onnx")
         export_explainer(build_explainer(cfg, sd), cfg, out / "explainer.onnx")
     sizes = {n: (out / f"{n}.onnx").stat().st_size for n in ("plain", "explainer")}

@@ -100,8 +100,14 @@ const TensorView& RelevanceInputs::operator[](Tensor t) const {
 }
 
 bool has_inputs_for(Method m, const RelevanceInputs& in) {
+  const MethodInfo& info = method_info(m);
   for (const TensorInfo& t : id_table(Tensor{}))
-    if (method_info(m).needs.contains(t.value) && in[t.value].empty()) return false;
+    if (info.needs.contains(t.value) && in[t.value].empty()) return false;
+  // A model with fewer blocks than the method is defined for (ablation_second_block on one
+  // block) has no inputs for it: 'all' leaves it out, naming it still refuses it.
+  for (Tensor t : {Tensor::Attn, Tensor::AttnGrad, Tensor::AttnRel})
+    if (info.needs.contains(t) && in[t].shape.size() == 4 && in[t].shape[0] < info.min_blocks)
+      return false;
   return true;
 }
 

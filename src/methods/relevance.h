@@ -20,8 +20,9 @@ struct TokenLayout {
 };
 
 // Everything a model exports, one field per Tensor (registry.h), named as the graph's
-// outputs. Any field may be empty; a method whose inputs are missing cannot be computed
-// (has_inputs_for() says which).
+// outputs. Any field may be empty; a method whose inputs are missing, or whose per-block
+// inputs have fewer blocks than it is defined for (MethodInfo::min_blocks), cannot be
+// computed (has_inputs_for() says which).
 struct RelevanceInputs {
   TensorView attn;                   // A  [B,h,S,S] post-softmax attention of every block
   TensorView attn_grad;              // G  [B,h,S,S] d(target row . logits)/dA

@@ -268,6 +268,18 @@ TEST(MethodIds, HasInputsForFollowsWhatEachMethodReads) {
     EXPECT_EQ(has_inputs_for(method, only_rel), method == Method::AblationNoGrad) << to_id(method);
 }
 
+TEST(MethodIds, HasInputsForLeavesOutMethodsForMoreBlocks) {
+  // One block: every method but ablation_second_block (min_blocks 2), which still refuses
+  // by name when asked for.
+  test::RandomModelOutputs one{1, 2, kLayout, 11};
+  for (Method method : all_values<Method>())
+    EXPECT_EQ(has_inputs_for(method, one.inputs()), method != Method::AblationSecondBlock)
+        << to_id(method);
+  EXPECT_EQ(
+      error_of([&] { compute_relevance(Method::AblationSecondBlock, one.inputs(), kLayout); }),
+      "ablation_second_block: needs at least 2 blocks, got 1");
+}
+
 // Every entry of the registry is complete and computable the way its form says.
 TEST(MethodRegistry, EveryEntryIsComplete) {
   for (const MethodInfo& m : id_table(Method{})) {

@@ -19,8 +19,10 @@ import { SERVER_CASES, SERVER_START_CASES } from '../node/server-cases.js';
 //                           status and body (tests/node/server-cases.js, run by
 //                           tests/node/server-hostile.test.js with its own site); or
 //                           start: { port } of `node scripts/serve.js` (exit, message)
-//   attribute | eval
+//   attribute | eval | export
 // requires: { file, what }: the case runs only where that file exists.
+// absent: [files] that must not exist after the case (what a refused export would have
+// written, the marker a pickle payload would make).
 // Files are named <tmp>/… (./fixtures.js) or <repo>/…. No case may end in an internal
 // error (exit 70) or print a stack trace: the runner asserts that for every one.
 
@@ -30,6 +32,12 @@ const maps = (name, args, exit, message) => ({ surface: 'maps', name, args: ['ma
 const explain = (name, args, exit, message) => ({ surface: 'explain', name, args: ['explain', ...args], exit, message });
 const attribute = (name, args, exit, message) => ({ surface: 'attribute', name, args: ['attribute', ...args], exit, message });
 const evaluation = (name, args, exit, message) => ({ surface: 'eval', name, args: ['eval', ...args], exit, message });
+// export cases read checkpoints made by PyTorch (./checkpoints.py), and write nothing
+const exportCase = (name, args, exit, message, more = {}) => ({
+  surface: 'export', name, args: ['export', ...args], exit, message, absent: ['<tmp>/export/out'],
+  requires: { file: '<tmp>/export/small.pth', what: 'PyTorch (/usr/bin/python3 with python3-torch)' }, ...more,
+});
+const exportTo = (source, ...rest) => [source, '--out', '<tmp>/export/out', ...rest];
 const page = (name, upload, message) => ({ surface: 'page', name, upload, message });
 const pageModel = (name, kind, message) => ({ surface: 'page', name, model: { kind }, message });
 const pageFolder = (name, kind, message) => ({ surface: 'page', name, folder: { kind }, message });
@@ -159,6 +167,7 @@ export const CASES = [
   explain('a graph without the explainer outputs', ['<tmp>/input.npy', '--model', '<tmp>/models/no-outputs.onnx', '--out', out], 1, 'vit-relevance explain: error: no-outputs.onnx lacks outputs attn_grad, attn_rel expected by the explainer contract (it has inputs pixels, target, pixel_relevance; outputs logits, attn, attn_rel_classic_last, input_rel_classic)'),
   explain('a plain forward graph as the explainer', ['<tmp>/input.npy', '--model', '<tmp>/models/plain.onnx', '--out', out], 1, 'vit-relevance explain: error: plain.onnx lacks inputs target, pixel_relevance and outputs attn, attn_grad, attn_rel, attn_rel_classic_last, input_rel_classic expected by the explainer contract (it has inputs pixels; outputs logits)'),
   // ---- explain: metadata that contradicts the graph's own shapes (issue 11: a full run, then an internal error)
+  explain('a method defined for more blocks than the model has', ['<tmp>/input.npy', '--model', '<tmp>/models/one-block.onnx', '--method', 'ablation_second_block', '--out', out], 1, 'vit-relevance explain: error: ablation_second_block: needs at least 2 blocks, the model has 1'),
   explain('blocks that the graph does not have', ['<tmp>/input.npy', '--model', '<tmp>/models/blocks-3.onnx', '--out', out], 1, 'vit-relevance explain: error: the metadata does not match blocks-3.onnx: architecture.blocks is 3 in the metadata, 2 in the graph (attn [2,1,5,5])'),
   explain('heads that the graph does not have', ['<tmp>/input.npy', '--model', '<tmp>/models/heads-4.onnx', '--out', out], 1, 'vit-relevance explain: error: the metadata does not match heads-4.onnx: architecture.heads is 4 in the metadata, 1 in the graph (attn [2,1,5,5])'),
   explain('num_classes that the graph does not have', ['<tmp>/input.npy', '--model', '<tmp>/models/classes-10.onnx', '--out', out], 1, 'vit-relevance explain: error: the metadata does not match classes-10.onnx: architecture.num_classes is 10 in the metadata, 4 in the graph (target [K,4])'),
@@ -180,6 +189,7 @@ export const CASES = [
   // ---- eval (the evaluations' own checks; more arrive with the evaluation hardening)
   evaluation('unknown evaluation', ['frobnicate'], 2, 'vit-relevance eval: error: unknown evaluation "frobnicate"; available: perturbation, pointing-game, segmentation, prune-heads, merge (see `vit-relevance eval --help`)'),
   evaluation('perturbation without --images', ['perturbation', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out], 2, 'vit-relevance eval: error: --images is required (see `vit-relevance eval perturbation --help`)'),
+  evaluation('a photo smaller than one patch (1×1), refused as the page refuses it', ['segmentation', '--images', '<tmp>/eval/one', '--labels', '<tmp>/eval/one-labels.csv', '--masks', '<tmp>/eval/one-masks', '--model', tiny, '--out', '<tmp>/eval/one-run'], 1, 'vit-relevance eval: error: one.png is only 1×1 px. The model reads 2×2 patches: use a photo at least 2 px on each side. (rerun with --on-unreadable skip to record it as skipped and go on)'),
   evaluation('a malformed --shard', evalArgs('pointing-game', '--shard', '3'), 2, 'vit-relevance eval: error: --shard must look like i/n (e.g. 1/4, 1-based) or auto, got "3"'),
   evaluation('--shard 0/2', evalArgs('pointing-game', '--shard', '0/2'), 2, 'vit-relevance eval: error: --shard 0/2: i must be between 1 and 2 (shards are numbered from 1)'),
   evaluation('--shard 3/2', evalArgs('pointing-game', '--shard', '3/2'), 2, 'vit-relevance eval: error: --shard 3/2: i must be between 1 and 2 (shards are numbered from 1)'),
@@ -234,6 +244,26 @@ export const CASES = [
   evaluation('merge where the summary is a folder', ['merge', '<tmp>/eval/runs/of-pointing-game', '--out', '<tmp>/summary-is-a-folder'], 1, 'vit-relevance eval: error: --out <tmp>/summary-is-a-folder: pointing-game.json exists and is a folder, so it cannot be written; remove it or choose another folder'),
   evaluation('merge a folder without run.json', ['merge', '<tmp>/eval/runs/shard-1', '--out', out], 1, 'vit-relevance eval: error: <tmp>/eval/runs/shard-1 is not a run folder (no run.json)'),
   evaluation('merge a folder of records without run.json', ['merge', '<tmp>/eval/runs/not-a-run', '--out', out], 1, 'vit-relevance eval: error: <tmp>/eval/runs/not-a-run is not a run folder (no run.json)'),
+
+  // ---- export: hostile checkpoints and options (no code of a file runs; one line, exit 2, nothing written)
+  exportCase('a checkpoint whose pickle runs a command', exportTo('<tmp>/export/evil.pth'), 2, 'vit-relevance export: error: <tmp>/export/evil.pth carries posix.system, which loading it would call: refused (a checkpoint holds only tensors and containers; no code of a file runs)', { absent: ['<tmp>/export/out', '<tmp>/export/ran'] }),
+  exportCase('a zip bomb (a deflated 4 MB tensor in a few KB)', exportTo('<tmp>/export/bomb.pth'), 2, /^vit-relevance export: error: <tmp>\/export\/bomb\.pth: record big\/\S+ is compressed \(\d+ bytes from \d+\); torch\.save stores records uncompressed$/),
+  exportCase('a safetensors header that is a list', exportTo('<tmp>/export/list.safetensors'), 2, 'vit-relevance export: error: <tmp>/export/list.safetensors: the safetensors header is a JSON list, not an object'),
+  exportCase('a safetensors header length of 2^63', exportTo('<tmp>/export/huge-header.safetensors'), 2, 'vit-relevance export: error: <tmp>/export/huge-header.safetensors is truncated or not a safetensors file (header of 9223372036854775808 bytes in a 16-byte file)'),
+  exportCase('negative safetensors offsets', exportTo('<tmp>/export/negative.safetensors'), 2, "vit-relevance export: error: <tmp>/export/negative.safetensors is truncated or corrupt: tensor 'w' needs bytes -8..0 of 16"),
+  exportCase('a float in a safetensors shape', exportTo('<tmp>/export/float-shape.safetensors'), 2, "vit-relevance export: error: <tmp>/export/float-shape.safetensors: tensor 'w': shape [2.5] is not a list of at most 8 non-negative integers"),
+  exportCase('a device as the checkpoint', exportTo('/dev/zero'), 1, 'vit-relevance export: error: checkpoint /dev/zero is not a file or a folder (a device, FIFO or socket)'),
+  exportCase('a FIFO as the checkpoint', exportTo('<tmp>/export/fifo.pth'), 1, 'vit-relevance export: error: checkpoint <tmp>/export/fifo.pth is not a file or a folder (a device, FIFO or socket)'),
+  exportCase('a torchvision ViT whose head count no shape tells (4 heads of 32)', exportTo('<tmp>/export/tv-4x32-heads.pth'), 2, "vit-relevance export: error: the head count is not in a torchvision checkpoint's tensors and no config gives it; its shapes are none of torchvision's published ViTs: pass --heads N (N divides the width 128)"),
+  exportCase('--heads that does not divide the width', exportTo('<tmp>/export/small.pth', '--heads', '5'), 2, 'vit-relevance export: error: --heads 5 does not divide the width 32'),
+  exportCase('a config field of the wrong type', exportTo('<tmp>/export/hf-heads-string'), 2, "vit-relevance export: error: config.json: num_attention_heads is '4', expected an integer >= 1"),
+  exportCase('layer_norm_eps: Infinity in config.json', exportTo('<tmp>/export/hf-eps-infinity'), 2, 'vit-relevance export: error: <tmp>/export/hf-eps-infinity/config.json is not valid JSON (Infinity is not a JSON value)'),
+  exportCase('a preprocessor std of zeros', exportTo('<tmp>/export/hf-std-zero'), 2, 'vit-relevance export: error: preprocessor_config.json: image_std is [0, 0, 0], expected three finite numbers > 0'),
+  exportCase('--eps Infinity', exportTo('<tmp>/export/small.pth', '--eps', 'Infinity'), 2, 'vit-relevance export: error: --eps takes a number, got "Infinity"'),
+  exportCase('--name a path outside --out', exportTo('<tmp>/export/small.pth', '--heads', '4', '--name', '../../x'), 2, "vit-relevance export: error: --name: '../../x' is not a model name (letters, digits, '-', '_' and '.', not starting with '.', at most 64 characters)"),
+  exportCase('--name an absolute path', exportTo('<tmp>/export/small.pth', '--heads', '4', '--name', '/tmp/x'), 2, "vit-relevance export: error: --name: '/tmp/x' is not a model name (letters, digits, '-', '_' and '.', not starting with '.', at most 64 characters)"),
+  exportCase('--out that cannot be written', ['<tmp>/export/small.pth', '--heads', '4', '--out', '/sys/vitrel-out'], 2, 'vit-relevance export: error: --out /sys/vitrel-out cannot be written (Operation not permitted)'),
+  exportCase('--out holding an index.json that is not one', ['<tmp>/export/small.pth', '--heads', '4', '--out', '<tmp>/export/notes-out'], 2, 'vit-relevance export: error: <tmp>/export/notes-out/index.json is not valid JSON (Expecting value: line 1 column 1 (char 0)): refusing to overwrite it; move it away or choose another --out'),
 
   // ---- the page (tests/browser/hostile.test.js)
   page('a truncated PNG', { file: '<tmp>/truncated.png', name: 'broken.png', type: 'image/png' }, '“broken.png” could not be decoded: the file is damaged or not an image format this browser reads.'),

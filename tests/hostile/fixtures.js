@@ -3,6 +3,7 @@
 // does and does not fit it, broken files, and folders that cannot take output. Cases name
 // them as <tmp>/NAME (and the repository as <repo>), so their messages read the same on
 // every machine.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,7 @@ export async function writeFixtures() {
   model('no-outputs', tinyMetadata(), tinyExplainerOnnx({ outputs: ['logits', 'attn', 'attn_rel_classic_last', 'input_rel_classic'] }));
   model('plain', tinyMetadata(), tinyExplainerOnnx({ plain: true }));
   model('blocks-3', tinyWith({ blocks: 3 }));
+  model('one-block', tinyWith({ blocks: 1 }));
   model('heads-4', tinyWith({ heads: 4 }));
   model('classes-10', tinyWith({ num_classes: 10 }));
   model('grid-1x4', tinyWith({ grid: [1, 4] }));
@@ -130,6 +132,9 @@ export async function writeFixtures() {
   write('eval/images/a.png', await png(8, 8));
   write('eval/images/b.png', await png(8, 8));
   write('eval/labels.csv', 'file,label\na.png,tabby\nb.png,0\n');
+  write('eval/one/one.png', await png(1, 1)); // smaller than a patch: refused as the page refuses it
+  write('eval/one-masks/one.png', await png(1, 1));
+  write('eval/one-labels.csv', 'file,label\none.png,0\n');
   write('eval/labels-unknown.csv', 'file,label\na.png,zebra\nb.png,0\n');
   write('eval/labels-missing.csv', 'file,label\na.png,0\n');
   write('eval/labels-extra.csv', 'file,label\na.png,0\nb.png,0\nc.png,0\n');
@@ -152,5 +157,7 @@ export async function writeFixtures() {
     copyFileSync(photoGraph, at('models', 'split-photo.onnx'));
     copyFileSync(photoGraph.replace(/\.photo\.onnx$/, '.json'), at('models', 'split-photo.json'));
   }
+  // export: hostile checkpoints, made by PyTorch (./checkpoints.py); the cases need them
+  spawnSync(process.env.VITREL_PYTHON ?? '/usr/bin/python3', [path.join(repo, 'tests', 'hostile', 'checkpoints.py'), dir], { stdio: 'ignore' });
   return dir;
 }

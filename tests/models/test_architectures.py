@@ -7,6 +7,7 @@ import pytest
 from models.exporter.architectures import (DEIT_PREPROCESS, KNOWN_MODELS, VIT_NOTEBOOK_PREPROCESS,
                                            check_state_dict, expected_shapes, infer_config,
                                            known_model)
+from models.exporter.config import ViTConfig
 from models.exporter.errors import CheckpointMismatch, UnknownModel
 
 
@@ -112,3 +113,10 @@ def test_unknown_name_lists_known_names():
     with pytest.raises(UnknownModel) as err:
         known_model("deit_huge")
     assert all(name in str(err.value) for name in KNOWN_MODELS)
+
+
+def test_a_head_count_no_published_shape_gives_is_asked_for():
+    cfg = ViTConfig(name="w", depth=2, heads=4, embed_dim=128, patch_size=16, image_size=(32, 32), num_classes=3)
+    with pytest.raises(CheckpointMismatch, match=r"pass --heads N \(N divides the width 128\)$"):
+        infer_config(shapes_only(cfg), "w")
+    assert infer_config(shapes_only(cfg), "w", heads=4).heads == 4

@@ -133,7 +133,7 @@ def test_hf_dinov2_with_registers_read_from_its_folder(tmp_path):
 def deit_catdog():
     if not (GOLDEN / "catdog-input.npy").is_file() or not CHECKPOINT.is_file():
         pytest.skip("shared data not found (set VITREL_SHARED_DIR)")
-    sd = torch.load(CHECKPOINT, map_location="cpu")["model"]
+    sd = torch.load(CHECKPOINT, map_location="cpu", weights_only=True)["model"]
     return sd, torch.from_numpy(np.load(GOLDEN / "catdog-input.npy"))
 
 

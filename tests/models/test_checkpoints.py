@@ -7,7 +7,7 @@ import torch
 from models.exporter.architectures import KNOWN_MODELS, check_state_dict
 from models.exporter.checkpoints import (ENV_CHECKPOINT_DIR, DEFAULT_CHECKPOINT_DIR, checkpoint_dir,
                                          load_state_dict, locate_or_download, sha256_file)
-from models.exporter.errors import CheckpointMissing
+from models.exporter.errors import CheckpointMissing, CheckpointUnreadable
 from timm_state_dict import SMALL, random_state_dict
 
 
@@ -25,7 +25,7 @@ def test_both_checkpoint_layouts_load_to_the_same_state_dict(tmp_path, layout):
 
 def test_a_file_that_is_not_a_state_dict_is_rejected(tmp_path):
     torch.save({"epoch": 3}, tmp_path / "bad.pth")
-    with pytest.raises(ValueError, match="not a state dict"):
+    with pytest.raises(CheckpointUnreadable, match="holds no tensors"):
         load_state_dict(tmp_path / "bad.pth")
 
 

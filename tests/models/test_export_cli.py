@@ -31,7 +31,7 @@ def test_missing_checkpoint_says_which_file_to_put_where(tmp_path):
     km = KNOWN_MODELS["deit_base_patch16_224"]
     started = time.time()
     result = run_export("--model", km.name, "--checkpoint-dir", tmp_path / "ck", "--out", tmp_path / "out")
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert time.time() - started < 30
     assert f"put {km.name}.pth in {tmp_path / 'ck'} (download it from {km.url}" in result.stderr
     assert "Traceback" not in result.stderr
@@ -42,7 +42,7 @@ def test_checkpoint_with_the_wrong_block_count_is_rejected(tmp_path):
     six = random_state_dict(type(cfg)(**{**cfg.__dict__, "depth": 6}))
     torch.save({"model": six}, tmp_path / "six.pth")
     result = run_export("--model", TINY.name, "--checkpoint", tmp_path / "six.pth", "--out", tmp_path / "out")
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert "checkpoint has 6 blocks, deit_tiny_patch16_224 expects 12" in result.stderr
     assert not (tmp_path / "out" / f"{TINY.name}.onnx").exists()
 

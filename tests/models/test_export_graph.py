@@ -26,8 +26,9 @@ def small_export(tmp_path_factory):
     torch.save({"model": sd}, tmp / "small_test_vit.pth")
     labels = write_labels(tmp / "labels.txt", SMALL.num_classes)
     out = tmp / "out"
+    # not a published timm architecture: the head count no shape tells is given
     args = ["--model", SMALL.name, "--checkpoint", tmp / "small_test_vit.pth", "--labels", labels,
-            "--out", out, "--plain"]
+            "--out", out, "--plain", "--heads", str(SMALL.heads)]
     result = run_export(*args)
     assert result.returncode == 0, result.stderr
     return {"dir": tmp, "out": out, "args": args, "sd": sd, "labels": labels}

@@ -3,6 +3,7 @@ becomes a model folder that `explain --model DIR` runs; DeiT-tiny rewritten into
 Hugging Face layout exports to a graph that computes what the built-in export computes;
 checkpoints the exporter does not understand get one line and no folder."""
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -94,7 +95,7 @@ def test_deit_tiny_in_the_hf_layout_matches_the_builtin_export(tmp_path):
     skip_without_ort()
     if not (DEIT.is_file() and BUILTIN.is_file()):
         pytest.skip("needs ../shared's DeiT-tiny and its built-in export (npm run build)")
-    sd = torch.load(str(DEIT), map_location="cpu")["model"]
+    sd = torch.load(str(DEIT), map_location="cpu", weights_only=True)["model"]
     # DeiT's own eps (the HF conversion of DeiT keeps the model's LayerNorms)
     source = write_hf(tmp_path / "deit-hf", sd, "deit", heads=3, image_size=224, eps=1e-6,
                       architecture="DeiTForImageClassification")
@@ -116,6 +117,7 @@ def test_a_rerun_is_skipped_until_the_checkpoint_changes(tmp_path):
     checkpoint, out = tmp_path / "small.pth", tmp_path / "model"
     torch.save(random_checkpoint(cfg, seed=1), checkpoint)
     assert cli("export", checkpoint, "--out", out, "--heads", 2).returncode == 0
+    assert [f for f in os.listdir(out) if f.startswith(".")] == []  # no lock file, no scratch folder left
     graph = out / "small.onnx"
     written = graph.stat().st_mtime_ns
 
@@ -134,7 +136,7 @@ def test_a_rerun_is_skipped_until_the_checkpoint_changes(tmp_path):
 
 
 def one_line_error(done) -> str:
-    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.returncode == 2, done.stdout + done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     return lines[0]

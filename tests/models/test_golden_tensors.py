@@ -27,7 +27,7 @@ REFERENCE_FINAL_LN_EPS = 1e-5
 def run():
     if not (GOLDEN / "catdog.json").is_file() or not CHECKPOINT.is_file():
         pytest.skip(f"shared data not found under {SHARED} (set VITREL_SHARED_DIR)")
-    sd = torch.load(CHECKPOINT, map_location="cpu")["model"]
+    sd = torch.load(CHECKPOINT, map_location="cpu", weights_only=True)["model"]
     module = build_explainer(DEIT_TINY, sd, final_ln_eps=REFERENCE_FINAL_LN_EPS)
     pixels = torch.from_numpy(np.load(GOLDEN / "catdog-input.npy"))
     target = torch.zeros(len(TARGETS), DEIT_TINY.num_classes)

@@ -22,7 +22,7 @@ DEIT = Path(__file__).resolve().parents[2] / ".." / "shared" / "models" / "deit_
 def deit():
     if not DEIT.is_file():
         pytest.skip(f"{DEIT} missing")
-    return torch.load(str(DEIT), map_location="cpu")["model"]
+    return torch.load(str(DEIT), map_location="cpu", weights_only=True)["model"]
 
 
 def same_tensors(got: dict, want: dict):
@@ -222,7 +222,7 @@ def test_wrong_heads(deit, tmp_path):
     assert error(DEIT, Options(heads=5)) == "--heads 5 does not divide the width 192"
     folder = write_hf(tmp_path / "hf", deit, "vit", heads=3, image_size=224, eps=1e-12,
                       architecture="ViTForImageClassification")
-    assert error(folder, Options(heads=6)) == "--heads 6 contradicts the config's 3 heads"
+    assert error(folder, Options(heads=6)) == "--heads 6 contradicts config.json's num_attention_heads 3"
 
 
 def test_labels_file_of_another_length(deit, tmp_path):

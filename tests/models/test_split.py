@@ -210,3 +210,21 @@ def test_split_onnx_matches_single_graph(split_files, k, flag, tmp_path):
         results.append(got)
     for name in ("logits", "attn", "attn_grad", "attn_rel"):
         assert rel_err(results[0][name], results[1][name]) > 10 * BOUND[f"ort_vs_torch.{name}"], name
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_the_switched_family_takes_inverse_rows_only_with_blocks_below_the_last(depth):
+    """A 1-block model forms no denominators: its switched family graph must not ask the
+    runtime for `inverse_rows` (which it feeds only beside `given.*` inputs)."""
+    from layout_writers import random_checkpoint
+    from models.exporter.config import ViTConfig
+    from models.exporter.exported_graphs import explainer_model
+    from models.exporter.params import ViTParams
+
+    cfg = ViTConfig(name="s", depth=depth, heads=2, embed_dim=32, patch_size=8, image_size=(16, 16), num_classes=3)
+    graph = explainer_model(cfg, ViTParams(cfg, random_checkpoint(cfg)), FAMILIES[SWITCHED_FAMILY], None,
+                            switched=True)
+    onnx.checker.check_model(graph)
+    inputs = [i.name for i in graph.graph.input]
+    given = [n for n in inputs if n.startswith("given.")]
+    assert ("inverse_rows" in inputs) == bool(given) == (depth > 1), inputs

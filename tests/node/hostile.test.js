@@ -23,12 +23,13 @@ function assertAnswer(c, { status, stderr }) {
   if (c.message instanceof RegExp) assert.match(stderr, c.message, c.name);
   else assert.equal(stderr, c.message, c.name);
   assert.equal(status, c.exit, `${c.name}: exit code`);
+  for (const file of c.absent ?? []) assert.ok(!existsSync(fill(file, tmp)), `${c.name}: ${file} exists`);
 }
 
 test('the table: at least 100 cases, each with its expected answer, names unique per surface', () => {
   assert.ok(CASES.length >= 100, `${CASES.length} cases`);
   for (const c of CASES) {
-    assert.ok(['maps', 'explain', 'attribute', 'eval', 'page', 'server'].includes(c.surface), c.name);
+    assert.ok(['maps', 'explain', 'attribute', 'eval', 'export', 'page', 'server'].includes(c.surface), c.name);
     assert.ok(c.message !== null && c.message !== undefined, `${c.name}: no expected message`);
     if (c.request) assert.ok(Number.isInteger(c.status), `${c.name}: no expected status`);
     if (c.args || c.start) assert.ok(Number.isInteger(c.exit), `${c.name}: no expected exit code`);

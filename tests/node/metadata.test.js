@@ -1,7 +1,7 @@
 // Metadata and contract checks: a wrong file must fail early with a message naming the field.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { validateMetadata, checkSessionContract, tokenLayout, POOL_IDS } from '../../runtime/metadata.js';
+import { validateMetadata, checkSessionContract, tokenLayout, POOL_IDS, graphMethodIds, checkBlocksFor } from '../../runtime/metadata.js';
 import { loadCore } from '../../runtime/core.js';
 import { tinyMetadata } from './explainer-fixture.js';
 
@@ -110,4 +110,16 @@ test('token layout: pool and prefix-token flags are checked against special_toke
     '"architecture.special_tokens" 2 != 1, the prefix tokens of cls_token true, dist_token false, registers 0');
   fails({ cls_token: false, dist_token: true, special_tokens: 1, pool: 'avg' },
     '"architecture.dist_token" needs cls_token: the distillation token is token 1, after the class token');
+});
+
+test("'all' for a 1-block model leaves out the methods defined for more blocks; naming one is refused by name", async () => {
+  const core = await loadCore();
+  const deep = tinyMetadata();
+  const one = { ...deep, architecture: { ...deep.architecture, blocks: 1 } };
+  const two = graphMethodIds(core, deep);
+  assert.ok(two.includes('ablation_second_block'));
+  assert.deepEqual(two.filter((m) => !graphMethodIds(core, one).includes(m)), ['ablation_second_block']);
+  assert.deepEqual(checkBlocksFor(core, one, ['transformer_attribution']), ['transformer_attribution']);
+  assert.throws(() => checkBlocksFor(core, one, ['raw_attention', 'ablation_second_block']),
+    { message: 'ablation_second_block: needs at least 2 blocks, the model has 1' });
 });

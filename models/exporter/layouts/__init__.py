@@ -6,7 +6,7 @@ from typing import List
 from ..errors import CheckpointMismatch, CheckpointMissing
 from . import hf, timm, torchvision
 from .common import Checkpoint, Options
-from .files import folder_weights, read_json, read_weights
+from .files import check_weights, folder_weights, read_json, read_weights
 
 __all__ = ["Checkpoint", "Options", "read_source", "source_name", "source_files", "describe"]
 
@@ -17,11 +17,15 @@ def source_name(source: Path, options: Options) -> str:
 
 
 def source_files(source: Path) -> List[Path]:
-    """The files an export of SOURCE reads: the weights, and a folder's configs."""
+    """The files an export of SOURCE reads: the weights, and a folder's configs, each
+    checked as far as it can be without reading the weights whole (before they are hashed)."""
     if not source.is_dir():
+        check_weights(source)
         return [source]
-    configs = [source / f for f in ("config.json", "preprocessor_config.json") if (source / f).is_file()]
-    return [folder_weights(source), *configs]
+    configs = [source / f for f in ("config.json", "preprocessor_config.json") if read_json(source / f) is not None]
+    weights = folder_weights(source)
+    check_weights(weights)
+    return [weights, *configs]
 
 
 def read_source(source: Path, options: Options) -> Checkpoint:
@@ -64,8 +68,8 @@ def describe(ckpt: Checkpoint) -> str:
                                     ("no patch bias", not c.patch_bias), ("no qkv bias", not c.qkv_bias)) if on]
     resize = (f"resize to {p.crop[0]}x{p.crop[1]}" if p.resize_exact
               else f"short side {p.resize_short_side}, centre crop {p.crop[0]}x{p.crop[1]}")
-    return (f"{c.name}: {ckpt.library} ViT, {c.depth} blocks, width {c.embed_dim}, {c.heads} heads, "
-            f"{c.num_classes} classes\n"
+    return (f"{c.name}: {ckpt.library} ViT, {c.depth} blocks, width {c.embed_dim}, {c.heads} heads "
+            f"({ckpt.heads_from}), {c.num_classes} classes\n"
             f"  tokens: {' + '.join(tokens)} ({c.tokens}); pooling: {c.pool}; "
             f"LayerNorm eps {c.ln_eps:g}; activation {c.act}"
             + (f"; {', '.join(extras)}" if extras else "") + "\n"

@@ -10,6 +10,8 @@ from ..architectures import IMAGENET_MEAN, IMAGENET_STD, Preprocess
 from ..config import ViTConfig
 from ..errors import CheckpointMismatch
 from ..metadata import Labels
+from ..user_files import read_text
+from .published import Published
 
 # timm's default crop for ViTs without a config (DeiT's evaluation: 224 / 0.875 = 256).
 DEFAULT_CROP_PCT = 0.875
@@ -37,6 +39,7 @@ class Checkpoint:
     state_dict: Dict
     preprocess: Preprocess
     labels: Labels
+    heads_from: str = ""  # where the head count comes from (head_count)
 
 
 def unmatched(keys: Sequence[str], what: str) -> CheckpointMismatch:
@@ -66,18 +69,27 @@ def grid_of(patches: int, image_size: Optional[Tuple[int, int]], patch: int) -> 
     return (side, side)
 
 
-def head_count(dim: int, options: Options, configured: Optional[int]) -> int:
-    """--heads, else the config's, else 64-dim heads (every ViT/DeiT size uses them)."""
-    heads = options.heads or configured
-    if options.heads and configured and options.heads != configured:
-        raise CheckpointMismatch(f"--heads {options.heads} contradicts the config's {configured} heads")
-    if heads is None:
-        if dim % 64:
-            raise CheckpointMismatch(f"cannot infer the head count for width {dim}: pass --heads")
-        heads = dim // 64
+def head_count(dim: int, options: Options, configured: Optional[int], config_field: str,
+               library: str, published: Optional[Published]) -> Tuple[int, str]:
+    """(heads, where the count comes from): the config's (CONFIG_FIELD), else --heads,
+    else the published architecture the shapes are exactly (layouts/published.py). Never
+    guessed: a wrong count is another model, which the parity check cannot see."""
+    if configured is not None:
+        if options.heads and options.heads != configured:
+            raise CheckpointMismatch(f"--heads {options.heads} contradicts {config_field} {configured}")
+        heads, source = configured, config_field
+    elif options.heads:
+        heads, source = options.heads, "--heads"
+    elif published:
+        heads, source = published.heads, f"{library}'s {published.name}, whose shapes these are"
+    else:
+        raise CheckpointMismatch(f"the head count is not in a {library} checkpoint's tensors and no config "
+                                 f"gives it; its shapes are none of {library}'s published ViTs: pass "
+                                 f"--heads N (N divides the width {dim})")
     if heads <= 0 or dim % heads:
-        raise CheckpointMismatch(f"--heads {heads} does not divide the width {dim}")
-    return heads
+        raise CheckpointMismatch(f"{'--heads' if source == '--heads' else source} {heads} does not divide "
+                                 f"the width {dim}")
+    return heads, source
 
 
 def preprocess(image_size: Tuple[int, int], options: Options, mean=None, std=None,
@@ -117,7 +129,7 @@ _WNID = re.compile(r"^n\d{8}\s")
 
 def read_labels(path: Path, count: int) -> Labels:
     """One class name per line, in class order; ImageNet's `wnid name, synonyms` lines too."""
-    lines = [line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = [line.strip() for line in read_text(Path(path)).splitlines() if line.strip()]
     if len(lines) != count:
         raise CheckpointMismatch(f"{path} has {len(lines)} class names, the head has {count} classes")
     wnids: Optional[List[str]] = None
@@ -132,6 +144,8 @@ def check_tensors(cfg: ViTConfig, state_dict: Mapping, what: str) -> Dict:
     tensor is left over, missing or of another shape than the layout read says."""
     from ..params import param_shapes
 
+    if cfg.depth < 1:
+        raise CheckpointMismatch(f"the {what} has no transformer blocks")
     shapes = param_shapes(cfg)
     extra = [k for k in state_dict if k not in shapes]
     if extra:

@@ -3,7 +3,7 @@
 // (runtime/eval/mosaic.js, shuffled with --seed); the step per mosaic decodes its four
 // photos and scores it (runtime/eval/pointing-game-protocol.js).
 import { createHash } from 'node:crypto';
-import { decodePhoto } from './photo.js';
+import { checkPhotoSide, decodePhoto } from './photo.js';
 import { labelledItems } from './dataset.js';
 import { modelSettings } from './model-settings.js';
 import { UserError } from '../../errors.js';
@@ -50,7 +50,7 @@ export const pointingGameJob = {
     };
     const processItem = async (mosaic) => {
       const photos = [];
-      for (const photo of mosaic.photos) photos.push(await decodePhoto(photo.file, photo.name));
+      for (const photo of mosaic.photos) photos.push(checkPhotoSide(await decodePhoto(photo.file, photo.name), metadata, photo.name));
       const classes = mosaic.photos.map((p) => p.label);
       const scored = await scoreMosaic({ explainer, attribution, core, photos, classes, options: { methods, startLayer, grid: GRID } });
       return { photos: mosaic.photos.map((p) => p.name), classes, ...scored };
