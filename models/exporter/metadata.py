@@ -17,8 +17,10 @@ OUTPUT_NAMES = ("logits", "attn", "attn_grad", "attn_rel", "attn_rel_classic_las
                 "input_rel_attnlrp", "input_rel_cp_lrp")
 K = "K"  # the symbolic number of target rows
 # A model's name names its files and the page's stored copies: letters, digits, "-", "_"
-# and ".", not first (no hidden files, no "." or ".."), no separators, bounded.
-MODEL_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
+# and ".", a letter or digit first (no hidden files, no "." or "..", no option-like "-x"),
+# no separators, bounded. The page's check of an opened folder (web/lib/model-folder.js,
+# SAFE_NAME) accepts every name this one does.
+MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 Dim = Union[int, str]
 
 
@@ -87,7 +89,7 @@ def check_name(name: str, what: str) -> str:
     """NAME when it is a safe model name (MODEL_NAME); one line naming WHAT gave it, else."""
     if not MODEL_NAME.fullmatch(name):
         raise ExportUserError(f"{what}: {name!r} is not a model name (letters, digits, '-', '_' and '.', "
-                              "not starting with '.', at most 64 characters)")
+                              "starting with a letter or digit, at most 64 characters)")
     return name
 
 

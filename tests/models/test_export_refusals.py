@@ -34,11 +34,11 @@ def refusal(*args) -> str:
 
 
 def test_unsafe_names(checkpoint, tmp_path):
-    for name in ["a/b", "/tmp/abs", ".hidden", "..", "x" * 65, "sp ace", ""]:
+    for name in ["a/b", "/tmp/abs", ".hidden", "..", "-rf", "_x", "x" * 65, "sp ace", ""]:
         with pytest.raises(ExportUserError) as info:
             check_name(name, "--name")
         assert str(info.value) == (f"--name: {name!r} is not a model name (letters, digits, '-', '_' and '.', "
-                                   "not starting with '.', at most 64 characters)")
+                                   "starting with a letter or digit, at most 64 characters)")
     for name in ["deit_tiny_patch16_224", "my-model.v2", "x" * 64]:
         assert check_name(name, "--name") == name
     out = tmp_path / "out"

@@ -10,7 +10,8 @@ const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
 const quoted = (text) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 // A model's name and its files' names become the keys it is kept under in this browser
 // (web/lib/local-models.js): plain names only, so that none can name another folder
-// ("..", "a/b"), another origin ("https:evil.example") or a query.
+// ("..", "a/b"), another origin ("https:evil.example") or a query. Every name
+// `vit-relevance export` writes passes (models/exporter/metadata.py, MODEL_NAME).
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 // A file is read whole to be hashed and opened: one of 2 GB could not be read at all (the
 // browser's "could not be read" names no file), so its size is checked before it is read.
