@@ -1,0 +1,86 @@
+// @ts-check
+// One open text model with the core, and its texts (beside runtime/explain-session.js, which
+// does the same for photos): a text is checked (runtime/text-input.js), tokenized by the
+// core's BERT tokenizer (`[CLS]` w1 … wn `[SEP]`, cut at the model's positions, with a notice
+// saying how much), then explained exactly as a photo is: the photo sessions run the graph,
+// keep each class's tensors and compute every method's map, over tokens here ({ shape: [S],
+// data }). Each map also gets its word-level map (a word scores the max of its pieces,
+// specials dropped: METHODS.md, "Word-level scores"). Environment-neutral: the Node API
+// and the Worker share it.
+import { createPhotoSessions } from './explain-session.js';
+import { checkText } from './text-input.js';
+import { textDims } from './text-metadata.js';
+
+// A text's tokens as the API and maps.json give them.
+/**
+ * @typedef {{ text: string, tokens: string[], ids: number[], offsets: [number, number][], words: string[],
+ *   wordIndex: number[], truncated: { tokens: number, at: number } | null }} TokenizedText
+ */
+
+// The sentence for a text cut at the model's positions, or null when nothing was cut.
+export function truncationNotice(tokenized, maxTokens) {
+  const cut = tokenized.truncated;
+  if (!cut) return null;
+  const left = tokenized.text.length - cut.at;
+  return `the text is longer than the model reads (${maxTokens} tokens with [CLS] and [SEP]): its last ${cut.tokens} `
+    + `token${cut.tokens === 1 ? '' : 's'} (${left} character${left === 1 ? '' : 's'}, from character ${cut.at} on) are cut and not explained`;
+}
+
+// tokenizer: the core's, built from the model's vocabulary (createTextSessions).
+function tokenize(tokenizer, text, maxTokens, where) {
+  checkText(text, where);
+  const e = tokenizer.encode(text, maxTokens);
+  if (e.ids.length <= 2) throw new Error(`${where} has no token the model reads: BERT's tokenizer leaves nothing of it`);
+  /** @type {TokenizedText} */
+  const t = {
+    text,
+    tokens: [...e.tokens],
+    ids: Array.from(e.ids, Number),
+    offsets: Array.from(e.offsets, ([s, end]) => /** @type {[number, number]} */ ([s, end])),
+    words: [...e.words],
+    wordIndex: Array.from(e.wordIndex, Number),
+    truncated: e.truncated && e.truncated.tokens > 0 ? { tokens: e.truncated.tokens, at: e.truncated.at } : null,
+  };
+  return t;
+}
+
+// vocab: the vocabulary file's text (the metadata's tokenizer.vocab).
+export function createTextSessions({ explainer, core, vocab, tensorCacheBytes = undefined }) {
+  const { metadata } = explainer;
+  const { maxTokens } = textDims(metadata);
+  const tokenizer = core.tokenizer(vocab, metadata.tokenizer);
+  const sessions = createPhotoSessions({ explainer, core, tensorCacheBytes });
+
+  // Each method's word map beside its token map.
+  const withWordMaps = (doc, results) => results.map((r) => {
+    const wordMaps = {};
+    for (const [m, map] of Object.entries(r.maps)) wordMaps[m] = core.wordMap(map.data, doc.tokenized.wordIndex, doc.tokenized.words.length);
+    return { ...r, wordMaps };
+  });
+
+  return {
+    metadata,
+    explainer,
+    maxTokens,
+    // A text → its tokens, checked (one line naming `where` when it cannot be explained).
+    tokenize: (text, where = 'the text') => tokenize(tokenizer, text, maxTokens, where),
+    // A tokenized text → a document the graph can run on (its ids are the "pixels").
+    openText(tokenized) {
+      const doc = sessions.pixelsPhoto(BigInt64Array.from(tokenized.ids, BigInt));
+      return Object.assign(doc, { tokenized, notice: truncationNotice(tokenized, maxTokens) });
+    },
+    predict: (doc, options) => sessions.predict(doc, options),
+    top5: (doc) => sessions.top5(doc),
+    // Maps of `targets` for `methods` (runtime/explain-session.js explain()), with word maps.
+    async explain(doc, targets, options) {
+      const out = await sessions.explain(doc, targets, options);
+      return { ...out, results: withWordMaps(doc, out.results) };
+    },
+    closePhoto: (doc) => sessions.closePhoto(doc),
+    get graphRuns() { return sessions.graphRuns; },
+    close: () => {
+      tokenizer.free?.();
+      return sessions.close();
+    },
+  };
+}
