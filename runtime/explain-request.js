@@ -48,11 +48,11 @@ export function checkMethods(methods, known) {
 // startLayer: a block index 0..B−1, or 'last' (B−1: the official ERASER pipeline's start
 // for BERT, METHODS.md) → the block index.
 /** @param {{ architecture: { blocks: number } }} metadata @param {number | 'last'} [startLayer] */
-export function resolveStartLayer(metadata, startLayer = 0) {
+export function resolveStartLayer(metadata, startLayer = 0, role = 'startLayer') {
   const B = metadata.architecture.blocks;
   if (startLayer === 'last') return B - 1;
   if (!Number.isInteger(startLayer) || startLayer < 0 || startLayer >= B) {
-    throw new Error(`startLayer must be a block index 0..${B - 1} or 'last' (got ${JSON.stringify(startLayer)})`);
+    throw new Error(`${role} must be a block index 0..${B - 1} of this model, or 'last' (got ${JSON.stringify(startLayer)})`);
   }
   return startLayer;
 }

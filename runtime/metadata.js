@@ -250,7 +250,9 @@ export function checkSessionShapes(session, modelName, metadata) {
 
 // The token layout options of core.computeMaps / relevanceRow for this model:
 // { grid, specialTokens, pool } (docs/layouts.md).
+// A text model's: { kind: 'text' } (S tokens, [CLS] first; METHODS.md "Text (BERT)").
 export function tokenLayout(metadata) {
+  if (modelKind(metadata) === 'text') return { kind: 'text' };
   const a = metadata.architecture;
   return { grid: a.grid, specialTokens: specialTokens(a), pool: a.pool ?? 'cls' };
 }

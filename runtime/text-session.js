@@ -12,10 +12,7 @@ import { checkText } from './text-input.js';
 import { textDims } from './text-metadata.js';
 
 // A text's tokens as the API and maps.json give them.
-/**
- * @typedef {{ text: string, tokens: string[], ids: number[], offsets: [number, number][], words: string[],
- *   wordIndex: number[], truncated: { tokens: number, at: number } | null }} TokenizedText
- */
+/** @typedef {import('./explain-types.js').TextFields} TokenizedText */
 
 // The sentence for a text cut at the model's positions, or null when nothing was cut.
 export function truncationNotice(tokenized, maxTokens) {
@@ -26,35 +23,36 @@ export function truncationNotice(tokenized, maxTokens) {
     + `token${cut.tokens === 1 ? '' : 's'} (${left} character${left === 1 ? '' : 's'}, from character ${cut.at} on) are cut and not explained`;
 }
 
-// tokenizer: the core's, built from the model's vocabulary (createTextSessions).
+// tokenizer: the core's (core.textTokenizer), built from the model's vocabulary.
+// → the text's tokens, and the core's encoding (for its word maps).
 function tokenize(tokenizer, text, maxTokens, where) {
   checkText(text, where);
-  const e = tokenizer.encode(text, maxTokens);
-  if (e.ids.length <= 2) throw new Error(`${where} has no token the model reads: BERT's tokenizer leaves nothing of it`);
+  const encoding = tokenizer.encode(text, maxTokens);
+  if (!encoding.words.length) throw new Error(`${where} has no word the model reads: BERT's tokenizer leaves nothing of it`);
+  const cut = encoding.truncation;
   /** @type {TokenizedText} */
-  const t = {
+  const tokenized = {
     text,
-    tokens: [...e.tokens],
-    ids: Array.from(e.ids, Number),
-    offsets: Array.from(e.offsets, ([s, end]) => /** @type {[number, number]} */ ([s, end])),
-    words: [...e.words],
-    wordIndex: Array.from(e.wordIndex, Number),
-    truncated: e.truncated && e.truncated.tokens > 0 ? { tokens: e.truncated.tokens, at: e.truncated.at } : null,
+    tokens: encoding.tokens,
+    ids: encoding.ids,
+    offsets: encoding.offsets,
+    words: encoding.words,
+    truncated: cut.droppedTokens > 0 ? { tokens: cut.droppedTokens, at: cut.textEnd } : null,
   };
-  return t;
+  return { tokenized, encoding };
 }
 
 // vocab: the vocabulary file's text (the metadata's tokenizer.vocab).
 export function createTextSessions({ explainer, core, vocab, tensorCacheBytes = undefined }) {
   const { metadata } = explainer;
   const { maxTokens } = textDims(metadata);
-  const tokenizer = core.tokenizer(vocab, metadata.tokenizer);
+  const tokenizer = core.textTokenizer(vocab, metadata.tokenizer);
   const sessions = createPhotoSessions({ explainer, core, tensorCacheBytes });
 
   // Each method's word map beside its token map.
   const withWordMaps = (doc, results) => results.map((r) => {
     const wordMaps = {};
-    for (const [m, map] of Object.entries(r.maps)) wordMaps[m] = core.wordMap(map.data, doc.tokenized.wordIndex, doc.tokenized.words.length);
+    for (const [m, map] of Object.entries(r.maps)) wordMaps[m] = tokenizer.wordMap(map, doc.encoding);
     return { ...r, wordMaps };
   });
 
@@ -62,12 +60,12 @@ export function createTextSessions({ explainer, core, vocab, tensorCacheBytes = 
     metadata,
     explainer,
     maxTokens,
-    // A text → its tokens, checked (one line naming `where` when it cannot be explained).
-    tokenize: (text, where = 'the text') => tokenize(tokenizer, text, maxTokens, where),
-    // A tokenized text → a document the graph can run on (its ids are the "pixels").
-    openText(tokenized) {
+    // A text → a document the graph runs on (its ids are the "pixels"), with its tokens
+    // (`tokenized`) and its truncation notice; one line naming `where` when it cannot be explained.
+    openText(text, where = 'the text') {
+      const { tokenized, encoding } = tokenize(tokenizer, text, maxTokens, where);
       const doc = sessions.pixelsPhoto(BigInt64Array.from(tokenized.ids, BigInt));
-      return Object.assign(doc, { tokenized, notice: truncationNotice(tokenized, maxTokens) });
+      return Object.assign(doc, { tokenized, encoding, notice: truncationNotice(tokenized, maxTokens) });
     },
     predict: (doc, options) => sessions.predict(doc, options),
     top5: (doc) => sessions.top5(doc),

@@ -59,8 +59,8 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
   // (each class's tensors kept), until close().
   /** @returns {import('./index.js').NodeText} */
   function openText(input) {
-    const tokenized = sessions.tokenize(textOf(metadata, input));
-    const doc = sessions.openText(tokenized);
+    const doc = sessions.openText(textOf(metadata, input));
+    const { tokenized } = doc;
     open.add(doc);
     const { truncated } = tokenized;
     return {
@@ -112,7 +112,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
     label: (id) => metadata.labels[id],
     // The forward pass alone (the benchmark's reference): → { logits, modelMs }.
     async forward(input) {
-      const doc = sessions.openText(sessions.tokenize(textOf(metadata, input)));
+      const doc = sessions.openText(textOf(metadata, input));
       const { logits, timings } = await explainer.predict(doc.pixels);
       return { logits, modelMs: timings.modelMs };
     },
