@@ -42,11 +42,22 @@ function tokenize(tokenizer, text, maxTokens, where) {
   return { tokenized, encoding };
 }
 
-// vocab: the vocabulary file's text (the metadata's tokenizer.vocab).
-export function createTextSessions({ explainer, core, vocab, tensorCacheBytes = undefined }) {
+// The core's tokenizer of a text model: vocab, its vocabulary file's text (the metadata's
+// tokenizer.vocab), which must hold one token per row of the model's embeddings.
+export function textTokenizer(core, vocab, metadata) {
+  const tokenizer = core.textTokenizer(vocab, metadata.tokenizer);
+  const rows = metadata.architecture.vocab_size;
+  if (tokenizer.vocabSize !== rows) {
+    tokenizer.free();
+    throw new Error(`vocabulary ${metadata.tokenizer.vocab} has ${tokenizer.vocabSize} tokens, but the model's embeddings have ${rows} rows (architecture.vocab_size): they do not belong together`);
+  }
+  return tokenizer;
+}
+
+// tokenizer: textTokenizer's, which close() frees.
+export function createTextSessions({ explainer, core, tokenizer, tensorCacheBytes = undefined }) {
   const { metadata } = explainer;
   const { maxTokens } = textDims(metadata);
-  const tokenizer = core.textTokenizer(vocab, metadata.tokenizer);
   const sessions = createPhotoSessions({ explainer, core, tensorCacheBytes });
 
   // Each method's word map beside its token map.

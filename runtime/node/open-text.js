@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openTextExplainer } from '../text-explainer.js';
-import { createTextSessions } from '../text-session.js';
+import { createTextSessions, textTokenizer } from '../text-session.js';
 import { kindMismatch } from '../text-metadata.js';
 import { isTextInput } from '../text-input.js';
 import { graphMethodIds } from '../metadata.js';
@@ -43,7 +43,8 @@ function textOf(metadata, input) {
  * @returns {Promise<import('./index.js').NodeTextExplainer>}
  */
 export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'web', threads }) {
-  const vocab = await readVocab(onnxPath, metadata);
+  // The vocabulary is checked against the model before its graph opens.
+  const tokenizer = textTokenizer(core, await readVocab(onnxPath, metadata), metadata);
   const runtime = await loadEngine(engine, { threads });
   const model = await readFile(onnxPath);
   const forwardPath = forwardPathFor(onnxPath);
@@ -51,8 +52,11 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
   const explainer = await openTextExplainer({
     ort: runtime.ort, model, metadata, sessionOptions: runtime.sessionOptions,
     modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
+  }).catch((err) => {
+    tokenizer.free();
+    throw err;
   });
-  const sessions = createTextSessions({ explainer, core, vocab });
+  const sessions = createTextSessions({ explainer, core, tokenizer });
   const open = new Set(); // texts opened and not yet closed
 
   // A text opened once: its tokens, explained for any classes, methods and start layers
