@@ -125,10 +125,7 @@ class JsonParser {
           case 'r': c = '\r'; break;
           case 'b': c = '\b'; break;
           case 'f': c = '\f'; break;
-          case 'u':
-            pos_ += 4;
-            c = '?';
-            break;  // not needed by the golden files
+          case 'u': append_code_point(escaped_code_point(), out); continue;
           default: c = e;
         }
       }
@@ -137,6 +134,43 @@ class JsonParser {
     if (pos_ >= text_.size()) fail("unterminated string");
     ++pos_;
     return out;
+  }
+
+  // The code point of a \\u escape (the "\\u" read), joining a surrogate pair.
+  unsigned hex4() {
+    if (pos_ + 4 > text_.size()) fail("bad \\u escape");
+    const unsigned v = static_cast<unsigned>(std::stoul(text_.substr(pos_, 4), nullptr, 16));
+    pos_ += 4;
+    return v;
+  }
+  unsigned escaped_code_point() {
+    const unsigned high = hex4();
+    if (high < 0xD800 || high > 0xDBFF || text_.compare(pos_, 2, "\\u") != 0) return high;
+    const size_t back = pos_;
+    pos_ += 2;
+    const unsigned low = hex4();
+    if (low >= 0xDC00 && low <= 0xDFFF) return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+    pos_ = back;
+    return high;
+  }
+  // UTF-8; a lone surrogate becomes U+FFFD.
+  static void append_code_point(unsigned cp, std::string& out) {
+    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
   }
 
   const std::string& text_;
