@@ -32,7 +32,8 @@ export {};
  * @property {TargetSpec | TargetSpec[]} [targets] Default: [null], the predicted class.
  * @property {MethodId[] | string} [methods] Method ids (or one comma-separated string).
  *   Default: ['transformer_attribution'].
- * @property {number} [startLayer] First block of the rollouts. Default 0.
+ * @property {number | 'last'} [startLayer] First block of the rollouts, or 'last' (the
+ *   last block: the official BERT pipeline's start). Default 0.
  * @property {AbortSignal} [signal]
  */
 

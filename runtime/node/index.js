@@ -38,21 +38,16 @@ export * from '../explain-types.js'; // the shared types: no code
 
 /**
  * A text opened on a text model: its tokens, explained for any classes, methods and start
- * layers (startLayer also 'last', the last block) until close(); notice: the sentence
+ * layers until close(); notice: the sentence
  * saying how much was cut from a text longer than the model's positions (null otherwise).
- * @typedef {TextFields & { notice: string | null, explain: (options?: TextExplainOptions) => Promise<TextExplainResult>, close: () => void }} NodeText
- */
-
-/**
- * A text's explanation options: a photo's, and startLayer 'last'.
- * @typedef {Omit<ExplainOptions, 'startLayer'> & { startLayer?: number | 'last' }} TextExplainOptions
+ * @typedef {TextFields & { notice: string | null, explain: (options?: ExplainOptions) => Promise<TextExplainResult>, close: () => void }} NodeText
  */
 
 /**
  * An explainer of a text model (metadata kind "text"): explain(text) and open(text) take
  * a string (or { text }); forward(text) runs the plain forward pass alone.
  * @typedef {Omit<ExplainerBase<string | { text: string }, TextExplainResult>, 'explain'> & { kind: 'text', engine: 'web' | 'node',
- *   explain: (text: string | { text: string }, options?: TextExplainOptions) => Promise<TextExplainResult>,
+ *   explain: (text: string | { text: string }, options?: ExplainOptions) => Promise<TextExplainResult>,
  *   open: (text: string | { text: string }) => NodeText,
  *   forward: (text: string | { text: string }) => Promise<{ logits: Float32Array, modelMs: number }>,
  *   close: () => Promise<void> }} NodeTextExplainer

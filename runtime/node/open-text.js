@@ -75,7 +75,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
       words: tokenized.words,
       truncated,
       notice: doc.notice,
-      /** @param {import('./index.js').TextExplainOptions} [options] */
+      /** @param {import('../explain-types.js').ExplainOptions} [options] */
       async explain({ targets, methods, startLayer = 0 } = {}) {
         const started = now();
         const wanted = resolveTargets(metadata, targets);
