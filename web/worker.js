@@ -1,10 +1,11 @@
 // The inference Worker, shared by the page and every <vit-relevance> element of a page:
 // downloads and opens each explainer graph once (onnxruntime-web), preprocesses photos
 // and turns the graph's tensors into relevance maps (the C++ core in WebAssembly), all
-// through runtime/explain-session.js (a text model's texts: runtime/text-session.js). This script is one switch over the messages of
-// web/lib/protocol.js; each job lives in web/worker/: the queue (queue.js), the models and
-// their sessions (sessions.js), the photos (photos.js), the Attribution panel's requests
-// (attribution.js) and the counters (stats.js).
+// through runtime/explain-session.js (a text model's texts: runtime/text-session.js). This
+// script is one switch over the messages of web/lib/protocol.js; each job lives in
+// web/worker/: the queue (queue.js), the models and their sessions (sessions.js; text
+// models: text-model.js), the photos (photos.js), the texts (texts.js), the Attribution
+// panel's requests (attribution.js) and the counters (stats.js).
 //
 // A Worker gets no import map (Chromium applies a page's import map to the page alone), so
 // this script and every module it loads import the runtime by its path in the repository,
