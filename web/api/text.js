@@ -18,7 +18,7 @@ export class KeptText {
   #imageId = null;
   #analyzing = null;
 
-  // model: the explainer's { modelKey, metadata, methods, method, backend, backendNote }.
+  // model: the explainer's { modelKey, metadata, methods, method, backend, backendNote, prepare }.
   constructor(client, model, text) {
     this.#client = client;
     this.#model = model;
@@ -96,6 +96,15 @@ export class KeptText {
       backend: this.#model.backend,
       notes,
     };
+  }
+
+  // Plain forward passes on the text, timed inside the Worker (ms each): a diagnostic, for
+  // an explainer loaded with prepare: true (its plain forward graph).
+  /** @param {number} [runs] @returns {Promise<number[]>} */
+  async timeForward(runs = 5) {
+    if (!this.#model.prepare) throw new Error('timeForward needs an explainer loaded with prepare: true (its plain forward graph)');
+    if (this.#imageId === null) await this.explain();
+    return (await this.#ask(REQUEST.BENCH, { imageId: this.#imageId, runs })).find((m) => m.type === REPLY.BENCH).times;
   }
 
   // Frees the text's tensors in the Worker.
