@@ -6,11 +6,12 @@
 // serves its folder at text-models/ beside the site.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { skipReason, startSite, launch, openPage, WAIT_MS } from './harness.js';
 import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
 import { pearson } from '../node/maps-support.js';
+import { textModelRoutes, TEXT_MODEL_URL } from './text-model-routes.js';
 
 const built = existsSync(path.join(DEFAULT_TEXT_MODEL, 'index.json'));
 const skip = skipReason() ?? (built ? false : 'the default text model is not built: run `npm run build`');
@@ -18,14 +19,6 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <script type="module">window.__api = await import(new URL('vit-relevance.js', document.baseURI).href);</script></body></html>`;
 const TEXT = 'The acting is superb, but the plot is a complete mess.';
 const METHODS = ['transformer_attribution', 'attention_rollout', 'gradcam', 'partial_lrp', 'lrp_full', 'attnlrp'];
-
-// The text model's folder, file by file, under /text-models/<folder>/.
-function textModelRoutes() {
-  const folder = path.basename(DEFAULT_TEXT_MODEL);
-  return Object.fromEntries(readdirSync(DEFAULT_TEXT_MODEL).map((f) => [
-    `/text-models/${folder}/${f}`, { body: readFileSync(path.join(DEFAULT_TEXT_MODEL, f)), type: f.endsWith('.json') ? 'application/json' : 'application/octet-stream' },
-  ]));
-}
 
 let site;
 let browser;
@@ -46,7 +39,7 @@ after(async () => {
 const run = (fn, arg) => session.page.evaluate(fn, arg);
 
 test('a text explained in the browser as in Node: same calls, same maps', { skip, timeout: WAIT_MS }, async () => {
-  const model = `text-models/${path.basename(DEFAULT_TEXT_MODEL)}/`;
+  const model = TEXT_MODEL_URL;
   const page = await run(async ({ model: url, text, methods }) => {
     const explainer = await window.__api.loadExplainer({ model: url });
     const opened = await explainer.open(text);
