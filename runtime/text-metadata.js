@@ -20,7 +20,7 @@ export const TEXT_SWITCHES = Object.freeze({
   cp_lrp_relevance: 'input_rel_cp_lrp',
 });
 
-const ARCHITECTURE_FIELDS = ['blocks', 'heads', 'max_tokens', 'num_classes', 'vocab_size'];
+const ARCHITECTURE_FIELDS = ['blocks', 'heads', 'embed_dim', 'max_tokens', 'num_classes', 'vocab_size'];
 const TOKENIZER_STRINGS = ['vocab', 'cls_token', 'sep_token', 'unk_token', 'pad_token'];
 
 const isPositiveInt = (v) => Number.isInteger(v) && v > 0;

@@ -25,7 +25,7 @@ export function truncationNotice(tokenized, maxTokens) {
 
 // tokenizer: the core's (core.textTokenizer), built from the model's vocabulary.
 // → the text's tokens, and the core's encoding (for its word maps).
-function tokenize(tokenizer, text, maxTokens, where) {
+export function tokenizeText(tokenizer, text, maxTokens, where) {
   checkText(text, where);
   const encoding = tokenizer.encode(text, maxTokens);
   if (!encoding.words.length) throw new Error(`${where} has no word the model reads: BERT's tokenizer leaves nothing of it`);
@@ -74,7 +74,7 @@ export function createTextSessions({ explainer, core, tokenizer, tensorCacheByte
     // A text → a document the graph runs on (its ids are the "pixels"), with its tokens
     // (`tokenized`) and its truncation notice; one line naming `where` when it cannot be explained.
     openText(text, where = 'the text') {
-      const { tokenized, encoding } = tokenize(tokenizer, text, maxTokens, where);
+      const { tokenized, encoding } = tokenizeText(tokenizer, text, maxTokens, where);
       const doc = sessions.pixelsPhoto(BigInt64Array.from(tokenized.ids, BigInt));
       return Object.assign(doc, { tokenized, encoding, notice: truncationNotice(tokenized, maxTokens) });
     },

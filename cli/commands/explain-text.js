@@ -5,24 +5,21 @@
 // (runtime/node/text-report.js). Every input is checked before the graph opens (exit 2),
 // and nothing is written before every text is explained.
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { UsageError, parseMethods } from '../args.js';
-import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
-import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
-import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
+import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { readTextFile } from '../../runtime/node/text-file.js';
 import { textReportHtml } from '../../runtime/node/text-report.js';
-import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
-import { kindMismatch } from '../../runtime/text-metadata.js';
+import { graphMethodIds } from '../../runtime/metadata.js';
 import { checkText } from '../../runtime/text-input.js';
 import { resolveClass } from '../../runtime/targets.js';
 import { resolveStartLayer } from '../../runtime/explain-request.js';
 import { textEntry, formatTextMapsJson } from '../../runtime/text-maps-json.js';
 import { standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { colourSupported, onBackground } from '../terminal-colour.js';
+import { checked, textModel } from '../text-model.js';
 
 export const TEXT_FILES = ['maps.json', 'report.html'];
 
@@ -32,37 +29,12 @@ const PHOTO_ONLY = ['crop', 'exif', 'colormap', 'scale', 'opacity', 'save-tensor
 // How many of each method's tokens the terminal shows.
 const TOP_TOKENS = 5;
 
-// A bad input: one line, exit 2, as a bad command line.
-const badInput = (err) => (err instanceof UserError ? err : new UserError(err.message, { exitCode: 2 }));
-const checked = async (fn) => {
-  try {
-    return await fn();
-  } catch (err) {
-    throw badInput(err);
-  }
-};
-
 // The texts asked for, each checked: [{ text, where }].
 async function textsOf(opts) {
   if (opts.text !== undefined && opts.textFile !== undefined) throw new UsageError('give --text or --text-file, not both');
   if (opts.text !== undefined) return [{ text: await checked(() => checkText(opts.text, '--text')), where: '--text' }];
   const texts = await readTextFile(opts.textFile);
   return texts.map((text, i) => ({ text, where: `${opts.textFile} line ${i + 1}` }));
-}
-
-// The graph and its metadata: --model, else the default text model.
-async function textModel(opts) {
-  const model = opts.model ?? DEFAULT_TEXT_MODEL;
-  if (!existsSync(model)) {
-    throw new UserError(opts.model === undefined
-      ? `the default text model ${path.relative(process.cwd(), model) || model} is not built: npm run build exports it (or give --model DIR)`
-      : `cannot read model ${opts.model}: no such file`);
-  }
-  const graph = await checked(() => explainerGraphFile(model));
-  const metadata = await checked(async () => validateMetadata(await readMetadata(metadataPathFor(graph), graph), `metadata of ${path.basename(graph)}`));
-  const wrong = kindMismatch(metadata, 'text', path.basename(graph, '.onnx'));
-  if (wrong) throw new UserError(wrong, { exitCode: 2 });
-  return { graph, metadata };
 }
 
 // The top tokens of a map ([CLS] and [SEP], which have no characters, left out), coloured.

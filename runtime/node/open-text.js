@@ -23,7 +23,7 @@ export const MAX_VOCAB_BYTES = 16 * 2 ** 20;
 
 const now = () => performance.now();
 
-async function readVocab(onnxPath, metadata) {
+export async function readVocab(onnxPath, metadata) {
   const file = path.join(path.dirname(onnxPath), metadata.tokenizer.vocab);
   if (!existsSync(file)) throw new Error(`vocabulary ${file} not found: a text model needs its tokenizer.vocab beside its metadata (the exporter writes it)`);
   const { size } = statSync(file);
