@@ -1,6 +1,6 @@
 // @ts-check
 // The maps.json of a text (`explain --text`), or of every line of a text file (a `texts`
-// list), in the layout docs/cli.md gives:
+// list):
 //   { "model", "start_layer", "text", "tokens": [...], "ids": [...], "offsets": [[start, end], ...],
 //     "words": [...], "truncated"?: { "tokens", "at" }, "top5": [...],
 //     "targets": [ { "id", "label", "prob", "rank", "contrast"?, "maps": { "<method>": { "shape": [S], "data": [...] } },

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { checkText } from '../text-input.js';
 import { UserError } from '../errors.js';
 
-// At most this many bytes (docs/cli.md): each line is one graph run, and a model reads at
+// At most this many bytes (README, "Explain text"): each line is one graph run, and a model reads at
 // most its positions (512 wordpieces, a few kB of text) of each; 4 MB holds the whole of
 // ERASER Movie Reviews' test set (199 reviews, 1.4 MB) with room to spare.
 export const MAX_TEXT_FILE_BYTES = 4 * 2 ** 20;
