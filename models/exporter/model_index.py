@@ -41,7 +41,9 @@ def update_index(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
         if attribution:
             named += files
         entry["sha256"] = {f: sha256_file(out_dir / f) for f in dict.fromkeys(f for f in named if f)}
-        models = sorted([m for m in models if m.get("name") != name] + [entry], key=lambda m: m["name"])
+        # by name, image models first: readers that take a folder's first model get an image one
+        models = sorted([m for m in models if m.get("name") != name] + [entry],
+                        key=lambda m: (m.get("kind") == "text", m["name"]))
         tmp = index_path.with_name(f"index.json.{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"models": models}, indent=2) + "\n")
         os.replace(tmp, index_path)
