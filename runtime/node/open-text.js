@@ -81,8 +81,9 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
         const wanted = resolveTargets(metadata, targets);
         const list = checkMethods(methods, core.explainerMethodIds);
         const start = resolveStartLayer(metadata, startLayer);
+        // The predicted class comes from the run that explains it (a text explained before knows it).
         const predicted = wanted.some((t) => t.class === null) && !doc.logits ? await sessions.predict(doc, { methods: list }) : null;
-        const resolved = withPredicted(wanted, sessions.top5(doc)[0].id);
+        const resolved = withPredicted(wanted, doc.logits ? sessions.top5(doc)[0].id : null);
         const { results, timings } = await sessions.explain(doc, resolved, { methods: list, startLayer: start });
         return {
           top5: top5Of(metadata, sessions.top5(doc)),
