@@ -21,8 +21,8 @@ import { transformSync } from 'esbuild';
 import { DEFAULT_TEXT_MODEL, loadExplainer } from '../runtime/node/index.js';
 import { loadCore } from '../runtime/core.js';
 import { graphMethodIds } from '../runtime/metadata.js';
-import { skipReason, startSite, launch, openPage, paths } from '../tests/browser/harness.js';
-import { textModelRoutes, TEXT_MODEL_URL } from '../tests/browser/text-model-routes.js';
+import { skipReason, paths } from '../tests/browser/harness.js';
+import { openApiPage, TEXT_MODEL_URL } from '../tests/browser/text-api-page.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
@@ -92,20 +92,14 @@ async function nodeBench(texts, groups) {
   }
 }
 
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench text</title></head><body>
-<script type="module">window.__api = await import(new URL('vit-relevance.js', document.baseURI).href);</script></body></html>`;
-
 async function pageBench(texts, groups) {
   const reason = skipReason();
   if (reason) {
     console.log(`page: skipped: ${reason}`);
     return;
   }
-  const site = await startSite({ overrides: { '/bench-text.html': { body: PAGE, type: 'text/html' }, ...textModelRoutes() } });
-  const browser = await launch();
+  const { page, close } = await openApiPage();
   try {
-    const { page } = await openPage(browser, `${site.url}bench-text.html`);
-    await page.waitForFunction(() => window.__api, null, { timeout: 300_000 });
     await page.evaluate(async (url) => { window.__text = await window.__api.loadExplainer({ model: url, prepare: true }); }, TEXT_MODEL_URL);
     for (const [label, text] of texts) {
       const r = await page.evaluate(async ({ text: t, groups: gs, rounds: n }) => {
@@ -133,8 +127,7 @@ async function pageBench(texts, groups) {
       report('page', label, median(r.forward), groups, (g) => r.times[groups.indexOf(g)]);
     }
   } finally {
-    await browser.close();
-    await site.close();
+    await close();
   }
 }
 

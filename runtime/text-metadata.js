@@ -29,15 +29,9 @@ const isPositiveInt = (v) => Number.isInteger(v) && v > 0;
 // runtime/metadata.js validateMetadata, for both kinds).
 export function textMetadataProblems(metadata) {
   const problems = [];
-  const arch = metadata.architecture;
-  if (!arch || typeof arch !== 'object') {
-    problems.push('"architecture" is missing');
-  } else {
-    for (const f of ARCHITECTURE_FIELDS) {
-      if (!isPositiveInt(arch[f])) problems.push(`"architecture.${f}" must be a positive integer`);
-    }
-    if (isPositiveInt(arch.max_tokens) && arch.max_tokens < 3) problems.push('"architecture.max_tokens" must be at least 3 ([CLS], a word, [SEP])');
-  }
+  const arch = metadata.architecture ?? {};
+  for (const f of ARCHITECTURE_FIELDS) if (!isPositiveInt(arch[f])) problems.push(`"architecture.${f}" must be a positive integer`);
+  if (isPositiveInt(arch.max_tokens) && arch.max_tokens < 3) problems.push('"architecture.max_tokens" must be at least 3 ([CLS], a word, [SEP])');
   const tok = metadata.tokenizer;
   if (!tok || typeof tok !== 'object') {
     problems.push('"tokenizer" is missing');

@@ -64,16 +64,10 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
   /** @returns {import('./index.js').NodeText} */
   function openText(input) {
     const doc = sessions.openText(textOf(metadata, input));
-    const { tokenized } = doc;
+    const { tokenized } = doc; // text, tokens, ids, offsets, words, truncated
     open.add(doc);
-    const { truncated } = tokenized;
     return {
-      text: tokenized.text,
-      tokens: tokenized.tokens,
-      ids: tokenized.ids,
-      offsets: tokenized.offsets,
-      words: tokenized.words,
-      truncated,
+      ...tokenized,
       notice: doc.notice,
       /** @param {import('../explain-types.js').ExplainOptions} [options] */
       async explain({ targets, methods, startLayer = 0 } = {}) {
@@ -88,12 +82,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
         return {
           top5: top5Of(metadata, sessions.top5(doc)),
           targets: results.map(({ target, maps, wordMaps }) => textTarget(metadata, target, maps, wordMaps, list, doc.logits)),
-          text: tokenized.text,
-          tokens: tokenized.tokens,
-          ids: tokenized.ids,
-          offsets: tokenized.offsets,
-          words: tokenized.words,
-          truncated,
+          ...tokenized,
           notes: doc.notice ? [doc.notice] : [],
           region: null,
           width: null,

@@ -8,35 +8,23 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, startSite, launch, openPage, WAIT_MS } from './harness.js';
+import { skipReason, WAIT_MS } from './harness.js';
 import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
 import { pearson } from '../node/maps-support.js';
-import { textModelRoutes, TEXT_MODEL_URL } from './text-model-routes.js';
+import { openApiPage, TEXT_MODEL_URL } from './text-api-page.js';
 
 const built = existsSync(path.join(DEFAULT_TEXT_MODEL, 'index.json'));
 const skip = skipReason() ?? (built ? false : 'the default text model is not built: run `npm run build`');
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>text api</title></head><body>
-<script type="module">window.__api = await import(new URL('vit-relevance.js', document.baseURI).href);</script></body></html>`;
 const TEXT = 'The acting is superb, but the plot is a complete mess.';
 const METHODS = ['transformer_attribution', 'attention_rollout', 'gradcam', 'partial_lrp', 'lrp_full', 'attnlrp'];
 
-let site;
-let browser;
-let session;
-
+let api;
 before(async () => {
-  if (skip) return;
-  site = await startSite({ overrides: { '/api.html': { body: PAGE, type: 'text/html' }, ...textModelRoutes() } });
-  browser = await launch();
-  session = await openPage(browser, `${site.url}api.html`);
-  await session.page.waitForFunction(() => window.__api, null, { timeout: WAIT_MS });
+  if (!skip) api = await openApiPage();
 });
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+after(() => api?.close());
 
-const run = (fn, arg) => session.page.evaluate(fn, arg);
+const run = (fn, arg) => api.page.evaluate(fn, arg);
 
 test('a text explained in the browser as in Node: same calls, same maps', { skip, timeout: WAIT_MS }, async () => {
   const model = TEXT_MODEL_URL;
