@@ -175,7 +175,10 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     },
     // A photo to explain several times (the text models' open(text), for photos): its
     // tensors are kept between explanations as for a photo explained again.
-    open: (image) => ({ explain: (options) => photoExplainer.explain(image, options), close: () => {} }),
+    open: (image) => {
+      if (isTextInput(image)) throw new Error(kindMismatch(metadata, 'text'));
+      return { explain: (options) => photoExplainer.explain(image, options), close: () => {} };
+    },
     close: () => {
       if (last) photoSessions.closePhoto(last.photo);
       last = null;
