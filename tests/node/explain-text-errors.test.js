@@ -11,6 +11,7 @@ import { runCli, tempDir } from './maps-support.js';
 import { coreBuilt } from './explain-support.js';
 import { MAX_TEXT_FILE_BYTES } from '../../runtime/node/text-file.js';
 import { tinyExplainerOnnx, tinyMetadata } from './explainer-fixture.js';
+import { loadExplainer } from '../../runtime/node/index.js';
 
 const skip = coreBuilt ? false : 'the WebAssembly core is not built: run `npm run build`';
 
@@ -113,4 +114,17 @@ test('photo options with a text', { skip }, () => {
 
 test('a start layer beyond the model', { skip }, () => {
   refuses(['--text', 'a good film', '--model', model, '--start-layer', '2'], /--start-layer must be a block index 0\.\.1/);
+});
+
+test('the Node API: an image model refuses a text at open()', { skip }, async () => {
+  const dir = tempDir('vitrel-image-model-');
+  await writeFile(path.join(dir, 'tiny.onnx'), tinyExplainerOnnx());
+  await writeFile(path.join(dir, 'tiny.json'), JSON.stringify(tinyMetadata()));
+  const explainer = await loadExplainer({ model: path.join(dir, 'tiny.onnx') });
+  try {
+    assert.equal(explainer.kind, 'image');
+    assert.throws(() => explainer.open({ text: 'a good film' }), /^Error: tiny is an image model: it explains photos, not texts/);
+  } finally {
+    await explainer.close();
+  }
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
+import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
 import { runCli, tempDir } from './maps-support.js';
 
 const skip = existsSync(path.join(DEFAULT_TEXT_MODEL, 'index.json')) ? false : 'the default text model is not built: run `npm run build`';
@@ -78,4 +78,15 @@ test('attribute --text writes the attribution over tokens as JSON and SVG', { sk
   assert.equal(doc.attattr_words.length, doc.words.length);
   assert.equal(typeof doc.tree.topToken, 'string');
   for (const f of ['heads.svg', 'tree.svg']) assert.match(await readFile(path.join(out, f), 'utf8'), /^<svg xmlns/);
+});
+
+test('the Node API refuses an empty text and a photo in one line', { skip, timeout: 600_000 }, async () => {
+  const explainer = await loadExplainer({ model: DEFAULT_TEXT_MODEL });
+  try {
+    assert.equal(explainer.kind, 'text');
+    assert.throws(() => explainer.open('  '), /^Error: the text is only whitespace: give a text to explain$/);
+    assert.throws(() => explainer.open(/** @type {any} */ ({ pixels: new Float32Array(3) })), /is a text model: it explains texts, not photos/);
+  } finally {
+    await explainer.close();
+  }
 });
