@@ -9,7 +9,8 @@
       [--crop-pct P] [--interpolation bicubic|bilinear] [--plain] [--split] [--attribution]
 
 --source takes any timm, Hugging Face or torchvision ViT checkpoint (a file or a folder,
-models/exporter/layouts) and checks the graph against a PyTorch forward before writing.
+models/exporter/layouts), or a Hugging Face BERT/DistilBERT sequence classifier folder
+(models/exporter/text), and checks the graph against a PyTorch forward before writing.
 
 Writes OUT/<name>.onnx, OUT/<name>.json, updates OUT/index.json, and with --plain also
 OUT/<name>.forward.onnx (logits only), with --split the page's graphs (.graph.onnx, .photo.onnx,
@@ -183,6 +184,9 @@ def export_source(args) -> int:
     source = Path(args.source).resolve()
     if not source.exists():
         raise CheckpointMissing(f"{source} does not exist")
+    if source.is_dir() and is_text_folder(source):  # BERT-family text classifiers
+        from models.exporter.text.export import export_text
+        return export_text(args, source, out, started)
     name = source_name(source, options)
     stamp = cache.read_stamp(cache.stamp_path(out, name))
     weights, *configs = source_files(source)
@@ -216,6 +220,14 @@ def export_source(args) -> int:
             out.rmdir()  # a refused export leaves no folder behind
         raise
     return 0
+
+
+def is_text_folder(folder: Path) -> bool:
+    """A Hugging Face folder of a text model (supported or not: text/layout.py says which)."""
+    from models.exporter.layouts.files import read_json
+    from models.exporter.text.layout import text_model_type
+
+    return text_model_type(read_json(folder / "config.json")) is not None
 
 
 def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, stamp=None,
