@@ -82,6 +82,7 @@ TokenLayout token_layout(const val& options) {
   layout.grid_rows = int_field(options, "gridRows", 0);
   layout.grid_cols = int_field(options, "gridCols", 0);
   layout.special_tokens = int_field(options, "specialTokens", 1);
+  layout.text_tokens = int_field(options, "textTokens", 0);
   return layout;
 }
 

@@ -27,7 +27,7 @@ std::vector<float> float_list_field(const emscripten::val& object, const char* k
 // ids, registry.h): Floats or undefined each. The views borrow the Floats' memory.
 RelevanceInputs relevance_inputs(const emscripten::val& tensors);
 
-// { gridRows, gridCols, specialTokens }
+// { gridRows, gridCols, specialTokens, textTokens (> 0: a text layout) }
 TokenLayout token_layout(const emscripten::val& options);
 
 // { startLayer, queryToken (default: the pool's readout), pool (an id, default "cls") }

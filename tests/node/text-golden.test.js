@@ -56,8 +56,13 @@ test('the default text model reproduces the official BERT code on the golden sen
             const want = golden.get(`${name}/${c}/${key}`).data;
             const where = `${name}, class ${c}, ${key}`;
             assert.deepEqual(map.shape, [opened.ids.length], `${where}: one value per token`);
+            if (Array.prototype.every.call(want, Number.isNaN)) {
+              // The official GradCAM divides by zero where every head weight is negative: NaN
+              // there, zeros here (as for images).
+              assert.ok(map.data.every((v) => v === 0), `${where}: NaN in the golden data, not zeros here`);
+              continue;
+            }
             if (constant(want)) {
-              // GradCAM of a class whose every head weight is negative: nothing to show.
               assert.ok(constant(map.data), `${where}: constant in the golden data, not here`);
               continue;
             }
