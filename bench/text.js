@@ -31,7 +31,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
 const verdict = (ok) => (ok ? 'OK' : 'MISSED');
 
-if (!existsSync(path.join(DEFAULT_TEXT_MODEL, 'index.json'))) {
+if (!existsSync(DEFAULT_TEXT_MODEL)) {
   console.log('bench text: skipped: the default text model is not built (npm run build)');
   process.exit(0);
 }
@@ -176,7 +176,7 @@ function siteDownload() {
   const code = readdirSync(site).filter((f) => /\.(js|mjs|css|html)$/.test(f)).reduce((s, f) => s + gz(readFileSync(path.join(site, f))), 0);
   const page = modelBytes + ortWasm + code;
   const added = textJs + textWasm;
-  const textFiles = readdirSync(path.join(site, 'models')).filter((f) => f.includes(path.basename(DEFAULT_TEXT_MODEL)));
+  const textFiles = readdirSync(path.join(site, 'models')).filter((f) => f.startsWith(path.basename(DEFAULT_TEXT_MODEL, '.onnx')));
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log(`site: text model files in it: ${textFiles.length}; text's code: ${kb(textJs)} of JavaScript and at most ${kb(textWasm)} of `
     + `the core's WebAssembly (${textObjects.length} object files), gzipped; the page's first-visit download ${(page / 2 ** 20).toFixed(1)} MB `

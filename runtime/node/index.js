@@ -61,8 +61,8 @@ export * from '../explain-types.js'; // the shared types: no code
  */
 
 const DEFAULT_MODELS = fileURLToPath(new URL('../../build/models/', import.meta.url));
-// The default text model's folder (npm run build exports it from bert-mini-sst2-movies).
-export const DEFAULT_TEXT_MODEL = fileURLToPath(new URL('../../build/models/bert-mini-sst2-movies/', import.meta.url));
+// The default text model's graph (npm run build exports it from bert-mini-sst2-movies).
+export const DEFAULT_TEXT_MODEL = fileURLToPath(new URL('../../build/models/bert-mini-sst2-movies.onnx', import.meta.url));
 const now = () => performance.now();
 let corePromise = null;
 const sharedCore = () => (corePromise ??= loadCore());

@@ -7,13 +7,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { skipReason, WAIT_MS } from './harness.js';
 import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
 import { pearson } from '../node/maps-support.js';
 import { openApiPage, TEXT_MODEL_URL } from './text-api-page.js';
 
-const built = existsSync(path.join(DEFAULT_TEXT_MODEL, 'index.json'));
+const built = existsSync(DEFAULT_TEXT_MODEL);
 const skip = skipReason() ?? (built ? false : 'the default text model is not built: run `npm run build`');
 const TEXT = 'The acting is superb, but the plot is a complete mess.';
 const METHODS = ['transformer_attribution', 'attention_rollout', 'gradcam', 'partial_lrp', 'lrp_full', 'attnlrp'];

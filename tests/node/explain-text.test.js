@@ -10,7 +10,7 @@ import path from 'node:path';
 import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
 import { runCli, tempDir } from './maps-support.js';
 
-const skip = existsSync(path.join(DEFAULT_TEXT_MODEL, 'index.json')) ? false : 'the default text model is not built: run `npm run build`';
+const skip = existsSync(DEFAULT_TEXT_MODEL) ? false : 'the default text model is not built: run `npm run build`';
 const TEXT = 'The acting is superb, but the plot is a complete mess.';
 const METHODS = ['transformer_attribution', 'raw_attention', 'lrp_full'];
 

@@ -13,7 +13,7 @@ import { goldenDir, pearson } from './maps-support.js';
 import { readNpz } from './npz.js';
 
 const textGolden = path.join(goldenDir, 'text');
-const built = existsSync(path.join(DEFAULT_TEXT_MODEL, 'index.json'));
+const built = existsSync(DEFAULT_TEXT_MODEL);
 const skip = !existsSync(path.join(textGolden, 'golden_text.npz')) ? 'no golden text data in the shared folder'
   : !built ? 'the default text model is not built: run `npm run build`' : false;
 
