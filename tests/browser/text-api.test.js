@@ -55,8 +55,13 @@ test('a text explained in the browser as in Node: same calls, same maps', { skip
       assert.ok(Math.abs(got.prob - t.prob) < 1e-5, `p(${t.label})`);
       for (const m of METHODS) {
         assert.deepEqual(got.maps[m].shape, [want.tokens.length], `${m}: one value per token`);
-        const r = pearson(got.maps[m].data, t.maps[m].data);
-        assert.ok(r > 0.9999, `${t.label} ${m}: browser vs Node Pearson ${r}`);
+        const mine = got.maps[m].data;
+        if (t.maps[m].data.every((v) => v === 0)) {
+          assert.ok(mine.every((v) => v === 0), `${t.label} ${m}: zeros in Node, not in the browser`); // GradCAM, all head weights negative
+        } else {
+          const r = pearson(mine, t.maps[m].data);
+          assert.ok(r > 0.9999, `${t.label} ${m}: browser vs Node Pearson ${r}`);
+        }
         assert.equal(got.wordMaps[m].length, want.words.length);
       }
     }
