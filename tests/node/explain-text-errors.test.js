@@ -11,32 +11,12 @@ import { runCli, tempDir } from './maps-support.js';
 import { coreBuilt } from './explain-support.js';
 import { MAX_TEXT_FILE_BYTES } from '../../runtime/node/text-file.js';
 import { tinyExplainerOnnx, tinyMetadata } from './explainer-fixture.js';
+import { writeTextModel } from './text-model-fixture.js';
 import { loadExplainer } from '../../runtime/node/index.js';
 
 const skip = coreBuilt ? false : 'the WebAssembly core is not built: run `npm run build`';
 
-// A text model's folder as the exporter writes it (docs/architecture.md, "Text models"),
-// its graph not an ONNX file.
-async function textModelDir() {
-  const dir = tempDir('vitrel-text-model-');
-  const name = 'tiny-text';
-  await writeFile(path.join(dir, `${name}.onnx`), 'not an ONNX graph');
-  await writeFile(path.join(dir, `${name}.vocab.txt`), '[PAD]\n[UNK]\n[CLS]\n[SEP]\ngood\nbad\n');
-  await writeFile(path.join(dir, `${name}.json`), JSON.stringify({
-    format: 'vit-relevance-explainer', format_version: 1, kind: 'text', name, onnx: `${name}.onnx`,
-    architecture: { family: 'bert', blocks: 2, heads: 2, embed_dim: 8, max_tokens: 16, num_classes: 2, vocab_size: 6 },
-    tokenizer: { vocab: `${name}.vocab.txt`, do_lower_case: true, strip_accents: null, tokenize_chinese_chars: true,
-      cls_token: '[CLS]', sep_token: '[SEP]', unk_token: '[UNK]', pad_token: '[PAD]' },
-    labels: ['negative', 'positive'],
-    inputs: { input_ids: [1, 'S'], target: ['K', 2], token_relevance: [] },
-    outputs: { logits: [1, 2], attn: [2, 2, 'S', 'S'], attn_grad: ['K', 2, 2, 'S', 'S'], attn_rel: ['K', 2, 2, 'S', 'S'],
-      attn_rel_classic_last: ['K', 2, 'S', 'S'], input_rel_classic: ['K', 'S'] },
-  }));
-  await writeFile(path.join(dir, 'index.json'), JSON.stringify({ models: [{ name, onnx: `${name}.onnx`, metadata: `${name}.json`, kind: 'text' }] }));
-  return dir;
-}
-
-const model = await textModelDir();
+const model = writeTextModel(tempDir('vitrel-text-model-'));
 
 async function textFile(content, name = 'texts.txt') {
   const file = path.join(tempDir('vitrel-text-in-'), name);
