@@ -96,7 +96,8 @@ class Reference:
             key = self.layer.format(b)
 
             def dense(t, part):
-                return F.linear(t, self.sd[key + self.parts[part] + ".weight"], self.sd[key + self.parts[part] + ".bias"])
+                name = key + self.parts[part]
+                return F.linear(t, self.sd[name + ".weight"], self.sd[name + ".bias"])
 
             n, s, d = x.shape
             q, k, v = (dense(x, p).reshape(n, s, self.heads, -1).transpose(1, 2) for p in ("q", "k", "v"))

@@ -9,7 +9,7 @@ from typing import Dict
 import onnx
 import torch
 
-from ..attribution import BLOCK_INPUTS, BLOCK_OUTPUTS, STATES_INPUTS, STATES_OUTPUTS
+from ..attribution import BLOCK_INPUTS, BLOCK_OUTPUTS, STATES_OUTPUTS
 from ..errors import ExportCheckFailed
 from ..graph_cleanup import clean_file
 from ..onnx_export import _check_io, _dims
