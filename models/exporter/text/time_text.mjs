@@ -6,6 +6,7 @@
 //   node models/exporter/text/time_text.mjs <explainer.onnx> <forward.onnx> [rounds] [threads] [lengths] [reference.onnx]
 import fs from 'node:fs';
 import * as ort from 'onnxruntime-web';
+import { timeInterleaved } from '../interleaved.mjs';
 
 const [explainerPath, forwardPath, rounds = '3', threads = '2', lengths = '32,512', referencePath] = process.argv.slice(2);
 ort.env.wasm.numThreads = Number(threads);
@@ -42,13 +43,5 @@ for (const n of lengths.split(',').map(Number)) {
     });
   }
 }
-const ms = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (const run of Object.values(cases)) await run(); // warm-up
-for (let r = 0; r < Number(rounds); r += 1) {
-  for (const [name, run] of Object.entries(cases)) {
-    const t0 = performance.now();
-    await run();
-    ms[name].push(performance.now() - t0);
-  }
-}
-console.log(JSON.stringify({ open: openMs, median: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, median(v)])) }, null, 1));
+const runs = await timeInterleaved(cases, rounds);
+console.log(JSON.stringify({ open: openMs, runs }, null, 1));
