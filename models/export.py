@@ -35,6 +35,7 @@ from models.exporter.architectures import (KNOWN_MODELS, check_state_dict,  # no
                                            default_preprocess, infer_config, known_model)
 from models.exporter.checkpoints import (checkpoint_dir, load_state_dict,  # noqa: E402
                                          locate_or_download, sha256_file)
+from models.exporter.clock import StageClock  # noqa: E402
 from models.exporter.errors import CheckpointMissing, ExportUserError, UnknownModel  # noqa: E402
 from models.exporter.families import FAMILIES  # noqa: E402
 from models.exporter.metadata import build_metadata, read_synset_words  # noqa: E402
@@ -297,22 +298,6 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         cache.write_stamp(cache.stamp_path(out, name), stamp(files))
     print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
           f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
-
-
-class StageClock:
-    """str(): the CPU seconds (this process and the subprocesses it waited for) and the wall
-    seconds since it was made: the export's stages say what they cost."""
-
-    def __init__(self):
-        self.cpu, self.wall = self._cpu(), time.perf_counter()
-
-    @staticmethod
-    def _cpu() -> float:
-        t = os.times()
-        return t.user + t.system + t.children_user + t.children_system
-
-    def __str__(self):
-        return f"{self._cpu() - self.cpu:.1f} s CPU, {time.perf_counter() - self.wall:.1f} s"
 
 
 def main(argv=None) -> int:

@@ -27,7 +27,7 @@ const OPTIONS = {
 };
 const CHOICES = { act: ['gelu', 'gelu_tanh', 'quickgelu'], interpolation: ['bicubic', 'bilinear'] };
 
-export const summary = 'a timm, Hugging Face or torchvision ViT checkpoint → a model folder';
+export const summary = 'a timm, Hugging Face or torchvision ViT checkpoint, or a Hugging Face BERT/DistilBERT classifier → a model folder';
 
 export function usage() {
   return `usage: vit-relevance export SOURCE --out DIR [--name NAME] [--labels FILE] [--heads N]
@@ -43,6 +43,11 @@ forward of the checkpoint within 1e-4 before it writes DIR (minutes: DeiT-tiny a
 on 2 cores, a 12-block ViT-B/16 more). Run again with the same checkpoint, options and
 exporter, it finds DIR up to date and does nothing. Then:
   vit-relevance explain photo.jpg --model DIR --out maps/
+
+A Hugging Face BertForSequenceClassification or DistilBertForSequenceClassification folder
+(config.json, the weights, vocab.txt, tokenizer_config.json) gives a text model: the same
+checks on texts of 3 to 40 tokens, the vocabulary copied beside the graphs; the image
+options do not apply to it.
 
 options:
 ${formatOptions(OPTIONS)}`;

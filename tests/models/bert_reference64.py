@@ -17,32 +17,8 @@ import math
 import torch
 import torch.nn.functional as F
 
+from attnlrp_reference import _ACTIVATIONS as _ACT, _DivideGradient, _IdentityRule
 from lrp_reference64 import CLASSIC, PROPOSED, Add, Clone, Linear, Product, TakeToken
-
-_ACT = {"gelu": F.gelu, "gelu_new": lambda u: F.gelu(u, approximate="tanh"), "tanh": torch.tanh,
-        "relu": torch.relu}
-
-
-class _IdentityRule(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, act):
-        y = _ACT[act](x)
-        ctx.save_for_backward(y / (x + 1e-10))
-        return y
-
-    @staticmethod
-    def backward(ctx, g):
-        return g * ctx.saved_tensors[0], None
-
-
-class _HalfGradient(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x.view_as(x)
-
-    @staticmethod
-    def backward(ctx, g):
-        return g / 2
 
 
 def names(config):
@@ -96,7 +72,8 @@ class Reference:
             key = self.layer.format(b)
 
             def dense(t, part):
-                return F.linear(t, self.sd[key + self.parts[part] + ".weight"], self.sd[key + self.parts[part] + ".bias"])
+                name = key + self.parts[part]
+                return F.linear(t, self.sd[name + ".weight"], self.sd[name + ".bias"])
 
             n, s, d = x.shape
             q, k, v = (dense(x, p).reshape(n, s, self.heads, -1).transpose(1, 2) for p in ("q", "k", "v"))
@@ -104,14 +81,14 @@ class Reference:
                 q, k = q.detach(), k.detach()
             scores = q @ k.transpose(-1, -2)
             if rule == "attnlrp":
-                scores = _HalfGradient.apply(scores)
+                scores = _DivideGradient.apply(scores, 2.0)
             a = torch.softmax(scores / math.sqrt(d // self.heads), dim=-1)
             if a.requires_grad:
                 a.retain_grad()
             attns.append(a)
             o = a @ v
             if rule == "attnlrp":
-                o = _HalfGradient.apply(o)
+                o = _DivideGradient.apply(o, 2.0)
             x = self.ln(dense(o.transpose(1, 2).reshape(n, s, d), "o") + x, key + self.parts["n1"], rule is not None)
             u = dense(x, "f1")
             u = _IdentityRule.apply(u, self.act) if rule else _ACT[self.act](u)

@@ -27,13 +27,17 @@ CONFIGS = {
 }
 
 
+def read_model(name, tmp_path_factory):
+    """(HF config, HF state dict, TextCheckpoint read from its folder)."""
+    config = CONFIGS[name]
+    sd = random_state_dict(config, seed=3)
+    folder = write_folder(tmp_path_factory.mktemp(name), config, sd)
+    return config, sd, read_text_folder(folder, name)
+
+
 @pytest.fixture(scope="module", params=list(CONFIGS))
 def model(request, tmp_path_factory):
-    """(HF config, HF state dict, TextCheckpoint read from its folder)."""
-    config = CONFIGS[request.param]
-    sd = random_state_dict(config, seed=3)
-    folder = write_folder(tmp_path_factory.mktemp(request.param), config, sd)
-    return config, sd, read_text_folder(folder, request.param)
+    return read_model(request.param, tmp_path_factory)
 
 
 def one_hot(classes, count):
@@ -106,26 +110,26 @@ def test_switches_off_give_zeros_and_leave_every_other_output(model):
 # -- onnxruntime-web -------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def exported(model, tmp_path_factory):
+@pytest.fixture(scope="module", params=["bert", "distilbert"])
+def exported(request, tmp_path_factory):
     skip_without_ort()
-    _, _, ckpt = model
+    _, _, ckpt = read_model(request.param, tmp_path_factory)
     path = tmp_path_factory.mktemp("onnx") / f"{ckpt.cfg.name}.onnx"
     export_explainer(build_text_explainer(ckpt.cfg, ckpt.state_dict), ckpt.cfg, path)
     return ckpt, path
 
 
-@pytest.mark.parametrize("tokens", [5, 17])
-def test_onnxruntime_web_matches_the_module_at_any_length(exported, tokens, tmp_path):
+def test_onnxruntime_web_matches_the_module_at_any_length(exported, tmp_path):
     ckpt, path = exported
-    ids, target = random_ids(tokens, seed=tokens), one_hot([1, 0], ckpt.cfg.num_classes)
-    want = explain(ckpt, ids, target, torch.float32)
-    feeds = {"input_ids": ids.numpy(), "target": target.numpy(), "token_relevance": np.float32(1),
-             "attnlrp_relevance": np.float32(1), "cp_lrp_relevance": np.float32(1)}
-    got = run_feeds(path, tmp_path, feeds, OUTPUT_NAMES)
-    for name in OUTPUT_NAMES:
-        assert got[name].shape == tuple(want[name].shape), name
-        assert_close(f"ort_vs_torch.{name}", got[name], want[name], f"{ckpt.cfg.name} S={tokens}")
+    for tokens in (5, 17):  # one export, two lengths: S is dynamic
+        ids, target = random_ids(tokens, seed=tokens), one_hot([1, 0], ckpt.cfg.num_classes)
+        want = explain(ckpt, ids, target, torch.float32)
+        feeds = {"input_ids": ids.numpy(), "target": target.numpy(), "token_relevance": np.float32(1),
+                 "attnlrp_relevance": np.float32(1), "cp_lrp_relevance": np.float32(1)}
+        got = run_feeds(path, tmp_path / str(tokens), feeds, OUTPUT_NAMES)
+        for name in OUTPUT_NAMES:
+            assert got[name].shape == tuple(want[name].shape), name
+            assert_close(f"ort_vs_torch.{name}", got[name], want[name], f"{ckpt.cfg.name} S={tokens}")
 
 
 def test_onnxruntime_web_switches_off(exported, tmp_path):

@@ -45,13 +45,13 @@ def qkv_gradient(params, cfg: TextConfig, b: int, c, g_o, method: str, on, ones)
     attn = c.attn * on
     g_v = torch.matmul(attn.transpose(-1, -2), g_o)
     if method == "cp_lrp":  # A constant: only v's gradient, through the value rows
-        return torch.matmul(merge_heads(g_v, cfg), weight[2 * cfg.embed_dim:])
+        return torch.matmul(merge_heads(g_v, cfg, c.tokens), weight[2 * cfg.embed_dim:])
     g_a = torch.matmul(g_o, (c.v * on).transpose(-1, -2))
     g_z = attn * (g_a - torch.matmul(g_a * attn, ones)) * (1.0 / math.sqrt(cfg.head_dim))
     g_q = torch.matmul(g_z, c.k * on)
     g_k = torch.matmul(g_z.transpose(-1, -2), c.q * on)
     g_qkv = torch.stack([g_q, g_k, g_v], dim=1) * QKV_FACTORS  # [K, 3, h, S, d]
-    g_qkv = torch.cat([merge_heads(g_qkv[:, i], cfg) for i in range(3)], dim=-1)
+    g_qkv = torch.cat([merge_heads(g_qkv[:, i], cfg, c.tokens) for i in range(3)], dim=-1)
     return torch.matmul(g_qkv, weight)
 
 
@@ -62,5 +62,5 @@ def block_gradient(params, cfg: TextConfig, b: int, c, g, method: str, on, ones)
     g_u = torch.matmul(g_a2, params.get(pre + "mlp.fc2.weight")) * identity_ratio(c, cfg)
     g_x1 = g_a2 + torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
     g_a1 = layer_norm_gradient(g_x1, c.rstd1, params.get(pre + "norm1.weight"))
-    g_o = split_heads(torch.matmul(g_a1, params.get(pre + "attn.proj.weight")), cfg)
+    g_o = split_heads(torch.matmul(g_a1, params.get(pre + "attn.proj.weight")), cfg, c.tokens)
     return g_a1 + qkv_gradient(params, cfg, b, c, g_o, method, on, ones)

@@ -31,13 +31,14 @@ class TextStatesGraph(nn.Module):
 def scaled_attention_forward(params, cfg: TextConfig, b: int, hidden, alpha):
     """(A [h,S,S], record): layer b's attention from `hidden` [S,D], then layers b.. on the
     m copies whose layer-b attention is alpha_i·A (records batched [m, ..]; logits [m, C])."""
-    c = block_attention(params, cfg, b, hidden)
+    tokens = hidden.shape[0]
+    c = block_attention(params, cfg, b, hidden, tokens)
     c = block_output(params, cfg, b, c, alpha.reshape(-1, 1, 1, 1) * c.attn)
     record = SimpleNamespace(blocks=[None] * cfg.depth, embed=SimpleNamespace(ones=torch.ones_like(hidden[:, :1])))
     record.blocks[b] = c
     x = c.x_out
     for j in range(b + 1, cfg.depth):
-        record.blocks[j] = block_forward(params, cfg, j, x)
+        record.blocks[j] = block_forward(params, cfg, j, x, tokens)
         x = record.blocks[j].x_out
     record.head = head_forward(params, cfg, x)
     return c.attn, record

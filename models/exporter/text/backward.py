@@ -36,7 +36,7 @@ def block_attention_gradient(params, cfg: TextConfig, b: int, c, g, below: bool 
     g_u = torch.matmul(g_a2, params.get(pre + "mlp.fc2.weight")) * activation_grad(c, cfg)
     g_x1 = g_a2 + torch.matmul(g_u, params.get(pre + "mlp.fc1.weight"))
     g_a1 = layer_norm_backward(g_x1, c.xhat1, c.rstd1, params.get(pre + "norm1.weight"))
-    g_o = split_heads(torch.matmul(g_a1, params.get(pre + "attn.proj.weight")), cfg)  # [K, h, S, d]
+    g_o = split_heads(torch.matmul(g_a1, params.get(pre + "attn.proj.weight")), cfg, c.tokens)  # [K, h, S, d]
     g_attn = torch.matmul(g_o, c.v.transpose(-1, -2))
     if not below:
         return g_attn, None
@@ -45,7 +45,7 @@ def block_attention_gradient(params, cfg: TextConfig, b: int, c, g, below: bool 
     g_z = attn * (g_attn - (g_attn * attn).sum(-1, keepdim=True)) * (1.0 / math.sqrt(cfg.head_dim))
     g_q = torch.matmul(g_z, c.k)
     g_k = torch.matmul(g_z.transpose(-1, -2), c.q)
-    g_qkv = torch.cat([merge_heads(g_q, cfg), merge_heads(g_k, cfg), merge_heads(g_v, cfg)], dim=-1)
+    g_qkv = torch.cat([merge_heads(g, cfg, c.tokens) for g in (g_q, g_k, g_v)], dim=-1)
     return g_attn, g_a1 + torch.matmul(g_qkv, params.get(pre + "attn.qkv.weight"))
 
 

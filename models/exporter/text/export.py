@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .. import cache
 from ..checkpoints import sha256_file
+from ..clock import StageClock
 from ..errors import ExportUserError
 from ..layouts.files import folder_weights
 from ..model_index import update_index
@@ -62,6 +63,7 @@ def export_text(args, source: Path, out: Path, started: float) -> int:
     print(describe(checkpoint), flush=True)
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
+    total = StageClock()  # the export's CPU time: the wall time depends on the machine's load
     try:
         written = write_text_model(args, out, checkpoint, expected, weights)
     except BaseException:
@@ -69,11 +71,10 @@ def export_text(args, source: Path, out: Path, started: float) -> int:
             out.rmdir()  # a refused export leaves no folder behind
         raise
     files = {f: (out / f).stat().st_size for f in written}
-    cache.write_stamp(cache.stamp_path(out, name),
-                      {**expected, "files": files, "checkpoint": cache.checkpoint_record(weights,
-                                                                                         expected["checkpoint_sha256"])})
+    record = cache.checkpoint_record(weights, expected["checkpoint_sha256"])
+    cache.write_stamp(cache.stamp_path(out, name), {**expected, "files": files, "checkpoint": record})
     print(f"{name}: wrote {out / (name + '.onnx')} ({files[name + '.onnx'] / 1e6:.1f} MB) and "
-          f"{len(written) - 1} more files in {time.time() - started:.1f} s")
+          f"{len(written) - 1} more files in {time.time() - started:.1f} s ({total})")
     return 0
 
 
@@ -91,28 +92,29 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
                                                       f"{name}.forward.onnx")
     with tempfile.TemporaryDirectory(dir=out, prefix=f".{name}.") as tmp:
         tmp = Path(tmp)
-        clock = time.perf_counter()
+        clock = StageClock()
         export_explainer(build_text_explainer(cfg, checkpoint.state_dict), cfg, tmp / onnx_file)
         verify_explainer(tmp / onnx_file, cfg)
         export_plain(build_text_plain(cfg, checkpoint.state_dict), cfg, tmp / forward_file)
         ratio = check_size_ratio(tmp / onnx_file, tmp / forward_file, cfg.depth)
-        print(f"  built the explainer ({ratio:.3f}x the plain forward graph): "
-              f"{time.perf_counter() - clock:.1f} s", flush=True)
-        clock = time.perf_counter()
+        print(f"  built the explainer ({ratio:.3f}x the plain forward graph) and the forward graph: {clock}",
+              flush=True)
+        clock = StageClock()
         difference = check_parity(cfg, checkpoint.state_dict, checkpoint.tokenizer, tmp / onnx_file)
         print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the PyTorch "
-              f"forward (limit {LIMIT:g}; {time.perf_counter() - clock:.1f} s)", flush=True)
+              f"forward (limit {LIMIT:g}; {clock})", flush=True)
         attribution = None
         if args.attribution:
-            clock = time.perf_counter()
+            clock = StageClock()
             attribution = export_attribution(cfg, checkpoint.state_dict, tmp, name)
-            print(f"  built the attribution graphs: {time.perf_counter() - clock:.1f} s", flush=True)
+            print(f"  built the attribution graphs: {clock}", flush=True)
         shutil.copyfile(checkpoint.vocab, tmp / vocab_file)
         written = wanted_files(args, name, cfg.depth)
         for f in written:
             os.replace(tmp / f, out / f)
-    meta = build_text_metadata(cfg, checkpoint.labels, checkpoint.tokenizer, {"onnx": onnx_file, "vocab": vocab_file},
-                               weights.name, expected["checkpoint_sha256"], expected["exporter_version"])
+    meta = build_text_metadata(cfg, checkpoint.labels, checkpoint.tokenizer,
+                               {"onnx": onnx_file, "vocab": vocab_file}, weights.name,
+                               expected["checkpoint_sha256"], expected["exporter_version"])
     (out / json_file).write_text(json.dumps(meta, indent=1) + "\n")
     update_index(out, name, onnx_file, json_file, forward_file if args.plain else None, None, attribution,
                  vocab=vocab_file)

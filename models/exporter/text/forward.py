@@ -19,38 +19,44 @@ from .config import TextConfig
 
 
 def embed(params, cfg: TextConfig, input_ids):
-    """input_ids [1, S] int64 -> the embedding record: x0 [S, D] (after the LayerNorm, the
-    encoder's input), xhat0/rstd0, and ones [S, 1] (row sums of streams that may be empty)."""
-    fw = SimpleNamespace()
+    """input_ids [1, S] int64 -> the embedding record: tokens (S, traced once: every reshape
+    that needs it reads this one value, so the graph holds one shape computation, not one
+    per reshape), x0 [S, D] (after the LayerNorm, the encoder's input), xhat0/rstd0, and
+    ones [S, 1] (row sums of streams that may be empty)."""
+    fw = SimpleNamespace(tokens=input_ids.shape[1])
     ids = input_ids[0]
     e = F.embedding(ids, params.get("embed.word"))
     if cfg.family == "bert":  # token type 0 for every token of one text
         e = e + params.get("embed.token_type")[0:1]
-    fw.e = e + params.get("embed.position")[: ids.shape[0]]
+    fw.e = e + params.get("embed.position")[: fw.tokens]
     fw.x0, fw.xhat0, fw.rstd0 = layer_norm_parts(fw.e, params.get("embed.norm.weight"),
                                                  params.get("embed.norm.bias"), cfg.ln_eps)
     fw.ones = torch.ones_like(fw.x0[:, :1])
     return fw
 
 
-def split_heads(t, cfg: TextConfig):
-    """[.., S, D] -> [.., h, S, d]."""
-    return t.reshape(*t.shape[:-1], cfg.heads, cfg.head_dim).transpose(-3, -2)
+def split_heads(t, cfg: TextConfig, tokens):
+    """[S, D] -> [h, S, d], or [n, S, D] -> [n, h, S, d] (n may be 0: an empty stream)."""
+    if t.dim() == 2:
+        return t.reshape(-1, cfg.heads, cfg.head_dim).transpose(0, 1)
+    return t.reshape(-1, tokens, cfg.heads, cfg.head_dim).transpose(1, 2)
 
 
-def merge_heads(t, cfg: TextConfig):
-    """[.., h, S, d] -> [.., S, D]."""
-    t = t.transpose(-3, -2)
-    return t.reshape(*t.shape[:-2], cfg.embed_dim)
+def merge_heads(t, cfg: TextConfig, tokens):
+    """[h, S, d] -> [S, D], or [n, h, S, d] -> [n, S, D]."""
+    if t.dim() == 3:
+        return t.transpose(0, 1).reshape(-1, cfg.embed_dim)
+    return t.transpose(1, 2).reshape(-1, tokens, cfg.embed_dim)
 
 
-def block_attention(params, cfg: TextConfig, b: int, x):
-    """Layer b's attention on x [.., S, D] up to the post-softmax attention [.., h, S, S]."""
+def block_attention(params, cfg: TextConfig, b: int, x, tokens):
+    """Layer b's attention on x [S, D] or [n, S, D] up to the post-softmax attention
+    [.., h, S, S]; tokens: S (embed)."""
     pre = f"blocks.{b}."
-    c = SimpleNamespace(x=x)
+    c = SimpleNamespace(x=x, tokens=tokens)
     c.qkv_product, qkv = linear_parts(x, params.get(pre + "attn.qkv.weight"), params.get(pre + "attn.qkv.bias"))
     d = cfg.embed_dim
-    c.q, c.k, c.v = (split_heads(qkv[..., i * d:(i + 1) * d], cfg) for i in range(3))
+    c.q, c.k, c.v = (split_heads(qkv[..., i * d:(i + 1) * d], cfg, tokens) for i in range(3))
     c.zqk = torch.matmul(c.q, c.k.transpose(-1, -2))  # unscaled q.k^T, the LRP product
     c.attn = torch.softmax(c.zqk / math.sqrt(cfg.head_dim), dim=-1)
     return c
@@ -63,7 +69,7 @@ def block_output(params, cfg: TextConfig, b: int, c, attn):
     eps = cfg.ln_eps
     c.attn_used = attn
     c.o = torch.matmul(attn, c.v)  # [.., h, S, d]
-    c.o_merged = merge_heads(c.o, cfg)
+    c.o_merged = merge_heads(c.o, cfg, c.tokens)
     c.proj_product, c.proj_out = linear_parts(c.o_merged, params.get(pre + "attn.proj.weight"),
                                               params.get(pre + "attn.proj.bias"))
     c.a1 = c.proj_out + c.x
@@ -79,8 +85,8 @@ def block_output(params, cfg: TextConfig, b: int, c, attn):
     return c
 
 
-def block_forward(params, cfg: TextConfig, b: int, x):
-    c = block_attention(params, cfg, b, x)
+def block_forward(params, cfg: TextConfig, b: int, x, tokens):
+    c = block_attention(params, cfg, b, x, tokens)
     return block_output(params, cfg, b, c, c.attn)
 
 
@@ -101,7 +107,7 @@ def text_forward(params, cfg: TextConfig, input_ids):
     fw = SimpleNamespace(embed=embed(params, cfg, input_ids), blocks=[])
     x = fw.embed.x0
     for b in range(cfg.depth):
-        fw.blocks.append(block_forward(params, cfg, b, x))
+        fw.blocks.append(block_forward(params, cfg, b, x, fw.embed.tokens))
         x = fw.blocks[-1].x_out
     fw.head = head_forward(params, cfg, x)
     return fw.head.logits, fw

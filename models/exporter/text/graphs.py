@@ -9,10 +9,10 @@ from typing import Dict
 import onnx
 import torch
 
-from ..attribution import BLOCK_INPUTS, BLOCK_OUTPUTS, STATES_INPUTS, STATES_OUTPUTS
+from ..attribution import BLOCK_INPUTS, BLOCK_OUTPUTS, STATES_OUTPUTS
 from ..errors import ExportCheckFailed
 from ..graph_cleanup import clean_file
-from ..onnx_export import _check_io, _dims
+from ..onnx_export import _dims, contract_problems
 from ..scan_graph import OPSET
 from ..split_export import externalise
 from .attribution import TextBlockAttribution, TextStatesGraph
@@ -58,19 +58,15 @@ def export_plain(module: PlainText, cfg: TextConfig, path: Path) -> None:
 def verify_explainer(path: Path, cfg: TextConfig) -> None:
     """onnx.checker, then the contract: names, order, types, static and dynamic dims
     (a static S would mean the trace froze the example's length)."""
-    onnx.checker.check_model(str(path))
-    graph = onnx.load(str(path), load_external_data=False).graph
-    initializers = {i.name for i in graph.initializer}
-    inputs = [i for i in graph.input if i.name not in initializers]
-    problems = _check_io("inputs", {i.name: _dims(i) for i in inputs}, input_shapes(cfg))
-    problems += _check_io("outputs", {o.name: _dims(o) for o in graph.output}, output_shapes(cfg))
-    for v in list(inputs) + list(graph.output):
+    shapes = {**input_shapes(cfg), **output_shapes(cfg)}
+    problems, values = contract_problems(path, input_shapes(cfg), output_shapes(cfg))
+    for v in values:
         want = onnx.TensorProto.INT64 if v.name == "input_ids" else onnx.TensorProto.FLOAT
         if v.type.tensor_type.elem_type != want:
             problems.append(f"{v.name} is not {'int64' if want == onnx.TensorProto.INT64 else 'float32'}")
-        for axis, (got, expected) in enumerate(zip(_dims(v), {**input_shapes(cfg), **output_shapes(cfg)}[v.name])):
-            if expected == S and not isinstance(got, str):
-                problems.append(f"{v.name} axis {axis} is {got!r}, expected the dynamic S")
+        problems += [f"{v.name} axis {axis} is {got!r}, expected the dynamic S"
+                     for axis, (got, expected) in enumerate(zip(_dims(v), shapes.get(v.name, [])))
+                     if expected == S and not isinstance(got, str)]
     if problems:
         raise ExportCheckFailed(f"{path.name} breaks the text graph contract: " + "; ".join(problems))
 

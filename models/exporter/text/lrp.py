@@ -51,13 +51,13 @@ def block_relprop(params, cfg: TextConfig, b: int, c, R, classic_rows=None, want
     r_x1 = clone_relprop(r_x1, r_n, c.x1)
     r_x, r_p = residual_relprop(r_x1, c.x, c.proj_out, c.a1)  # LN1: identity
     r_o = linear(r_p, c.o_merged, "attn.proj")
-    r_a, r_v = product_relprop(each(lambda r: split_heads(r, cfg), r_o), c.attn, c.v, c.o, classic_rows)
+    r_a, r_v = product_relprop(each(lambda r: split_heads(r, cfg, c.tokens), r_o), c.attn, c.v, c.o, classic_rows)
     r_attn = r_a
     if wanted is not None:
         r_a, r_v, r_x = ((p, cl[: wanted * cl.shape[0]]) for p, cl in (r_a, r_v, r_x))
         classic_rows = ONE_ROW[:wanted]
     r_q, r_kt = product_relprop(r_a, c.q, c.k.transpose(-1, -2), c.zqk, classic_rows)
-    r_qkv = tuple(torch.cat([merge_heads(q, cfg), merge_heads(k.transpose(-1, -2), cfg), merge_heads(v, cfg)], -1)
+    r_qkv = tuple(torch.cat([merge_heads(t, cfg, c.tokens) for t in (q, k.transpose(-1, -2), v)], -1)
                   for q, k, v in zip(r_q, r_kt, r_v))
     # the 3-way Clone of x into query, key and value: x ⊙ Σ_i R_i/x = x ⊙ (R_qkv/x) (the same
     # denominator), then the Clone of x into the attention and the residual
