@@ -16,7 +16,8 @@ const benches = [
   ['sessions', 'session-open.js'], // a graph's session opening per optimisation level, and where it goes
   ['embed', 'embed.js'],      // <vit-relevance> elements: 2nd/3rd element and class switch vs the page's; script size
   ['main-core', 'main-core.js'], // the main thread's copy of the core: its load and memory, a redraw vs the Worker's round trip
-  ['scale', 'scale.js'],      // random ViT-S/16 and ViT-B/16 exports beside DeiT-tiny, in Node and the page: ratios, peak memory
+  ['scale', 'scale.js'],
+  ['text', 'text.js'],        // a text model: every method vs its forward in Node and the page; its export; what text adds to the site      // random ViT-S/16 and ViT-B/16 exports beside DeiT-tiny, in Node and the page: ratios, peak memory
 ];
 const only = process.argv.slice(2);
 let failed = 0;

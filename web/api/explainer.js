@@ -6,6 +6,9 @@ import { sharedClient, openSharedModel, hold, listenToNotices } from '../lib/sha
 import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
 import { resolveClass } from 'vit-relevance/runtime/targets.js';
 import { openPhoto, photoOfImageId, abortError } from './photo.js';
+import { KeptText } from './text.js';
+import { kindMismatch, modelKind } from 'vit-relevance/runtime/text-metadata.js';
+import { isTextInput } from 'vit-relevance/runtime/text-input.js';
 export { decodePhoto } from './photo.js';
 
 const BACKEND_NAMES = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
@@ -68,6 +71,7 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
   };
   const opened = { ...ready, prepare, methods: [...registry.keys()], method, backendNote: backendNote(backend, ready) };
   return {
+    kind: modelKind(metadata),
     metadata,
     methods: opened.methods,
     method,
@@ -78,9 +82,9 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     // A class id from an id, WordNet id or name (throws naming close matches).
     classId: (spec) => resolveClass(metadata, spec),
     label: (id) => metadata.labels[id],
-    // Decodes a photo once for several explanations; close() it when done.
+    // Decodes a photo (a text model: reads a text) once for several explanations; close() it when done.
     async open(image, options = {}) {
-      const photo = await openPhoto(client, opened, image, options);
+      const photo = await openInput(client, opened, image, options);
       photos.push(photo);
       return photo;
     },
@@ -102,6 +106,15 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
       release();
     },
   };
+}
+
+// The kind of the model decides: a text model reads a string or { text }, an image model
+// a photo (a string is its URL); the other kind is refused in one line.
+function openInput(client, model, input, options) {
+  const text = isTextInput(input) ? input.text : modelKind(model.metadata) === 'text' && typeof input === 'string' ? input : null;
+  const wrong = kindMismatch(model.metadata, text === null ? 'image' : 'text');
+  if (wrong) return Promise.reject(new Error(wrong));
+  return text === null ? openPhoto(client, model, input, options) : Promise.resolve(new KeptText(client, model, text));
 }
 
 /**

@@ -7,8 +7,8 @@ layers (BERT_explainability/modules/BERT/BERT.py) with the ViT exporter's rules
   rules; Clone of x1; LN1: identity; Add(proj branch, x): residual rule; proj: Linear;
   A·v: the product rule (R[b] = R_A after its division by 2); softmax, the 1/√d scale and
   the attention-mask add (0 for one text): identity; q·kᵀ: the product rule; the query,
-  key and value Linears and their 3-way Clone of x: one Linear rule on the stacked qkv
-  (the Clone sums what the three Linears return, the same sums); the Clone of x.
+  key and value Linears: one Linear rule on the stacked qkv (each output's own
+  denominator, the same sums); their 3-way Clone of x; the Clone of x (attention, residual).
 
 The head: classifier Linear, tanh (BERT's pooler; DistilBERT's ReLU) identity, the
 pooler's Linear, then the selection of row 0 ([CLS]). The classic stream has K rows down
@@ -59,7 +59,9 @@ def block_relprop(params, cfg: TextConfig, b: int, c, R, classic_rows=None, want
     r_q, r_kt = product_relprop(r_a, c.q, c.k.transpose(-1, -2), c.zqk, classic_rows)
     r_qkv = tuple(torch.cat([merge_heads(q, cfg), merge_heads(k.transpose(-1, -2), cfg), merge_heads(v, cfg)], -1)
                   for q, k, v in zip(r_q, r_kt, r_v))
-    r_n1 = linear(r_qkv, c.x, "attn.qkv")
+    # the 3-way Clone of x into query, key and value: x ⊙ Σ_i R_i/x = x ⊙ (R_qkv/x) (the same
+    # denominator), then the Clone of x into the attention and the residual
+    r_n1 = select_relprop(linear(r_qkv, c.x, "attn.qkv"), c.x)
     return r_attn, clone_relprop(r_x, r_n1, c.x)
 
 
