@@ -12,6 +12,7 @@
 #include "bytes.h"
 #include "floats.h"
 #include "js_errors.h"
+#include "options.h"
 #include "text/tokenizer.h"
 
 namespace vitrel::wasm {
@@ -26,42 +27,34 @@ std::string_view view_of(const Bytes& b) {
   return std::string_view(reinterpret_cast<const char*>(b.data()), b.byte_size());
 }
 
-// A field of metadata.tokenizer; absent or null → fallback, wrong type → InputError.
-val tokenizer_field(const val& config, const char* key) {
-  if (config.isUndefined() || config.isNull()) return val::undefined();
-  const val v = config[key];
-  return v.isNull() ? val::undefined() : v;
-}
+constexpr const char* kField = "tokenizer.";  // how messages name metadata.tokenizer's fields
 
 bool bool_of(const val& config, const char* key, bool fallback) {
-  const val v = tokenizer_field(config, key);
-  if (v.isUndefined()) return fallback;
-  if (!v.isTrue() && !v.isFalse())
-    throw InputError(std::string("tokenizer.") + key + " must be true or false");
-  return v.isTrue();
+  return bool_field(config, key, fallback, kField);
 }
 
-std::string string_of(const val& config, const char* key, const std::string& fallback) {
-  const val v = tokenizer_field(config, key);
-  if (v.isUndefined()) return fallback;
-  if (!v.isString() || v["length"].as<int>() == 0)
-    throw InputError(std::string("tokenizer.") + key + " must be a non-empty string");
-  return v.as<std::string>();
+// A token string: absent → fallback; an empty string can match nothing.
+std::string token_of(const val& config, const char* key, const std::string& fallback) {
+  std::string token = string_field(config, key, fallback, kField);
+  if (token.empty()) throw InputError(std::string(kField) + key + " must not be empty");
+  return token;
 }
 
 TokenizerConfig config_of(const val& config) {
   TokenizerConfig c;
   c.do_lower_case = bool_of(config, "do_lower_case", c.do_lower_case);
-  const val strip = tokenizer_field(config, "strip_accents");
-  if (!strip.isUndefined())
+  const bool strip_given = !config.isUndefined() && !config.isNull() &&
+                           !config["strip_accents"].isUndefined() &&
+                           !config["strip_accents"].isNull();  // null: follow do_lower_case
+  if (strip_given)
     c.strip_accents = bool_of(config, "strip_accents", false) ? TokenizerConfig::Strip::Yes
                                                               : TokenizerConfig::Strip::No;
   c.tokenize_chinese_chars = bool_of(config, "tokenize_chinese_chars", c.tokenize_chinese_chars);
-  c.cls_token = string_of(config, "cls_token", c.cls_token);
-  c.sep_token = string_of(config, "sep_token", c.sep_token);
-  c.unk_token = string_of(config, "unk_token", c.unk_token);
-  c.pad_token = string_of(config, "pad_token", c.pad_token);
-  c.mask_token = string_of(config, "mask_token", c.mask_token);
+  c.cls_token = token_of(config, "cls_token", c.cls_token);
+  c.sep_token = token_of(config, "sep_token", c.sep_token);
+  c.unk_token = token_of(config, "unk_token", c.unk_token);
+  c.pad_token = token_of(config, "pad_token", c.pad_token);
+  c.mask_token = token_of(config, "mask_token", c.mask_token);
   return c;
 }
 

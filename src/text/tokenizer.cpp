@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "common/errors.h"
@@ -39,6 +40,9 @@ const Special* special_at(const Chars& chars, size_t i, const std::vector<Specia
   }
   return best;
 }
+
+// The characters tokenized at a time, at least (cut after the next whitespace).
+constexpr size_t kStretch = 4096;
 
 struct WordPiece {
   Piece piece;
@@ -80,7 +84,18 @@ Encoding Tokenizer::encode(std::string_view text, int max_tokens) const {
                          : config_.strip_accents == TokenizerConfig::Strip::Yes;
   const BasicOptions basic{strip, config_.tokenize_chinese_chars};
 
+  // Only the tokens that fit are kept; the others are counted. The text is tokenized in
+  // stretches cut after whitespace (nothing joins across it), so memory beyond the decoded
+  // text stays bounded however long the text is.
+  const size_t capacity = static_cast<size_t>(max_tokens - 2);
   std::vector<WordPiece> pieces;
+  size_t dropped = 0;
+  const auto add = [&](const Piece& p, int word) {
+    if (pieces.size() < capacity)
+      pieces.push_back({p, word});
+    else
+      ++dropped;
+  };
   int words = 0;
   std::vector<Chars> fragment_words;
   std::vector<Piece> word_pieces;
@@ -92,7 +107,7 @@ Encoding Tokenizer::encode(std::string_view text, int max_tokens) const {
     for (const Chars& w : fragment_words) {
       word_pieces.clear();
       wordpiece(w, vocab_, unk_id_, word_pieces);
-      for (const Piece& p : word_pieces) pieces.push_back({p, words});
+      for (const Piece& p : word_pieces) add(p, words);
       ++words;
     }
   };
@@ -100,7 +115,7 @@ Encoding Tokenizer::encode(std::string_view text, int max_tokens) const {
     if (const Special* s = special_at(chars, i, specials)) {
       flush();
       const Char& last = chars[i + s->cps.size() - 1];
-      pieces.push_back({{s->id, chars[i].start, last.end}, words++});
+      add({s->id, chars[i].start, last.end}, words++);
       i += s->cps.size();
       continue;
     }
@@ -109,14 +124,15 @@ Encoding Tokenizer::encode(std::string_view text, int max_tokens) const {
       append_lower(chars[i], fragment);
     else
       fragment.push_back(chars[i]);
+    if (fragment.size() >= kStretch && char_class(chars[i].cp) == CharClass::Whitespace) flush();
     ++i;
   }
   flush();
 
   Encoding out;
   out.text_length = chars.empty() ? 0 : chars.back().end;
-  const size_t kept = std::min(pieces.size(), static_cast<size_t>(max_tokens - 2));
-  out.dropped_tokens = static_cast<int>(pieces.size() - kept);
+  const size_t kept = pieces.size();
+  out.dropped_tokens = static_cast<int>(std::min<size_t>(dropped, INT32_MAX));
   out.text_end = out.text_length;
   if (out.dropped_tokens > 0) {
     out.text_end = 0;

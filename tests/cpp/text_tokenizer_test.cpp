@@ -173,6 +173,27 @@ TEST(TextTokenizer, LongWordsAreUnknownAndWorkStaysLinear) {
   EXPECT_EQ(last.ids, (std::vector<int>{101, 100, 102}));
 }
 
+TEST(TextTokenizer, ALongTextIsTheSameAsItsPartsSeparatedByWhitespace) {
+  // Tokenized in stretches of several thousand characters: the cuts must not show.
+  const Tokenizer t = bert_tokenizer(true);
+  const std::string part =
+      "Cafe\xCC\x81 na\xC3\xAFve \xE4\xB8\xAD\xE6\x96\x87 unbelievable! x\xCC\xA3\xCC\x87 ";
+  std::string text;
+  std::vector<int> expected{101};
+  const Encoding one = t.encode(part, 512);
+  for (int i = 0; i < 800; ++i) {
+    text += part;
+    expected.insert(expected.end(), one.ids.begin() + 1, one.ids.end() - 1);
+  }
+  expected.push_back(102);
+  const Encoding all = t.encode(text, 100000);
+  EXPECT_EQ(all.ids, expected);
+  EXPECT_EQ(all.dropped_tokens, 0);
+  const Encoding cut = t.encode(text, 50);
+  EXPECT_EQ(cut.dropped_tokens, static_cast<int>(expected.size()) - 50);
+  expect_offset_invariants(cut, text, 50);
+}
+
 TEST(TextTokenizer, VocabularyErrorsNameTheLine) {
   expect_input_error([] { Vocabulary::parse(""); }, "vocab: the vocabulary is empty");
   expect_input_error([] { Vocabulary::parse("a\nb\na\n"); },

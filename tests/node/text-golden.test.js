@@ -58,7 +58,7 @@ test('the default text model reproduces the official BERT code on the golden sen
             assert.deepEqual(map.shape, [opened.ids.length], `${where}: one value per token`);
             if (Array.prototype.some.call(want, Number.isNaN)) {
               // The official GradCAM divides by zero where every head weight is negative: NaN
-              // there (but its [CLS] entry, set to 0), zeros here (as for images).
+              // there (but the [CLS] entry, set to 0 after), zeros here (as for images).
               assert.ok(map.data.every((v) => v === 0), `${where}: NaN in the golden data, not zeros here`);
               continue;
             }

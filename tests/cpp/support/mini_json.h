@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "text/utf8.h"
+
 namespace vitrel::test {
 
 struct JsonValue {
@@ -125,7 +127,7 @@ class JsonParser {
           case 'r': c = '\r'; break;
           case 'b': c = '\b'; break;
           case 'f': c = '\f'; break;
-          case 'u': append_code_point(escaped_code_point(), out); continue;
+          case 'u': text::append_utf8(escaped_code_point(), out); continue;
           default: c = e;
         }
       }
@@ -153,26 +155,6 @@ class JsonParser {
     pos_ = back;
     return high;
   }
-  // UTF-8; a lone surrogate becomes U+FFFD.
-  static void append_code_point(unsigned cp, std::string& out) {
-    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   const std::string& text_;
   size_t pos_ = 0;
 };
