@@ -112,7 +112,8 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
 
 /**
  * An explainer in the page's shared Worker; `kind` (the model's metadata) says whether it
- * opens photos or texts (a string is then the text, not a URL). backend: the one that runs; backendNote: why
+ * opens photos or texts: `{ text }` is a text; so is a string given to a text model (typed
+ * as a photo's URL here, since the kind is known only once the model has loaded). backend: the one that runs; backendNote: why
  * it is not the one asked for (no WebGPU here, or the page's model already open on
  * WebAssembly), null when it is. load: how the load went (phaseMs: how long it waited
  * for each load phase; compileMs: onnxruntime's compile). close() frees its photos; the
@@ -121,8 +122,9 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  *   backend: 'wasm' | 'webgpu', backendNote: string | null, threads: number,
  *   load: { fromCache: boolean, split: boolean, isolated: boolean, phaseMs: Record<string, number>, compileMs: number },
  *   kind: 'image' | 'text',
- *   open: (image: BrowserImage | { text: string }, options?: OpenOptions) => Promise<Photo | Text>,
- *   explain: (image: BrowserImage | { text: string }, options?: ExplainOptions & OpenOptions) => Promise<BrowserExplainResult | BrowserTextResult>,
+ *   open: ((image: BrowserImage, options?: OpenOptions) => Promise<Photo>) & ((text: { text: string }) => Promise<Text>),
+ *   explain: ((image: BrowserImage, options?: ExplainOptions & OpenOptions) => Promise<BrowserExplainResult>)
+ *     & ((text: { text: string }, options?: ExplainOptions) => Promise<BrowserTextResult>),
  *   close: () => void,
  * }} Explainer
  */

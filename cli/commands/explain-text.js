@@ -87,14 +87,13 @@ export async function runText(opts, classSpecs, positionals, given) {
   }
   await prepareOutDir(opts.out, TEXT_FILES);
 
-  const explainer = /** @type {import('../../runtime/node/index.js').NodeTextExplainer} */ (
-    await checked(() => loadExplainer({ model: graph, threads: opts.threads, engine: opts.engine })));
+  const explainer = await checked(() => loadExplainer({ model: graph, threads: opts.threads, engine: opts.engine }));
   const colour = colourSupported(process.stdout);
   const entries = [];
   try {
     const targets = classIds.map((id) => (contrast === undefined ? id : { class: id, contrast }));
     for (const [i, { text, where }] of texts.entries()) {
-      const opened = await checked(() => explainer.open(text));
+      const opened = await checked(() => explainer.open({ text }));
       try {
         const result = await opened.explain({ targets, methods, startLayer });
         const entry = textEntry(result);

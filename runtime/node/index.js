@@ -29,28 +29,30 @@ export * from '../explain-types.js'; // the shared types: no code
  */
 
 /**
- * engine: the onnxruntime that runs ('web': onnxruntime-web, as the page; 'node').
- * open(image): the photo, to explain several times (its tensors kept between explanations).
- * @typedef {ExplainerBase<NodeImage> & { kind: 'image', engine: 'web' | 'node',
- *   open: (image: NodeImage) => { explain: (options?: ExplainOptions) => Promise<ExplainResult>, close: () => void },
- *   close: () => Promise<void> }} NodeExplainer
+ * A photo opened on an image model: explained several times, its tensors kept between.
+ * @typedef {{ explain: (options?: ExplainOptions) => Promise<ExplainResult>, close: () => void }} NodePhoto
  */
 
 /**
  * A text opened on a text model: its tokens, explained for any classes, methods and start
- * layers until close(); notice: the sentence
- * saying how much was cut from a text longer than the model's positions (null otherwise).
+ * layers until close(); notice: the sentence saying how much was cut from a text longer
+ * than the model's positions (null otherwise).
  * @typedef {TextFields & { notice: string | null, explain: (options?: ExplainOptions) => Promise<TextExplainResult>, close: () => void }} NodeText
  */
 
 /**
- * An explainer of a text model (metadata kind "text"): explain(text) and open(text) take
- * a string (or { text }); forward(text) runs the plain forward pass alone.
- * @typedef {Omit<ExplainerBase<string | { text: string }, TextExplainResult>, 'explain'> & { kind: 'text', engine: 'web' | 'node',
- *   explain: (text: string | { text: string }, options?: ExplainOptions) => Promise<TextExplainResult>,
- *   open: (text: string | { text: string }) => NodeText,
- *   forward: (text: string | { text: string }) => Promise<{ logits: Float32Array, modelMs: number }>,
- *   close: () => Promise<void> }} NodeTextExplainer
+ * An explainer; `kind` (the model's metadata) says whether it reads photos or texts.
+ * engine: the onnxruntime that runs ('web': onnxruntime-web, as the page; 'node').
+ * explain(input) and open(input): a photo (a file path, bytes, or { pixels }) for an image
+ * model; `{ text }` for a text model, or a string (typed as a photo's path here, since the
+ * kind is known only once the model has loaded). forward(text): a text model's plain
+ * forward pass alone (the benchmark's reference).
+ * @typedef {Omit<ExplainerBase<NodeImage>, 'explain'> & { kind: 'image' | 'text', engine: 'web' | 'node',
+ *   explain: ((image: NodeImage, options?: ExplainOptions) => Promise<ExplainResult>)
+ *     & ((text: { text: string }, options?: ExplainOptions) => Promise<TextExplainResult>),
+ *   open: ((image: NodeImage) => NodePhoto) & ((text: { text: string }) => NodeText),
+ *   forward?: (text: string | { text: string }) => Promise<{ logits: Float32Array, modelMs: number }>,
+ *   close: () => Promise<void> }} NodeExplainer
  */
 
 /**
@@ -98,7 +100,7 @@ async function openPhoto(photoSessions, image) {
 
 /**
  * The model's kind (its metadata) decides what the explainer explains: photos, or texts.
- * @param {NodeLoadOptions} [options] @returns {Promise<NodeExplainer | NodeTextExplainer>}
+ * @param {NodeLoadOptions} [options] @returns {Promise<NodeExplainer>}
  */
 export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', threads, onProgress, signal } = {}) {
   abortIf(signal);
@@ -109,7 +111,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
   if (modelKind(metadata) === 'text') {
     const text = await loadTextExplainer({ onnxPath: file, metadata, core: await sharedCore(), engine, threads });
     onProgress?.(bytes, bytes);
-    return text;
+    return /** @type {NodeExplainer} */ (/** @type {unknown} */ (text));
   }
   const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine, split: true, metadata })]);
   onProgress?.(bytes, bytes);
@@ -129,7 +131,6 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     last = opened;
     return { ...opened, repeated: false };
   };
-  /** @type {NodeExplainer} */
   const photoExplainer = {
     kind: 'image',
     metadata,
@@ -139,6 +140,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     classId: (spec) => resolveClass(metadata, spec),
     label: (id) => metadata.labels[id],
     // → { top5, targets: [{ id, label, prob, rank, contrast?, maps }], region, width, height, timings }
+    /** @param {NodeImage} image @param {ExplainOptions} [options] */
     async explain(image, { targets, methods, startLayer = 0, signal: explainSignal } = {}) {
       const started = now();
       const wanted = resolveTargets(metadata, targets);
@@ -185,7 +187,8 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
       return photoSessions.close();
     },
   };
-  return photoExplainer;
+  // Typed as both kinds' explainer (NodeExplainer's overloads); this one reads photos.
+  return /** @type {NodeExplainer} */ (/** @type {unknown} */ (photoExplainer));
 }
 
 // A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over

@@ -40,7 +40,6 @@ function textOf(metadata, input) {
 
 /**
  * @param {{ onnxPath: string, metadata: any, core: any, engine?: 'web' | 'node' | 'auto', threads?: number }} options
- * @returns {Promise<import('./index.js').NodeTextExplainer>}
  */
 export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'web', threads }) {
   // The vocabulary is checked against the model before its graph opens.

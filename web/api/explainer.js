@@ -70,6 +70,11 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     return registry.get(id);
   };
   const opened = { ...ready, prepare, methods: [...registry.keys()], method, backendNote: backendNote(backend, ready) };
+  const open = async (image, options = {}) => {
+    const photo = await openInput(client, opened, image, options);
+    photos.push(photo);
+    return photo;
+  };
   return {
     kind: modelKind(metadata),
     metadata,
@@ -82,22 +87,18 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     // A class id from an id, WordNet id or name (throws naming close matches).
     classId: (spec) => resolveClass(metadata, spec),
     label: (id) => metadata.labels[id],
-    // Decodes a photo (a text model: reads a text) once for several explanations; close() it when done.
-    async open(image, options = {}) {
-      const photo = await openInput(client, opened, image, options);
-      photos.push(photo);
-      return photo;
-    },
-    /** @this {import('../vit-relevance.js').Explainer} */
-    async explain(image, options = {}) {
-      const photo = await this.open(image, options);
+    // Decodes a photo (a text model: reads a text) once for several explanations; close() it
+    // when done. Typed by the Explainer's overloads (a photo, or a text).
+    open: /** @type {any} */ (open),
+    explain: /** @type {any} */ (async (image, options = {}) => {
+      const photo = await open(image, options);
       try {
         return await photo.explain(options);
       } finally {
         photo.close();
         photos.splice(photos.indexOf(photo), 1);
       }
-    },
+    }),
     // Frees its photos; the last explainer of the page to close ends the Worker's work and
     // frees its sessions (web/lib/shared-runtime.js).
     close() {
