@@ -88,6 +88,11 @@ export async function runText(opts, classSpecs, positionals, given) {
   await prepareOutDir(opts.out, TEXT_FILES);
 
   const explainer = await checked(() => loadExplainer({ model: graph, threads: opts.threads, engine: opts.engine }));
+  if (contrast !== undefined) {
+    for (const m of methods.filter((id) => !core.method(id).contrast)) {
+      console.error(`note: ${m} left out: it reads only the attention, the same for every class, so it cannot contrast (docs/contrast.md)`);
+    }
+  }
   const colour = colourSupported(process.stdout);
   const entries = [];
   try {

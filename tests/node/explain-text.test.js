@@ -50,18 +50,24 @@ test('explain --text prints the prediction and top tokens, writes maps.json and 
   assert.match(html, /superb/);
 });
 
-test('explain --text-file writes a texts list; a long text is explained truncated, with a notice', { skip, timeout: 600_000 }, async () => {
+test('explain --text-file writes a texts list, contrasts; a long text is explained truncated, with a notice', { skip, timeout: 600_000 }, async () => {
   const dir = tempDir('vitrel-text-file-');
   const long = Array.from({ length: 400 }, (_, i) => `scene ${i} was fine.`).join(' ');
   const file = path.join(dir, 'texts.txt');
   await writeFile(file, `${TEXT}\r\n${long}\n`);
   const out = path.join(dir, 'out');
-  const r = runCli(['explain', '--text-file', file, '--method', 'transformer_attribution', '--out', out]);
+  const r = runCli(['explain', '--text-file', file, '--method', 'transformer_attribution,raw_attention', '--class', 'positive', '--contrast', 'negative', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /note: the text is longer than the model reads \(512 tokens with \[CLS\] and \[SEP\]\): its last \d+ tokens/);
   const doc = await readJson(out, 'maps.json');
   assert.equal(doc.texts.length, 2);
   assert.equal(doc.texts[0].text, TEXT, 'the \\r of a CRLF line end is not part of the text');
+  // Why positive rather than negative: the methods that can contrast (raw attention cannot).
+  const [target] = doc.texts[0].targets;
+  assert.equal(target.label, 'positive');
+  assert.equal(target.contrast.label, 'negative');
+  assert.deepEqual(Object.keys(target.maps), ['transformer_attribution']);
+  assert.equal(typeof target.maps.transformer_attribution.correlation, 'number');
   assert.equal(doc.texts[1].tokens.length, 512);
   assert.ok(doc.texts[1].truncated.tokens > 0);
   assert.ok(doc.texts[1].truncated.at < long.length);
