@@ -21,6 +21,7 @@ import { pageClassSwitches, photoCached } from './page-switches.js';
 import { returningVisits, laterVisits, firstVisit, LINK, photoToHeatMap } from './page-first-map.js';
 import { OBSERVE_LONG_TASKS, largePhoto, longTasksWhileShowing } from './page-long-tasks.js';
 import { untilReady } from './page-state.js';
+import { reportTarget } from './targets.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
@@ -53,14 +54,16 @@ const describe = (v) => `first heat map ${f(v.firstMapMs)} after page load (${(v
 const bound = (v) => v.compileMs + 10 * v.forwardMs;
 
 // Each returning visit, then their median and the median visit's ratio to its bound.
-function reportVisits(kind, visits, headline = false) {
+function reportVisits(id, kind, visits, headline = false) {
   for (const [i, v] of visits.entries()) console.log(`returning visit, ${kind}, ${i + 1}${v.fromCache ? '' : ' (NOT from the cache)'}: ${describe(v)}`);
   const mid = visits.map((v) => ({ v, r: v.firstMapMs / bound(v) })).sort((a, b) => a.r - b.r)[Math.floor(visits.length / 2)];
   console.log(`${headline ? 'STARTUP' : 'startup'} (returning visit, ${kind}: page load → first heat map of a photo chosen at ready): `
     + `${f(median(visits.map((v) => v.firstMapMs)))} (median of ${visits.length}: ${visits.map((v) => f(v.firstMapMs)).join(', ')}); `
     + `ready ${f(median(visits.map((v) => v.readyMs)))}`);
-  console.log(`ratio startup, ${kind} / (onnxruntime compile + 10× forward): ${mid.r.toFixed(2)} (median visit: ${f(mid.v.firstMapMs)} against `
-    + `${f(mid.v.compileMs)} + 10 × ${f(mid.v.forwardMs)}; target ≤ 1) ${mid.r <= 1 ? 'OK' : 'MISSED'}`);
+  reportTarget(`browser.startup.${id}`, {
+    bench: 'browser', label: `page: returning visit, ${kind}: page load → first heat map / (onnxruntime compile + 10 forwards)`,
+    value: mid.r, limit: 1, detail: `median visit ${f(mid.v.firstMapMs)} against ${f(mid.v.compileMs)} + 10 × ${f(mid.v.forwardMs)}`,
+  });
 }
 
 const reason = skipReason();
@@ -118,8 +121,10 @@ try {
     + `relevance maps ${f(timings.relevanceMs ?? 0)}, page overhead ≈ ${f(switches.at(-1) - graph)}`);
   const r1 = firstMs / forward;
   const r2 = switchMs / forward;
-  console.log(`ratio first heatmap / forward: ${r1.toFixed(2)}× (target ≤ 6×) ${r1 <= 6 ? 'OK' : 'MISSED'}`);
-  console.log(`ratio class switch / forward: ${r2.toFixed(2)}× (target ≤ 5×) ${r2 <= 5 ? 'OK' : 'MISSED'}`);
+  reportTarget('browser.first-heat-map', { bench: 'browser', label: 'page: photo chosen → first heat map / forward', value: r1, limit: 6,
+    detail: `${f(firstMs)} against ${f(forward)}` });
+  reportTarget('browser.class-switch', { bench: 'browser', label: 'page: class switch → map / forward', value: r2, limit: 5,
+    detail: `${f(switchMs)} against ${f(forward)}` });
 
   // attnlrp and cp_lrp beside transformer attribution (issue 28): photo → first map with
   // each method chosen, median of three photos, as a ratio of the same forward.
@@ -133,8 +138,12 @@ try {
     const times = [];
     for (const name of ['dogbird.png', 'el3.png', 'el4.png']) times.push(await photoToHeat(sample(name)));
     const ratio = median(times) / forward;
-    console.log(`first ${method} map after choosing a photo: ${f(median(times))} (${times.map(f).join(', ')}) = ${ratio.toFixed(2)}× forward`
-      + (target ? ` (target ≤ ${target}×) ${ratio <= target ? 'OK' : 'MISSED'}` : ''));
+    if (target) {
+      reportTarget(`browser.first-map.${method}`, { bench: 'browser', label: `page: photo chosen → first \`${method}\` map / forward`,
+        value: ratio, limit: target, detail: `${f(median(times))} against ${f(forward)}` });
+    } else {
+      console.log(`first ${method} map after choosing a photo: ${f(median(times))} (${times.map(f).join(', ')}) = ${ratio.toFixed(2)}× forward`);
+    }
   }
   await page.selectOption('#method', 'transformer_attribution');
 
@@ -145,14 +154,16 @@ try {
   // the same tab reloaded at once, which reuses its renderer process and with it V8's
   // compiled onnxruntime (docs/experiments.md, "Two kinds of returning visit").
   const reloads = await returningVisits(page, 7, sample('catdog.png'));
-  reportVisits('reloaded at once (same tab)', reloads);
+  reportVisits('reload', 'reloaded at once (same tab)', reloads);
   const fresh = await firstVisit(browser, site.url, sample('catdog.png'));
   const download = fresh.phaseMs.fetch;
   console.log(`first visit (${LINK.latencyMs} ms round trip, ${LINK.mbitPerS} Mbit/s, nothing cached): ${describe(fresh)}`);
   const firstBound = download + bound(fresh);
-  console.log(`ratio first visit / (download + onnxruntime compile + 10× forward): ${(fresh.firstMapMs / firstBound).toFixed(2)} `
-    + `(${f(fresh.firstMapMs)} against ${f(download)} + ${f(fresh.compileMs)} + 10 × ${f(fresh.forwardMs)}; target ≤ 1) `
-    + `${fresh.firstMapMs <= firstBound ? 'OK' : 'MISSED'}`);
+  reportTarget('browser.first-visit', {
+    bench: 'browser', label: `page: first visit (${LINK.latencyMs} ms, ${LINK.mbitPerS} Mbit/s link) → first heat map / (download + compile + 10 forwards)`,
+    value: fresh.firstMapMs / firstBound, limit: 1,
+    detail: `${f(fresh.firstMapMs)} against ${f(download)} + ${f(fresh.compileMs)} + 10 × ${f(fresh.forwardMs)}`,
+  });
 
   // An 8000×6000 photo, read and shown in the single view, then another in the grid view.
   let longest = 0;
@@ -162,9 +173,10 @@ try {
     longest = Math.max(longest, ...tasks);
     console.log(`8000×6000 photo, ${view} view: ${tasks.length} main-thread tasks over 50 ms${tasks.length ? `: ${tasks.map(f).join(', ')}` : ''}`);
   }
-  console.log(`longest main-thread task while reading and showing it: ${f(longest)} (target ≤ 100 ms) ${longest <= 100 ? 'OK' : 'MISSED'}`);
+  reportTarget('browser.large-photo-task', { bench: 'browser', label: 'page: longest main-thread task reading and showing an 8000×6000 photo',
+    value: longest, limit: 100, unit: 'ms' });
   await browser.close(); // this browser idle beside the visitor's would still hold its memory
-  reportVisits('in a new tab later (profile on disk)', await laterVisits(site.url, photos.map(sample), 7, sample('catdog.png')), true);
+  reportVisits('new-tab', 'in a new tab later (profile on disk)', await laterVisits(site.url, photos.map(sample), 7, sample('catdog.png')), true);
 } finally {
   await browser.close();
   await site.close();

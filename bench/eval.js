@@ -23,6 +23,7 @@ import { loadDataset } from '../runtime/node/eval/dataset.js';
 import { runPerturbation, describeTimings } from '../runtime/node/eval/perturbation-job.js';
 import { mergeRuns } from '../runtime/node/eval/merge.js';
 import { kind as perturbationKind } from '../runtime/eval/perturbation.js';
+import { reportTarget } from './targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
@@ -97,7 +98,8 @@ async function evaluation(core) {
     console.log(`\neval perturbation, ${photos} photos, all ${core.explainerMethodIds.length} methods, engine ${explainer.engine}:`);
     console.log(`  ${describeTimings(t)}`);
     console.log(`  throughput ${(t.photos / (t.wallMs / 1000)).toFixed(3)} photos/s, ${(t.forwards / (t.wallMs / 1000)).toFixed(1)} forward passes/s`);
-    console.log(`  overhead beyond the forward passes = ${(overhead * 100).toFixed(1)} % of the run (target ≤ 20 %)${overhead <= 0.2 ? '' : '  MISSED'}`);
+    reportTarget('eval.overhead', { bench: 'eval', label: 'eval perturbation: time beyond the forward passes, share of the run',
+      value: overhead * 100, limit: 20, unit: '%' });
 
     for (const i of [1, 2]) await runPerturbation({ ...job, shard: { index: i, count: 2 }, outDir: path.join(tmp, `shard${i}`) });
     await mergeRuns({ dirs: [1, 2].map((i) => path.join(tmp, `shard${i}`)), outDir: path.join(tmp, 'merged'), kind: perturbationKind });

@@ -27,6 +27,7 @@ import { loadCore } from '../runtime/core.js';
 import { openExplainer } from '../runtime/explainer.js';
 import { modifiedBackwardMacs, profiledMatmulWork } from './matmul-work.js';
 import { graphMethodIds, OPTIONAL_OUTPUTS, tokenLayout } from '../runtime/metadata.js';
+import { reportTarget } from './targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
@@ -134,12 +135,12 @@ async function main() {
   const ratio1 = med['full explanation (K=1 + all methods)'] / plain;
   const ratio1b = med['explanation without lrp_full (9 methods)'] / plain;
   const ratio2 = med['explainer K=5, one run'] / med['explainer K=1, five runs'];
-  console.log(`full explanation / ${plainName} = ${ratio1.toFixed(2)} (target ≤ 5)${ratio1 <= 5 ? '' : '  MISSED'}`);
+  reportTarget('explain.all-methods', { bench: 'explain', label: `Node: explanation with every method / ${plainName}`, value: ratio1, limit: 5 });
   console.log(`explanation without lrp_full / ${plainName} = ${ratio1b.toFixed(2)}`);
   console.log(`transformer_attribution alone / ${plainName} = ${(med['transformer_attribution alone'] / plain).toFixed(2)}`);
   for (const [m, target] of lrp) {
     const ratio = med[`${m} alone`] / plain;
-    console.log(`${m} alone / ${plainName} = ${ratio.toFixed(2)} (target ≤ ${target})${ratio <= target ? '' : '  MISSED'}`);
+    reportTarget(`explain.alone.${m}`, { bench: 'explain', label: `Node: \`${m}\` alone / ${plainName}`, value: ratio, limit: target });
   }
   for (const m of familyMethods) {
     const ratio = med[`${m} alone, its family graph`] / plain;
@@ -147,7 +148,7 @@ async function main() {
     console.log(`${m} alone through ${familyGraphOf[m]} / ${plainName} = ${ratio.toFixed(2)}`
       + (target ? ` (target ≤ ${target})${ratio <= target ? '' : '  MISSED'}` : ''));
   }
-  console.log(`K=5 one run / five K=1 runs = ${ratio2.toFixed(2)} (target ≤ 0.8)${ratio2 <= 0.8 ? '' : '  MISSED'}`);
+  reportTarget('explain.batch', { bench: 'explain', label: 'Node: five classes in one run / five runs of one class', value: ratio2, limit: 0.8 });
   if (forward) {
     const skip = med['explainer, logits-only fetch'] / plain;
     console.log(`logits-only fetch of the explainer / plain forward = ${skip.toFixed(2)} `

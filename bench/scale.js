@@ -34,6 +34,7 @@ import { buildSite } from '../scripts/build/site.js';
 import { photoToHeatMap, returningVisits, inProfile } from './page-first-map.js';
 import { pageClassSwitches, photoCached } from './page-switches.js';
 import { untilReady } from './page-state.js';
+import { reportTarget } from './targets.js';
 
 const here = fileURLToPath(import.meta.url);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -228,14 +229,13 @@ async function main() {
   }
 }
 
-const verdict = (ok) => (ok ? 'OK' : 'MISSED');
-
 // A model's figures where it ran, and its targets met or missed.
 function targetRows(m, where, f) {
-  const first = f.firstMs / f.forwardMs;
-  const switched = f.switchMs / f.forwardMs;
-  console.log(`  ${m.label}, ${where}: first heat map / forward ${first.toFixed(2)}× (target ≤ 6×) ${verdict(first <= 6)}; `
-    + `class switch / forward ${switched.toFixed(2)}× (target ≤ 5×) ${verdict(switched <= 5)}`);
+  const key = `scale.${m.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.${where.toLowerCase()}`;
+  reportTarget(`${key}.first-heat-map`, { bench: 'scale', label: `${m.label}, ${where}: first heat map / forward`,
+    value: f.firstMs / f.forwardMs, limit: 6 });
+  reportTarget(`${key}.class-switch`, { bench: 'scale', label: `${m.label}, ${where}: class switch / forward`,
+    value: f.switchMs / f.forwardMs, limit: 5 });
 }
 
 // Node's rows, printed as soon as measured (the page's of a big model come much later).
@@ -262,9 +262,11 @@ function reportPage(m) {
   targetRows(m, 'page', p);
   if (m.label !== 'ViT-B/16') return;
   const peak = p.memory.pssBytes;
-  console.log(`  ViT-B/16 in the page: peak memory ${mb(peak)} (the browser's processes, summed PSS; renderer ${mb(p.memory.rendererBytes)}, `
-    + `summed peaks ${mb(p.memory.totalBytes)}) (target ≤ 2 GB) ${verdict(peak <= 2 * 2 ** 30)}`);
-  if (m.exportMs !== undefined) console.log(`  ViT-B/16 export: ${ms(m.exportMs)} (target ≤ 3 min) ${verdict(m.exportMs <= 180_000)}`);
+  reportTarget('scale.vit-b-16.page-memory', { bench: 'scale', label: 'ViT-B/16 in the page: peak memory (the browser\'s processes, summed PSS)',
+    value: peak / 2 ** 20, limit: 2048, unit: 'MB', detail: `renderer ${mb(p.memory.rendererBytes)}` });
+  if (m.exportMs) {
+    reportTarget('scale.vit-b-16.export', { bench: 'scale', label: 'ViT-B/16: `vit-relevance export`', value: m.exportMs / 1000, limit: 180, unit: 's' });
+  }
 }
 
 if (process.argv[2] === '--node') await nodeRun(process.argv[3]);

@@ -551,6 +551,17 @@ export async function openExplainer({
     async prepareClassGraph() {
       if (split) await classGraph.open();
     },
+    // Opens every graph's ONNX session (one at a time with oneSession), each checking the
+    // axes it fixes against the metadata: a model the visitor brought is checked whole before
+    // the page keeps it in place of another. A failure throws, naming the graph.
+    // onOpened() follows each opening.
+    async openAll(onOpened = () => {}) {
+      const all = [...explainers.map((g) => g.graph), ...(split ? [photoGraph, classGraph] : []), ...(forwardGraph ? [forwardGraph] : [])];
+      for (const graph of all) {
+        await graph.open();
+        onOpened();
+      }
+    },
 
     // The class-independent half of an explanation, once per photo: the photo graph's
     // outputs, kept as the class graph's feeds. → { logits, modelMs, feeds }

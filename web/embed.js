@@ -22,30 +22,35 @@ function photoBase() {
   }
   return document.baseURI;
 }
-// A model from another origin runs only where this site lists that origin (the meta that
-// the build fills from VITREL_MODEL_ORIGINS): otherwise anyone could link to this page and
-// run a model and labels of their choosing under this site's name.
-function modelRefusal(url) {
-  if (url.origin === location.origin) return null;
+// A model or photo from another origin is fetched only where this site lists that origin
+// (the meta that the build fills from VITREL_MODEL_ORIGINS): otherwise anyone could link to
+// this page and run a model and labels of their choosing under this site's name, or have
+// its visitors' browsers request any address (another site, a device on their network).
+// A data: photo is no request.
+function refusal(what, url) {
+  if (url.origin === location.origin || url.protocol === 'data:') return null;
   const listed = document.querySelector('meta[name="vit-relevance-model-origins"]')?.content.split(/\s+/).filter(Boolean) ?? [];
   if (listed.includes(url.origin)) return null;
-  return `model ${url.href} is not on this site (${location.origin}) and its origin is not one the site allows `
+  return `${what} ${url.href} is not on this site (${location.origin}) and its origin is not one the site allows `
     + `(${listed.length ? listed.join(', ') : 'none'}): the site adds it with VITREL_MODEL_ORIGINS when it builds (docs/hosting.md)`;
 }
 
 const post = (message) => { if (window.parent !== window) window.parent.postMessage({ source: 'vit-relevance', ...message }, '*'); };
 
-if (params.has('src')) element.setAttribute('src', new URL(params.get('src'), photoBase()).href);
+// A value that is no URL at all is the element's to report (it names the photo).
+const urlOf = (text, base) => { try { return new URL(text, base); } catch { return null; } };
+const photo = params.has('src') ? urlOf(params.get('src'), photoBase()) : null;
 const model = params.has('model') ? new URL(params.get('model'), document.baseURI) : null;
-const refusal = model && modelRefusal(model);
-if (refusal) {
+const refused = (model && refusal('model', model)) || (photo && refusal('photo', photo));
+if (refused) {
   const p = document.createElement('p');
   p.className = 'error';
   p.setAttribute('role', 'alert');
-  p.textContent = refusal;
+  p.textContent = refused;
   document.body.append(p);
-  post({ type: 'error', message: refusal });
+  post({ type: 'error', message: refused });
 } else {
+  if (params.has('src')) element.setAttribute('src', photo?.href ?? params.get('src'));
   if (model) element.setAttribute('model', model.href);
   document.body.append(element);
 }
@@ -56,7 +61,7 @@ if (refusal) {
 // a refused model, an element that waits to be seen, or another backend (whose load starts
 // a Worker named after it, which compiles that backend's onnxruntime at once).
 const early = window.__vitrelWorker ?? undefined;
-if (!refusal && element.loading === 'eager' && element.backend === 'wasm') {
+if (!refused && element.loading === 'eager' && element.backend === 'wasm') {
   loadExplainer({ model: element.model ?? undefined, backend: element.backend, worker: early }).catch(() => {});
 } else {
   early?.terminate();

@@ -138,12 +138,13 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  * classes (a photo's first maps then come from one explainer graph run and its class
  * switches from its kept tensors); default: open what the first photo needs. worker: a
  * Worker the page started early from the site's worker.js (index.html), taken over (and
- * ended where the page's runtime already has its Worker).
+ * ended where the page's runtime already has its Worker). verify: open and check every
+ * graph before the load is ready (a model a visitor brought, before it is kept).
  * onNotice: diagnostics (Notice).
  * @typedef {Omit<LoadOptions, 'onProgress'> & {
  *   model?: string | URL | { base: string, entry: object },
  *   onProgress?: (loaded: number, total: number, phases: readonly LoadPhase[]) => void,
- *   prepare?: boolean, worker?: Worker, onNotice?: (notice: Notice) => void,
+ *   prepare?: boolean, verify?: boolean, worker?: Worker, onNotice?: (notice: Notice) => void,
  * }} BrowserLoadOptions
  */
 

@@ -3,11 +3,14 @@
 // methods name the ones left out, contrast captions give both classes' probability and
 // rank, backend="webgpu" without WebGPU says that WebAssembly ran, a bad contrast class is
 // named as the contrast, a data: photo is not named by a piece of its content, and the
-// iframe runs models from its own origin (or those the site allows) only.
+// iframe runs models, and on a plain static host fetches photos, from its own origin (or
+// those the site allows) only.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import path from 'node:path';
+import { listen } from '../../scripts/serve.js';
 import { skipReason, startSite, launch, openPage, paths } from './harness.js';
 
 const skip = skipReason() ?? false;
@@ -80,8 +83,8 @@ const caption = (root, id) => root.evaluate((i) => {
 
 // One iframe of embed.html (or another page) with `query`; → its frame once its element
 // has explained or failed, or null when it shows no element.
-async function openFrame(query, file = 'embed.html') {
-  const { page: p, context, requests } = await openPage(browser, `${site.url}blank.html`);
+async function openFrame(query, file = 'embed.html', host = site) {
+  const { page: p, context, requests } = await openPage(browser, `${host.url}blank.html`);
   await p.evaluate(([src]) => {
     const frame = document.createElement('iframe');
     frame.id = 'frame';
@@ -185,5 +188,54 @@ test('the iframe runs a model from another origin only where the site allows tha
     assert.ok(await own.frame.evaluate(() => Boolean(document.querySelector('vit-relevance').result)));
   } finally {
     await own.context.close();
+  }
+});
+
+// A second origin that records every request it gets and answers each with a photo anyone
+// may read (CORS), as an attacker's server or a device on the visitor's network would.
+async function recordingOrigin() {
+  const seen = [];
+  const photo = readFileSync(path.join(paths.sampleImages, 'catdog.png'));
+  const server = createServer((req, res) => {
+    seen.push(req.url);
+    res.writeHead(200, { 'Content-Type': 'image/png', 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    res.end(photo);
+  });
+  const port = await listen(server, 0);
+  return { origin: `http://127.0.0.1:${port}`, port, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('on a plain static host the iframe fetches photos from its own origin (or those the site allows) only', { skip, timeout: TIMEOUT }, async () => {
+  const evil = await recordingOrigin();
+  const plain = await startSite({ isolate: false, csp: false, build: false, overrides: {
+    '/blank.html': { body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>', type: 'text/html' },
+    '/embed-allowing.html': { body: embedAllowing(evil.origin), type: 'text/html' },
+  } });
+  try {
+    const origin = new URL(plain.url).origin;
+    for (const src of [`${evil.origin}/x.png`, `//127.0.0.1:${evil.port}/y.png`, 'http://169.254.169.254/latest/meta-data/']) {
+      const refused = await openFrame({ src }, 'embed.html', plain);
+      try {
+        const url = new URL(src, origin);
+        assert.equal(await refused.frame.evaluate(() => document.querySelector('p.error')?.textContent), `photo ${url.href} is not on this site (${origin}) and its origin is not one the site allows (none): `
+          + 'the site adds it with VITREL_MODEL_ORIGINS when it builds (docs/hosting.md)');
+        assert.equal(await refused.frame.$('vit-relevance'), null);
+        assert.deepEqual(refused.requests.filter((u) => u.startsWith(url.origin)), [], `the browser requested nothing of ${url.origin}`);
+      } finally {
+        await refused.context.close();
+      }
+    }
+    assert.deepEqual(evil.seen, [], 'no request reached the second origin');
+    // Allowed by the site's build: the photo comes from there and is explained.
+    const allowed = await openFrame({ src: `${evil.origin}/catdog.png` }, 'embed-allowing.html', plain);
+    try {
+      assert.ok(await allowed.frame.evaluate(() => Boolean(document.querySelector('vit-relevance').result)));
+      assert.deepEqual(evil.seen, ['/catdog.png']);
+    } finally {
+      await allowed.context.close();
+    }
+  } finally {
+    await plain.close();
+    await evil.close();
   }
 });

@@ -1,10 +1,11 @@
 // Bad input and bad models: each shows a message in the page, and the page keeps working.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { CASES } from '../hostile/cases.js';
+import { hugePng } from '../hostile/huge-png.js';
 import {
   skipReason, startSite, launch, openPage, screenshot, sample, choosePhoto, firstModel, paths,
 } from './harness.js';
@@ -57,6 +58,49 @@ test('broken, tiny and huge photos', { skip }, async (t) => {
     await photoRendered(page, 'el1.png');
     assert.equal(await page.isHidden('#error'), true);
   });
+});
+
+// The peak resident memory (VmHWM, bytes) of each process under this one: the browser's.
+function peaks() {
+  const children = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch { /* gone meanwhile */ }
+  }
+  const out = new Map();
+  const visit = (pid) => (children.get(pid) ?? []).forEach((child) => {
+    try {
+      out.set(child, 1024 * Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child}/status`, 'utf8'))?.[1] ?? 0));
+    } catch { /* gone meanwhile */ }
+    visit(child);
+  });
+  visit(String(process.pid));
+  return out;
+}
+
+test('a 20000×20000 PNG (1.2 MB) is refused from its header by the page and the element, before any decode', { skip }, async () => {
+  const png = await hugePng(20000, 20000);
+  const site = await startSite({ overrides: { '/huge.png': { body: png, type: 'image/png' } } });
+  const { page, context } = await openPage(browser, site.url);
+  try {
+    const refusal = '“huge.png” is 20000×20000 = 400,000,000 pixels, more than the 150,000,000 a browser tab decodes here: scale it down first.';
+    await page.waitForSelector('body[data-model-ready="true"]');
+    const before = peaks();
+    await page.setInputFiles('#file-input', { name: 'huge.png', mimeType: 'image/png', buffer: png });
+    assert.equal(await errorText(page), refusal);
+    await page.goto(`${site.url}embed.html?src=huge.png`);
+    const caption = await page.waitForFunction(() => document.querySelector('vit-relevance')?.shadowRoot.querySelector('figcaption.error')?.textContent);
+    assert.equal(await caption.jsonValue(), refusal);
+    // Decoded whole, the photo would be 1.6 GB in one of the browser's processes.
+    const grown = [...peaks()].map(([pid, peak]) => peak - (before.get(pid) ?? 0));
+    assert.ok(Math.max(...grown) < 2 ** 30, `a browser process grew by ${(Math.max(...grown) / 2 ** 30).toFixed(2)} GB`);
+  } finally {
+    await context.close();
+    await site.close();
+  }
 });
 
 // Serves the real model next to a broken one; the broken one is listed first.

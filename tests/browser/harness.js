@@ -63,9 +63,10 @@ const CSP_REPORT_PATH = '/__csp-report';
 // violation reports the browser posts (every policy then names this server as its report-uri).
 // `root`: serve this folder (a part of the built site) instead of dist/site.
 // `build: false`: serve `root` as it is, a site the caller built (e.g. with extra models).
-export async function startSite({ overrides = {}, isolate = true, cspReports = null, prefix = '/', root = null, build = true } = {}) {
+// `csp: false`: no Content-Security-Policy, as a plain static host serves the files.
+export async function startSite({ overrides = {}, isolate = true, csp = true, cspReports = null, prefix = '/', root = null, build = true } = {}) {
   if (build) await buildSite(paths);
-  const files = createStaticServer(root ?? paths.site, { isolate, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
+  const files = createStaticServer(root ?? paths.site, { isolate, csp, cspReportUri: cspReports ? CSP_REPORT_PATH : null });
   const server = createServer((req, res) => {
     const pathname = new URL(req.url, 'http://x').pathname;
     if (cspReports && pathname === CSP_REPORT_PATH && req.method === 'POST') {

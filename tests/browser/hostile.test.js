@@ -3,9 +3,11 @@
 // the page still explains a photo afterwards.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { CASES } from '../hostile/cases.js';
 import { writeFixtures } from '../hostile/fixtures.js';
+import { hugePng } from '../hostile/huge-png.js';
 import { fill } from '../hostile/run.js';
 import { skipReason, startSite, launch, openPage, sample, choosePhoto } from './harness.js';
 
@@ -16,6 +18,7 @@ after(async () => { await browser?.close(); });
 
 test('page: every bad photo gets its message, and the page keeps working', { skip }, async (t) => {
   const tmp = await writeFixtures();
+  writeFileSync(path.join(tmp, 'huge-20000.png'), await hugePng(20000, 20000)); // 8 s of deflate: the page's cases only
   const site = await startSite();
   t.after(() => site.close());
   const { page, errors } = await openPage(browser, site.url);

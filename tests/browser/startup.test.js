@@ -3,7 +3,8 @@
 // graphs it opens (never the attribution graphs, nor a forward graph with its own copy of
 // the weights), and a photo chosen at ready is explained by the explainer graph's
 // session, which opens at once after ready (issue 30); the inference Worker that
-// index.html's start-worker.js starts before the page script is the one the page uses.
+// index.html's start-worker.js starts before the page script is the one the page uses; a
+// load the Worker stops answering is named as stopped, with what it waited for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -115,4 +116,23 @@ test('a photo chosen at ready gets its map from the explainer graph\'s session, 
   assert.equal(first.by, 'explainer');
   const { explainerReady, firstHeatmap } = await page.evaluate(() => window.__vitrel.timeline);
   assert.ok(explainerReady.ms > 0 && explainerReady.at <= firstHeatmap, JSON.stringify(explainerReady));
+});
+
+// The page's fake clock (Playwright's) runs two minutes on while the Worker says nothing.
+test('a Worker that never answers: after two minutes of silence the page says the load stopped, and what it waited for', { skip }, async () => {
+  const silent = await startSite({ build: false, overrides: { '/worker.js': { body: 'self.onmessage = () => {};', type: 'text/javascript' } } });
+  const { page, context } = await openPage(browser, 'about:blank', undefined, { beforeLoad: (_, p) => p.clock.install() });
+  try {
+    await page.goto(silent.url);
+    await page.waitForFunction(() => document.querySelector('#engine-status').textContent.startsWith('Loading '));
+    assert.equal(await page.isHidden('#error'), true);
+    await page.clock.runFor(125_000);
+    await page.waitForSelector('#error:not([hidden])');
+    assert.equal(await page.textContent('#error-text'),
+      `The model ${firstModel().name} stopped loading: the inference Worker did not answer in 120 s. Reload the page to try again.`);
+    assert.equal(await page.textContent('#engine-status'), `${firstModel().name}: stopped`);
+  } finally {
+    await context.close();
+    await silent.close();
+  }
 });

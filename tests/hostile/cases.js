@@ -269,4 +269,13 @@ export const CASES = [
   // ---- the static server (scripts/serve.js): its own table, run by tests/node/server-hostile.test.js
   ...SERVER_CASES.map((c) => server(c.name, { raw: c.request }, c.status, c.body)),
   ...SERVER_START_CASES.map((c) => ({ surface: 'server', name: `started with ${c.name}`, start: { port: c.port }, exit: c.exitCode, message: c.stderr.trimEnd() })),
+
+  // ---- the page: hostile folders (tests/browser/open-model.test.js) and photos (tests/browser/hostile.test.js writes <tmp>/huge-20000.png)
+  pageFolder('a model named ".." (it deleted every kept model)', 'dotdot-name', 'Could not open your model: “dotdot-name”/index.json names a model "..": a model\'s name is letters, digits, \'.\', \'_\' and \'-\', starting with a letter or digit'),
+  pageFolder('a file named as a URL (it became a key Remove never removed)', 'url-file-name', /^Could not open your model: “url-file-name”\/index\.json names a file "https:evil\.example" for [\w-]+: not a plain file name$/),
+  pageFolder('200 models over the same files (240 MB kept from 1.2 MB)', 'many-models', /^Could not open your model: “many-models”\/index\.json lists [\w-]+-0 and [\w-]+-1 over the same file [\w-]+\.json: each model of a folder has its own files$/),
+  pageFolder('a sparse 2 GB weights file', 'huge-file', /^Could not open your model: “huge-file”\/[\w-]+\.weights\.bin is 2048\.0 MB: the page reads files of up to 2000\.0 MB$/),
+  pageFolder('metadata that states another input size than its graphs (hash removed)', 'wrong-size', /^Could not open your model: [\w-]+ could not be loaded \(.*\b32\b.*\), so nothing of “wrong-size” was kept$/),
+  pageFolder('a graph that is not ONNX (hash removed)', 'corrupt-graph', /^Could not open your model: [\w-]+ could not be loaded \(.*\), so nothing of “corrupt-graph” was kept$/),
+  page('a 20000×20000 PNG of 1.2 MB (1.6 GB decoded)', { file: '<tmp>/huge-20000.png', name: 'huge.png', type: 'image/png' }, '“huge.png” is 20000×20000 = 400,000,000 pixels, more than the 150,000,000 a browser tab decodes here: scale it down first.'),
 ];

@@ -22,6 +22,8 @@ async function folder(change = () => {}) {
   return { folder: 'deit', files };
 }
 const plenty = () => ({ quota: 1e12, usage: 0 });
+// A folder change: the index's one entry with `fields` replaced.
+const withEntry = (fields) => (files) => files.set('index.json', text({ models: [{ ...entry(), ...fields }] }));
 
 test('an exported folder: the files the page reads, its classes, input size and bytes', { skip }, async () => {
   const [model] = await checkModelFolder(await folder(), { estimate: plenty });
@@ -45,6 +47,15 @@ test('a folder it refuses gets one line naming the folder and the problem', { sk
     [(f) => f.set(e.metadata, text('{ nope')), new RegExp(`^“deit”: the metadata ${e.metadata} is not valid JSON$`)],
     [(f) => f.set(e.metadata, text({ ...metadata, labels: ['one'] })),
       new RegExp(`^“deit”: ${e.metadata} is not valid explainer metadata: "labels" has 1 entries, architecture.num_classes is 1000`)],
+    // Names become the keys the model is kept under: plain names only, before anything is read.
+    ...['..', '.', 'a/b', '', 'x'.repeat(200)].filter(Boolean).map((name) => [withEntry({ name }),
+      /^“deit”\/index\.json names a model ".*": a model's name is letters, digits, '\.', '_' and '-', starting with a letter or digit$/]),
+    [(f) => { withEntry({ split: { ...e.split, weights: 'https:evil.example' } })(f); f.set('https:evil.example', f.get(e.split.weights)); },
+      new RegExp(`^“deit”/index\\.json names a file "https:evil\\.example" for ${e.name}: not a plain file name$`)],
+    [(f) => f.set('index.json', text({ models: [e, { ...e, name: 'copy' }] })),
+      new RegExp(`^“deit”/index\\.json lists ${e.name} and copy over the same file ${e.metadata}: each model of a folder has its own files$`)],
+    [(f) => f.set('index.json', text({ models: [e, e] })), new RegExp(`^“deit”/index\\.json lists the model ${e.name} twice$`)],
+    [(f) => f.set(e.split.weights, { size: 2 ** 31 }), new RegExp(`^“deit”/${e.split.weights} is 2048\\.0 MB: the page reads files of up to 2000\\.0 MB$`)],
   ];
   for (const [change, message] of cases) {
     await assert.rejects(checkModelFolder(await folder(change), { estimate: plenty }), (err) => {

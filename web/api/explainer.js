@@ -43,7 +43,7 @@ function noticeOf(msg) {
  * @param {import('../vit-relevance.js').BrowserLoadOptions} [options]
  * @returns {Promise<import('../vit-relevance.js').Explainer>}
  */
-export async function loadExplainer(site, { model, backend = 'wasm', threads, prepare = false, worker, onProgress, onNotice, signal } = {}) {
+export async function loadExplainer(site, { model, backend = 'wasm', threads, prepare = false, verify = false, worker, onProgress, onNotice, signal } = {}) {
   if (signal?.aborted) throw abortError();
   const release = hold();
   // A load aborted while under way ends the Worker's work where nothing else holds it.
@@ -51,7 +51,7 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
   signal?.addEventListener('abort', onAbort, { once: true });
   let ready;
   try {
-    const opening = openSharedModel(site, { model, backend, threads, prepare, worker, onProgress });
+    const opening = openSharedModel(site, { model, backend, threads, prepare, verify, worker, onProgress });
     ready = await (signal ? Promise.race([opening, untilAborted(signal)]) : opening);
   } catch (err) {
     release(false);

@@ -9,6 +9,10 @@ import { isPng, pngNeedsOwnDecoder } from '../../runtime/png-header.js';
 
 export const MIN_SIDE = 16;             // one 16×16 patch; smaller photos carry no layout
 export const MAX_ANALYSIS_SIDE = 4096;  // larger photos are scaled down (memory of a tab)
+// Larger photos are refused from their stated size, before any pixel is decoded: the
+// browser decodes a photo whole before it scales it (4 bytes a pixel, 600 MB here), and
+// a 1.2 MB PNG can state 20000×20000 (1.6 GB).
+export const MAX_PIXELS = 150_000_000;
 
 export class ImageInputError extends Error {}
 
@@ -54,6 +58,8 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
     blob = new Blob([withoutOrientation(new Uint8Array(await blob.arrayBuffer()))], { type: blob.type });
   }
   const head = new Uint8Array(await blob.slice(0, HEADER_BYTES).arrayBuffer());
+  const stated = headerSize(head);
+  if (stated) checkPixels(stated, name);
   // colorSpaceConversion 'none': an embedded ICC profile is ignored, as PIL in the official
   // pipeline ignores it (and the CLI's decoder), so the model sees the stored values.
   const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' };
@@ -61,7 +67,7 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
   // other (a format without a size here, a photo to scale down, one too small, pixels
   // that belie the header, a failed decode) goes through the size probe below, which
   // says what is wrong.
-  if (fitsAsIs(headerSize(head))) {
+  if (fitsAsIs(stated)) {
     let decoded = null;
     try {
       decoded = await decode(await pilDecoded(blob, head) ?? blob, options);
@@ -80,6 +86,7 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
   }
   const { width, height } = size;
   if (!width || !height) throw new ImageInputError(`“${name}” has no pixels.`);
+  checkPixels(size, name);
   if (width < MIN_SIDE || height < MIN_SIDE) {
     throw new ImageInputError(`“${name}” is only ${width}×${height} px. The model reads ${MIN_SIDE}×${MIN_SIDE} patches: use a photo at least ${MIN_SIDE} px on each side.`);
   }
@@ -96,6 +103,14 @@ export async function readPhoto(blob, name = blob.name || 'photo', { exif = 'use
     throw new ImageInputError(`“${name}” (${width}×${height} px) could not be decoded: ${err.message || 'out of memory?'}`);
   }
   return photoOf(decoded, size, name);
+}
+
+function checkPixels({ width, height }, name) {
+  const count = (n) => n.toLocaleString('en-US');
+  if (width * height > MAX_PIXELS) {
+    throw new ImageInputError(`“${name}” is ${width}×${height} = ${count(width * height)} pixels, more than the ${count(MAX_PIXELS)} `
+      + 'a browser tab decodes here: scale it down first.');
+  }
 }
 
 // Whether a size is one the page analyses without scaling it down.

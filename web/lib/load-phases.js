@@ -22,8 +22,9 @@ export const PHASE_WORDS = Object.freeze({
   [PHASE.PREPARE]: 'preparing the model',
 });
 
-// → { time(phase, fn), ms }: time() runs fn as the phase, reporting through `reply`;
-// ms holds each finished phase's duration.
+// → { time(phase, fn), ms, report }: time() runs fn as the phase, reporting through
+// `reply`; ms holds each finished phase's duration; report() says again which phases run
+// (a sign of life within a long phase: web/lib/load-watch.js).
 export function phaseTimer(reply) {
   const running = new Set();
   const ms = {};
@@ -40,5 +41,5 @@ export function phaseTimer(reply) {
       if (running.size) report();
     }
   }
-  return { time, ms };
+  return { time, ms, report };
 }

@@ -5,7 +5,8 @@
 // a site model opens, without a second read path (OPFS would need one in the Worker and
 // in the attribution job). A key is a name in the cache only: nothing is ever requested
 // from it, nothing leaves the browser.
-import { openCache, versionedUrl, sha256Hex, keepBytes } from './model-fetch.js';
+import { openCache, versionedUrl, sha256Hex, keepBytes, wholeKey } from './model-fetch.js';
+import { pageFiles } from './model-files.js';
 
 const FOLDER = 'local/';
 // Written after every file is kept: a model is listed only once it is whole.
@@ -33,15 +34,20 @@ export async function listLocalModels(siteBase) {
   return models.sort((a, b) => a.entry.name.localeCompare(b.entry.name));
 }
 
-// Keeps a checked folder's model (web/lib/model-folder.js): each file hashed, checked
-// against its index.json's hash where it gives one, and stored under that hash; the
-// record last. A model of the same name is replaced (a new export of it). A failure
-// leaves nothing of the model behind. onProgress(done, total) counts files.
-export async function keepLocalModel(siteBase, { entry, files, info }, onProgress) {
+// The keys a kept model's files are under: built from its checked name and file names
+// (web/lib/model-folder.js) and their hashes only. A file's pieces are named from its key.
+const keysOf = ({ entry, base }) => new Set(pageFiles(entry).map((n) => versionedUrl(new URL(n, base).href, entry.sha256[n])));
+
+// Keeps a checked folder's model's files (web/lib/model-folder.js), each hashed, checked
+// against its index.json's hash where it gives one, and stored under that hash, beside
+// those of a kept model of the same name, which stays listed and whole: the page opens
+// the new one first (web/page/model-picker.js), then lists it (commitLocalModel) or takes
+// its files back (dropStagedModel). A failure here takes them back itself.
+// onProgress(done, total) counts files. → { entry, base, info, local: true }
+export async function stageLocalModel(siteBase, { entry, files, info }, onProgress) {
   const cache = await cacheOrThrow();
-  const base = baseOf(siteBase, entry.name);
-  await removeLocalModel(siteBase, entry.name);
-  const sha256 = { ...entry.sha256 };
+  const sha256 = {};
+  const staged = { entry: { ...entry, sha256 }, base: baseOf(siteBase, entry.name), info, local: true };
   try {
     for (const [i, [name, file]] of files.entries()) {
       const bytes = new Uint8Array(await file.arrayBuffer());
@@ -50,17 +56,39 @@ export async function keepLocalModel(siteBase, { entry, files, info }, onProgres
         throw new Error(`${name} does not match its index.json (SHA-256 ${got.slice(0, 12)}…, the index says ${entry.sha256[name].slice(0, 12)}…): the folder mixes files of two exports`);
       }
       sha256[name] = got;
-      await keepBytes(cache, versionedUrl(new URL(name, base).href, got), bytes);
+      await keepBytes(cache, versionedUrl(new URL(name, staged.base).href, got), bytes);
       onProgress?.(i + 1, files.length);
     }
-    const kept = { ...entry, sha256 };
-    await cache.put(new URL(RECORD, base).href, new Response(JSON.stringify({ entry: kept, info })));
-    navigator.storage?.persist?.().catch(() => {}); // asks the browser not to evict it under pressure
-    return { entry: kept, base, info, local: true };
+    return staged;
   } catch (err) {
-    await removeLocalModel(siteBase, entry.name);
+    await dropStagedModel(staged);
     if (err?.name === 'QuotaExceededError') throw new Error(`${entry.name}: the browser's storage for this site is full (${err.message})`);
     throw err;
+  }
+}
+
+// Lists a staged model in place of the kept one of its name (the record is one write),
+// then drops the files only that one used.
+export async function commitLocalModel(staged) {
+  const cache = await cacheOrThrow();
+  await cache.put(new URL(RECORD, staged.base).href, new Response(JSON.stringify({ entry: staged.entry, info: staged.info })));
+  await dropUnlisted(cache, staged.base, keysOf(staged));
+  navigator.storage?.persist?.().catch(() => {}); // asks the browser not to evict it under pressure
+}
+
+// Takes a staged model's files back, leaving those of the kept model of its name.
+export async function dropStagedModel(staged) {
+  const cache = await cacheOrThrow();
+  const record = await cache.match(new URL(RECORD, staged.base).href);
+  const kept = record && await record.json().catch(() => null);
+  await dropUnlisted(cache, staged.base, kept?.entry ? keysOf({ entry: kept.entry, base: staged.base }) : new Set());
+}
+
+// Deletes what is kept under `base` but its record and the files `keep` names.
+async function dropUnlisted(cache, base, keep) {
+  const record = new URL(RECORD, base).href;
+  for (const request of await cache.keys()) {
+    if (request.url.startsWith(base) && request.url !== record && !keep.has(wholeKey(request.url))) await cache.delete(request);
   }
 }
 

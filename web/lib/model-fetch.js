@@ -87,7 +87,7 @@ const PIECE_BYTES = 64 * 2 ** 20;
 const PIECES = 'X-Vitrel-Pieces';
 const BYTES = 'X-Vitrel-Bytes';
 const pieceKey = (key, i) => { const u = new URL(key); u.searchParams.set('piece', String(i)); return u.href; };
-const wholeKey = (key) => { const u = new URL(key); u.searchParams.delete('piece'); return u.href; };
+export const wholeKey = (key) => { const u = new URL(key); u.searchParams.delete('piece'); return u.href; };
 
 /** Keeps `bytes` in `cache` under `key` (in pieces when large); a failed write throws. */
 export async function keepBytes(cache, key, bytes) {

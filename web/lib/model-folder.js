@@ -6,6 +6,15 @@ import { modelInfo, pageFiles } from './model-files.js';
 
 const MB = 1048576;
 const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
+// A name from the folder as a message quotes it: in quotes, a long one cut.
+const quoted = (text) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+// A model's name and its files' names become the keys it is kept under in this browser
+// (web/lib/local-models.js): plain names only, so that none can name another folder
+// ("..", "a/b"), another origin ("https:evil.example") or a query.
+export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+// A file is read whole to be hashed and opened: one of 2 GB could not be read at all (the
+// browser's "could not be read" names no file), so its size is checked before it is read.
+export const MAX_FILE_BYTES = 2000 * MB;
 
 // A directory input's files → { folder, files: Map of the folder's own files by name }.
 export function folderFromInput(fileList) {
@@ -34,7 +43,11 @@ export async function folderFromDrop(dataTransfer) {
   return { folder: dir.name, files };
 }
 
+// index.json and a model's metadata are read as text: a label list of a million classes is 20 MB.
+const MAX_JSON_BYTES = 64 * MB;
+
 async function readJson(file, what) {
+  if (file.size > MAX_JSON_BYTES) throw new Error(`${what} is ${mb(file.size)}: the page reads JSON files of up to ${mb(MAX_JSON_BYTES)}`);
   try {
     return JSON.parse(await file.text());
   } catch {
@@ -43,9 +56,10 @@ async function readJson(file, what) {
 }
 
 // → [{ entry, files: [[name, File]], info (model-files.js) }], one per model
-// its index.json lists, or throws one line: not an exported folder, a file missing,
-// metadata unreadable, a name the site already uses (`taken`), too big for the storage
-// the browser leaves this site (`estimate`: navigator.storage's).
+// its index.json lists, or throws one line: not an exported folder, a name or file name
+// that is not plain, a file missing, over MAX_FILE_BYTES or named by two models, metadata
+// unreadable, a name the site already uses (`taken`), too big for the storage the browser
+// leaves this site (`estimate`: navigator.storage's). Nothing is stored here.
 export async function checkModelFolder({ folder, files }, { taken = [], estimate = () => globalThis.navigator?.storage?.estimate?.() } = {}) {
   const where = `“${folder}”`;
   const index = files.get('index.json');
@@ -53,16 +67,29 @@ export async function checkModelFolder({ folder, files }, { taken = [], estimate
   const entries = (await readJson(index, `${where}/index.json`)).models;
   if (!Array.isArray(entries) || !entries.length) throw new Error(`${where}/index.json lists no model`);
   const models = [];
+  const owner = new Map(); // file name → the model naming it
   for (const entry of entries) {
     if (typeof entry?.name !== 'string' || !entry.name || typeof entry.metadata !== 'string') {
       throw new Error(`${where}/index.json has a model without a name or metadata file`);
     }
+    if (!SAFE_NAME.test(entry.name)) {
+      throw new Error(`${where}/index.json names a model ${quoted(entry.name)}: a model's name is letters, digits, '.', '_' and '-', starting with a letter or digit`);
+    }
     if (taken.includes(entry.name)) {
       throw new Error(`this site already has a model named ${entry.name}: export yours with --name to tell them apart`);
     }
+    if (models.some((m) => m.entry.name === entry.name)) throw new Error(`${where}/index.json lists the model ${entry.name} twice`);
     const names = pageFiles(entry);
+    const unsafe = names.find((n) => typeof n === 'string' && !SAFE_NAME.test(n));
+    if (unsafe !== undefined) throw new Error(`${where}/index.json names a file ${quoted(unsafe)} for ${entry.name}: not a plain file name`);
     const missing = names.findIndex((n) => typeof n !== 'string' || !files.has(n));
     if (missing >= 0) throw new Error(`${where} lacks ${names[missing] ?? 'a file'}, which its index.json names for ${entry.name}`);
+    // Each model keeps its own files: models over the same files would each keep a copy.
+    const shared = names.find((n) => owner.has(n) && owner.get(n) !== entry.name);
+    if (shared) throw new Error(`${where}/index.json lists ${owner.get(shared)} and ${entry.name} over the same file ${shared}: each model of a folder has its own files`);
+    for (const n of names) owner.set(n, entry.name);
+    const large = names.find((n) => files.get(n).size > MAX_FILE_BYTES);
+    if (large) throw new Error(`${where}/${large} is ${mb(files.get(large).size)}: the page reads files of up to ${mb(MAX_FILE_BYTES)}`);
     const metadata = await readJson(files.get(entry.metadata), `${where}: the metadata ${entry.metadata}`);
     try {
       validateMetadata(metadata, entry.metadata);

@@ -22,8 +22,10 @@ export const REQUEST = Object.freeze({
    * explainer, target and photo graphs' sessions open when the Worker is idle after `ready`
    * (sessions-ready notice after the first two); otherwise ready comes with the photo
    * graph's session and the others open when first needed (embeds predict at once).
+   * verify (a model the visitor brought): every graph's session opens, each checked against
+   * the metadata, before ready; a failure is the init's.
    * @type {'init'} { model: ModelEntry, base: string (absolute URL of its folder), backend: 'wasm'|'webgpu', threads?: number,
-   *   prepare?: boolean }
+   *   prepare?: boolean, verify?: boolean }
    * → phase…, progress…, ready */
   INIT: 'init',
   /** Preprocesses a photo, predicts and explains the predicted class in one run (the photo

@@ -59,13 +59,13 @@ const keyOf = (model, backend) => {
 
 // → { modelKey, metadata, methods, backend, threads, split, ... } (the Worker's `ready`).
 // model: a URL (web/lib/model-source.js), or { base, entry } (a models/index.json entry
-// and its folder's absolute URL). prepare: web/lib/protocol.js REQUEST.INIT.
+// and its folder's absolute URL). prepare, verify: web/lib/protocol.js REQUEST.INIT.
 /**
  * @param {{ models: URL, worker: URL }} site
  * @param {{ model?: string | URL | { base: string, entry: object }, backend?: string, threads?: number, prepare?: boolean,
- *   worker?: Worker, onProgress?: Function }} [options]
+ *   verify?: boolean, worker?: Worker, onProgress?: Function }} [options]
  */
-export function openSharedModel(site, { model = site.models.href, backend = 'wasm', threads, prepare = false, worker, onProgress } = {}) {
+export function openSharedModel(site, { model = site.models.href, backend = 'wasm', threads, prepare = false, verify = false, worker, onProgress } = {}) {
   const key = keyOf(model, backend);
   let entry = models.get(key);
   if (!entry) {
@@ -80,7 +80,7 @@ export function openSharedModel(site, { model = site.models.href, backend = 'was
         else return;
         for (const l of listeners) l(loaded, total, phases);
       };
-      const r = await runtime.request(REQUEST.INIT, { model: found, base, backend, threads, prepare }, { onEvent });
+      const r = await runtime.request(REQUEST.INIT, { model: found, base, backend, threads, prepare, verify }, { onEvent });
       if (r.stale) throw new DOMException('the Worker was ended while the model loaded', 'AbortError');
       return r.replies.find((m) => m.type === REPLY.READY);
     })();

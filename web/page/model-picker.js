@@ -4,7 +4,7 @@
 // size and size. The choice lives in the link (?model=NAME); opening a model is the
 // page's `open(entry, base)`.
 import { checkModelFolder, folderFromDrop, folderFromInput } from '../lib/model-folder.js';
-import { keepLocalModel, listLocalModels, missingLocalFiles, removeLocalModel } from '../lib/local-models.js';
+import { commitLocalModel, dropStagedModel, listLocalModels, missingLocalFiles, removeLocalModel, stageLocalModel } from '../lib/local-models.js';
 import { fetchModelBytes } from '../lib/model-fetch.js';
 import { modelInfo, pageBytes, pageFiles } from '../lib/model-files.js';
 
@@ -105,24 +105,43 @@ export function createModelPicker({ box, select, openButton, folderInput, remove
     if (!(wanted && await choose(wanted)) && !current) await choose(site[0] ?? local[0]);
   }
 
-  // Checks a folder, keeps its models in this browser, lists them and opens the first.
+  // Checks a folder and stores its models' files beside those kept; opens each with every
+  // graph checked (the first last, so that it stays open); only then lists them in place
+  // of the kept models of their names. A failure takes the new files back and reopens the
+  // model that was open: what was kept and what was open stay as they were.
   async function addFolder(folder) {
     const status = statusLine.textContent;
+    const before = current;
+    const staged = [];
+    const takeBack = () => Promise.all(staged.map((s) => dropStagedModel(s).catch(() => {})));
     try {
       const models = await checkModelFolder(folder, { taken: site.map((c) => c.entry.name) });
-      const added = [];
       for (const m of models) {
         const keeping = (done, total) => { statusLine.textContent = `Keeping ${m.entry.name} in this browser: file ${done} of ${total}…`; };
         keeping(0, m.files.length);
-        added.push(await keepLocalModel(siteBase, m, keeping));
+        staged.push(await stageLocalModel(siteBase, m, keeping));
       }
-      local = await listLocalModels(siteBase);
-      fill();
-      await choose(local.find((c) => c.entry.name === added[0].entry.name));
     } catch (err) {
+      await takeBack();
       statusLine.textContent = status;
-      onError(`Could not open your model: ${err.message}`);
+      return onError(`Could not open your model: ${err.message}`);
     }
+    for (const s of [...staged.slice(1), staged[0]]) {
+      const opened = await open(s.entry, s.base, { verify: true });
+      if (opened.ready) continue;
+      await takeBack();
+      if (opened.aborted) return; // the visitor chose another model meanwhile
+      if (before) await open(before.entry, before.base);
+      return onError(`Could not open your model: ${s.entry.name} could not be loaded (${opened.error.message}), so nothing of “${folder.folder}” was kept`);
+    }
+    try {
+      for (const s of staged) await commitLocalModel(s);
+    } catch (err) {
+      return onError(`Could not keep your model: ${err.message}`);
+    }
+    local = await listLocalModels(siteBase);
+    current = local.find((c) => c.entry.name === staged[0].entry.name);
+    fill();
   }
 
   async function remove() {

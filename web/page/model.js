@@ -4,6 +4,7 @@
 import { loadExplainer } from '../vit-relevance.js';
 import { loadCore } from 'vit-relevance/runtime/core.js';
 import { PHASE_WORDS } from '../lib/load-phases.js';
+import { watchLoad } from '../lib/load-watch.js';
 import { webGpuOffer } from '../lib/webgpu-adapter.js';
 import { ATTATTR } from '../lib/attribution-panel.js';
 import { $, state, link, timeline } from './state.js';
@@ -67,6 +68,19 @@ async function offerWebGpu() {
   $('backend-select').append(option);
 }
 
+// A load that reports nothing for this long has stopped: the Worker reports while it reads
+// and as each phase starts and ends, and a ViT-B/16's whole load takes 5 s here (the
+// README's scale bench), its longest phase a fraction of that.
+const LOAD_SILENCE_MS = 120_000;
+
+// The page's words for a load that stopped, naming what it waited for.
+function silentLoad(model, phases) {
+  const silence = `${LOAD_SILENCE_MS / 1000} s`;
+  const waited = phases.length ? `said nothing for ${silence} while ${phases.map((p) => PHASE_WORDS[p]).join(', ')}` : `did not answer in ${silence}`;
+  setStatus(`${model.name}: stopped`);
+  showError(`The model ${model.name} stopped loading: the inference Worker ${waited}. Reload the page to try again.`);
+}
+
 // The download's bar, shown only while bytes come from the network, and the load phases.
 function showLoad(model, loaded, bytes, phases) {
   if (phases !== showLoad.phases) {
@@ -81,7 +95,9 @@ function showLoad(model, loaded, bytes, phases) {
 }
 
 // `base`: the absolute URL of the model's folder (the site's models/, or a kept model's own).
-async function openModel(model, base) {
+// verify: every graph opened and checked before ready (a folder the visitor brought).
+// → { ready: true }, { error } (shown) or { aborted: true } (another model was chosen).
+async function openModel(model, base, { verify = false } = {}) {
   state.model = model;
   state.modelBase = base;
   $('backend-select').disabled = false;
@@ -104,20 +120,26 @@ async function openModel(model, base) {
   const worker = earlyWorkerTaken ? undefined : window.__vitrelWorker ?? undefined;
   earlyWorkerTaken = true;
   let ready;
+  const watch = watchLoad({ silenceMs: LOAD_SILENCE_MS, onSilent: (phases) => silentLoad(model, phases) });
   try {
     ready = await loadExplainer({
-      model: { base, entry: model }, backend: state.backend, prepare: true, worker, signal: aborter.signal,
-      onProgress: (loaded, total, phases) => showLoad(model, loaded, total, phases), onNotice,
+      model: { base, entry: model }, backend: state.backend, prepare: true, verify, worker, signal: aborter.signal,
+      onProgress: (loaded, total, phases) => { watch.heard(phases); showLoad(model, loaded, total, phases); }, onNotice,
     });
   } catch (err) {
-    if (aborter.signal.aborted) return; // another model was chosen meanwhile
+    if (aborter.signal.aborted) return { aborted: true }; // another model was chosen meanwhile
     setStatus(`${model.name}: not loaded`);
     $('load-progress').hidden = true;
-    return showError(`The model ${model.name} could not be loaded: ${err.message}`);
+    state.modelError = `The model ${model.name} could not be loaded: ${err.message}`;
+    showError(state.modelError);
+    return { error: err };
+  } finally {
+    watch.stop();
   }
   loading = null;
   explainer = ready;
   $('load-progress').hidden = true;
+  state.modelError = null;
   clearError();
   state.metadata = ready.metadata;
   timeline.modelReady = { at: performance.now(), ...ready.load };
@@ -149,6 +171,7 @@ async function openModel(model, base) {
   document.body.dataset.classes = String(ready.metadata.labels.length);
   document.body.dataset.modelReady = 'true';
   if (state.photo) analyze(state.photo);
+  return { ready: true };
 }
 
 // The Worker's background work (for the benchmark): its explainer graph's session open,

@@ -32,7 +32,9 @@ async function onPhoto(blob, name) {
   } catch (err) {
     return showError(err.message);
   }
-  clearError();
+  // Without a model no map comes: the photo shows why instead of nothing.
+  if (state.modelError) showError(state.modelError);
+  else clearError();
   closeSession();
   state.photo?.bitmap.close?.();
   for (const c of state.photo?.copies ?? []) c.close();

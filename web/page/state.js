@@ -6,6 +6,7 @@ export const $ = (id) => document.getElementById(id);
 
 export const state = {
   model: null, modelBase: null, metadata: null, methods: [], methodInfo: new Map(), backend: 'wasm',
+  modelError: null,            // why the chosen model could not load: a photo then says so again
   photo: null,                 // the public API's DecodedPhoto (name, bitmap, width, height, copies) and its caption `note`
   session: null,               // its photo session on the explainer (the API's Photo)
   region: null, top5: [], logits: null,

@@ -99,9 +99,9 @@ function readAgain(first, url, sha256) {
 // needed (runtime/explainer.js, oneSession): the page's ready is its default method's
 // graph's, and no split graph is read. The attribution graphs open elsewhere
 // (web/attribution-job.js).
-async function openModel({ model, base, backend = 'wasm', threads, prepare = false }, reply, site) {
+async function openModel({ model, base, backend = 'wasm', threads, prepare = false, verify = false }, reply, site) {
   const url = (file) => new URL(file, base).href;
-  const { time, ms } = phaseTimer(reply);
+  const { time, ms, report } = phaseTimer(reply);
   // The explainer graph, and with the split graphs (models/exporter/split.py) also the
   // photo and target graphs, all three reading one weights file: a class switch then
   // costs the target graph alone; and the plain forward graph over the same weights.
@@ -175,8 +175,13 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       sessionOptions,
       modelName: graphName,
     });
-    // a large model's one session, from ready on: the default method's graph (it predicts too)
-    if (oneSession) await opened.prepareExplainer(defaultOutputs()).catch(async (err) => { await opened.release(); throw err; });
+    // verify: every graph opened and checked first (a model the visitor brought), then, for a
+    // large model's one session from ready on, the default method's graph (it predicts too)
+    const opening = async () => {
+      if (verify) await opened.openAll(report);
+      if (oneSession) await opened.prepareExplainer(defaultOutputs());
+    };
+    await opening().catch(async (err) => { await opened.release(); throw err; });
     return opened;
   });
   // A failure shows when a photo needs the session.
