@@ -18,6 +18,7 @@ const benches = [
   ['embed', 'embed.js'],      // <vit-relevance> elements: 2nd/3rd element and class switch vs the page's; script size
   ['main-core', 'main-core.js'], // the main thread's copy of the core: its load and memory, a redraw vs the Worker's round trip
   ['scale', 'scale.js'],      // random ViT-S/16 and ViT-B/16 exports beside DeiT-tiny, in Node and the page: ratios, peak memory
+  ['text', 'text.js'],        // a text model: every method vs its forward in Node and the page; its export; what text adds to the site
   ['soak', 'soak.js', true],  // the page's startup 100 times beside two CPU hogs: ready or an error, never a stall
   ['report', 'report.js'],    // docs/benchmarks.md from the targets the runs above recorded (bench/targets.js)
 ];

@@ -9,7 +9,8 @@
       [--crop-pct P] [--interpolation bicubic|bilinear] [--plain] [--split] [--attribution]
 
 --source takes any timm, Hugging Face or torchvision ViT checkpoint (a file or a folder,
-models/exporter/layouts) and checks the graph against a PyTorch forward before writing.
+models/exporter/layouts), or a Hugging Face BERT/DistilBERT sequence classifier folder
+(models/exporter/text), and checks the graph against a PyTorch forward before writing.
 
 Writes OUT/<name>.onnx, OUT/<name>.json, updates OUT/index.json, and with --plain also
 OUT/<name>.forward.onnx (logits only), with --split the page's graphs (.graph.onnx, .photo.onnx,
@@ -36,6 +37,7 @@ from models.exporter.architectures import (KNOWN_MODELS, check_state_dict,  # no
                                            default_preprocess, infer_config, known_model)
 from models.exporter.checkpoints import (checkpoint_dir, load_state_dict,  # noqa: E402
                                          locate_or_download, sha256_file)
+from models.exporter.clock import StageClock  # noqa: E402
 from models.exporter.errors import CheckpointMissing, ExportUserError  # noqa: E402
 from models.exporter.families import FAMILIES  # noqa: E402
 from models.exporter.metadata import build_metadata, check_name, read_synset_words  # noqa: E402
@@ -227,6 +229,9 @@ def _export_source(args, out: Path) -> int:
     source = Path(args.source).resolve()
     if not source.exists():
         raise CheckpointMissing(f"{source} does not exist")
+    if source.is_dir() and is_text_folder(source):  # BERT-family text classifiers
+        from models.exporter.text.export import export_text
+        return export_text(args, source, out, started)
     name = check_name(source_name(source, options), "--name" if args.name else "the source's name (pass --name)")
     read_models(out)  # an index.json that is not one is refused before the work
     stamp = cache.read_stamp(cache.stamp_path(out, name))
@@ -255,6 +260,14 @@ def _export_source(args, out: Path) -> int:
                                  "checkpoint": cache.checkpoint_record(weights, expected["checkpoint_sha256"])},
                 parity=True)
     return 0
+
+
+def is_text_folder(folder: Path) -> bool:
+    """A Hugging Face folder of a text model (supported or not: text/layout.py says which)."""
+    from models.exporter.layouts.files import read_json
+    from models.exporter.text.layout import text_model_type
+
+    return text_model_type(read_json(folder / "config.json")) is not None
 
 
 def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, stamp=None,
@@ -335,22 +348,6 @@ def write_model(args, out: Path, cfg, state_dict, meta: dict, started: float, st
         cache.write_stamp(cache.stamp_path(out, name), stamp(files))
     print(f"{name}: wrote {out / onnx_file} ({entry['bytes'] / 1e6:.1f} MB, {ratio:.3f}x the plain "
           f"forward graph), {json_file}, index.json in {time.time() - started:.1f} s")
-
-
-class StageClock:
-    """str(): the CPU seconds (this process and the subprocesses it waited for) and the wall
-    seconds since it was made: the export's stages say what they cost."""
-
-    def __init__(self):
-        self.cpu, self.wall = self._cpu(), time.perf_counter()
-
-    @staticmethod
-    def _cpu() -> float:
-        t = os.times()
-        return t.user + t.system + t.children_user + t.children_system
-
-    def __str__(self):
-        return f"{self._cpu() - self.cpu:.1f} s CPU, {time.perf_counter() - self.wall:.1f} s"
 
 
 def main(argv=None) -> int:

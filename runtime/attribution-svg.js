@@ -1,8 +1,8 @@
 // @ts-check
 // SVG drawings of Self-Attention Attribution's results, environment-neutral (the CLI
 // rasterises them with sharp; a page can put them in the DOM as they are):
-// the attribution tree as arrows between patch centres over the photo, and the
-// head-importance grid (blocks × heads).
+// the attribution tree as arrows between patch centres over the photo, or as arcs over a
+// text's tokens, and the head-importance grid (blocks × heads).
 
 import { esc } from './caption-svg.js';
 
@@ -78,4 +78,40 @@ export function headGridSvg(importance, { blocks, heads, colour, cell = GRID.cel
   const height = top + blocks.length * cell + GRID.right;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">`
     + `<rect width="100%" height="100%" fill="#ffffff"/>${parts.join('')}</svg>`;
+}
+
+// colour(v01) → the CSS colour of a value in [0, 1] on the core's `colormap` (its legend).
+export function legendColour(core, colormap) {
+  const legend = core.legend(colormap);
+  return (v01) => {
+    const i = Math.max(0, Math.min(255, Math.round(v01 * 255))) * 4;
+    return `rgb(${legend[i]},${legend[i + 1]},${legend[i + 2]})`;
+  };
+}
+
+// A text's attribution tree: its tokens in a row, each edge an arc from the token drawn on
+// (to) to the token that draws on it (from), coloured by block; the top token framed.
+export function textTreeSvg(tree, { tokens, colours, charWidth = 8, height = 220 }) {
+  const widths = tokens.map((t) => (t.length + 1) * charWidth);
+  const left = [];
+  widths.reduce((x, w, i) => { left[i] = x; return x + w; }, 10);
+  const centre = (i) => left[i] + widths[i] / 2;
+  const base = height - 30;
+  const parts = tree.edges.map((e) => {
+    const a = centre(e.to);
+    const b = centre(e.from);
+    const rise = Math.min(base - 10, 20 + Math.abs(b - a) / 3);
+    return `<path d="M${a.toFixed(1)},${base} C${a.toFixed(1)},${base - rise} ${b.toFixed(1)},${base - rise} ${b.toFixed(1)},${base}" `
+      + `fill="none" stroke="${colours[e.block]}" stroke-width="2" marker-end="url(#head${e.block})"><title>${esc(`block ${e.block}: ${tokens[e.from]} draws on ${tokens[e.to]}`)}</title></path>`;
+  });
+  const markers = colours.map((c, b) => `<marker id="head${b}" viewBox="0 0 10 10" refX="9" refY="5" `
+    + `markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0L10,5L0,10z" fill="${c}"/></marker>`).join('');
+  tokens.forEach((t, i) => {
+    const top = i === tree.top;
+    parts.push(`<text x="${centre(i).toFixed(1)}" y="${base + 18}" font-size="13" text-anchor="middle" font-family="monospace"`
+      + `${top ? ' font-weight="bold" text-decoration="underline"' : ''}>${esc(t)}</text>`);
+  });
+  const width = left[tokens.length - 1] + widths[tokens.length - 1] + 10;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width.toFixed(0)}" height="${height}">`
+    + `<rect width="100%" height="100%" fill="#ffffff"/><defs>${markers}</defs>${parts.join('')}</svg>`;
 }

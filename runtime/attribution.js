@@ -5,6 +5,7 @@
 // and forms Attr[b] = A[b] ⊙ Σ_i ∂p_t/∂(α_i A[b]) / m. Environment-neutral like
 // explainer.js: the caller passes `ort` and the bytes.
 import { validateMetadata, contractDims } from './metadata.js';
+import { modelKind, textDims } from './text-metadata.js';
 
 // α values per graph run: the copies are batched, in runs of at most this many to bound
 // the memory of the batched records (DeiT-tiny block 0: ≈ 60 MB per copy).
@@ -40,8 +41,14 @@ export function parseBlocks(text, B) {
 // name the graphs reference for their external data.
 export async function openAttribution({ ort, metadata, files, weightsName, sessionOptions = {} }) {
   validateMetadata(metadata, 'metadata');
-  const d = contractDims(metadata);
-  const { blocks: B, heads: h, tokens: S, classes: C, height: H, width: W } = d;
+  // A text model's graphs take input_ids [1,S], S the text's own (its hidden states say it).
+  const text = modelKind(metadata) === 'text';
+  const d = text ? textDims(metadata) : contractDims(metadata);
+  const { blocks: B, heads: h, classes: C } = d;
+  const { tokens: S0, height: H, width: W } = text ? { tokens: 0, height: 0, width: 0 } : contractDims(metadata);
+  const D = metadata.architecture.embed_dim;
+  // [S, D] of a block's hidden states from [B,S,D] ones: an image model's S is its tokens.
+  const tokensAndWidth = (hidden) => (text ? [hidden.length / (B * D), D] : [S0, hidden.length / (B * S0)]);
   if (files.blocks.length !== B) {
     throw new Error(`the model has ${B} blocks but ${files.blocks.length} attribution graphs were given`);
   }
@@ -59,8 +66,14 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
     return blockSessions[b];
   }
 
-  // → { logits: Float32Array [C], hidden: Float32Array [B,S,D] }
+  // → { logits: Float32Array [C], hidden: Float32Array [B,S,D] }; a text model's input is
+  // its token ids (BigInt64Array).
   async function hiddenStates(pixels) {
+    if (text) {
+      if (!(pixels instanceof BigInt64Array)) throw new Error('a text model\'s hidden states need its token ids as a BigInt64Array');
+      const out = await states.run({ input_ids: new ort.Tensor('int64', pixels, [1, pixels.length]) });
+      return { logits: out.logits.data, hidden: out.hidden.data };
+    }
     if (!(pixels instanceof Float32Array) || pixels.length !== 3 * H * W) {
       throw new Error(`pixels must be a Float32Array of 3×${H}×${W} values`);
     }
@@ -70,7 +83,7 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
 
   // One block: → { block, attr [h,S,S], attn, probs [m] (p_t(α_i A)) }.
   async function attributeBlock(hidden, b, classId, { steps, stepsPerRun = DEFAULT_STEPS_PER_RUN }) {
-    const D = hidden.length / (B * S);
+    const [S, D] = tokensAndWidth(hidden);
     const session = await blockSession(b);
     const alphas = leftRiemannAlphas(steps);
     const oneHot = new Float32Array(C);
@@ -102,6 +115,7 @@ export async function openAttribution({ ort, metadata, files, weightsName, sessi
    * @param {{ steps?: number, stepsPerRun?: number, onBlock?: (done: number, block: number) => void }} [options]
    */
   async function attributeBlocks(hidden, blocks, classId, { steps, stepsPerRun, onBlock } = {}) {
+    const [S] = tokensAndWidth(hidden);
     const attr = new Float32Array(blocks.length * h * S * S);
     const results = [];
     for (const [i, b] of blocks.entries()) {

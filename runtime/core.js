@@ -51,7 +51,9 @@
  *       explains that token's row instead) }.
  *       'all' leaves out methods whose inputs are missing; a method named explicitly whose
  *       inputs are missing throws. lrp_full's, attnlrp's and cp_lrp's maps are the H x W
- *       pixel map (signed).
+ *       pixel map (signed). startLayer 'last' = the last block. kind: 'image' (default) or
+ *       'text': S tokens, no grid, the official BERT code's definitions, maps { shape: [S] }
+ *       (text tensors: input_rel_* are [S]; runtime/core-text.js, with the tokenizer).
  *   core.patchSum(map, [rows, cols]) → { shape: [rows, cols], data }: a pixel map's patch
  *       map, the sum of each patch (METHODS.md: the patch map of attnlrp and cp_lrp)
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
@@ -131,6 +133,7 @@ import { CoreTensors, ATTRIBUTION_TENSOR } from './core-tensors.js';
 import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { heapHelpers } from './core-heap.js';
+import { textApi, textLayout, resolveStartLayer } from './core-text.js';
 
 // The Emscripten module, by the package's export (package.json): not a path from this file,
 // which a bundle moves.
@@ -262,9 +265,12 @@ function createCore(M) {
     return [...new Set(list)];
   }
 
-  // The layout/option bag the bindings read (wasm/options.cpp).
+  // The layout/option bag the bindings read (wasm/options.cpp); a text's: core-text.js.
   function coreOptions(options, t) {
-    const { grid, specialTokens = 1, startLayer = 0, queryToken = -1, pool = 'cls' } = options;
+    const { grid, specialTokens = 1, queryToken = -1, pool = 'cls', kind = 'image' } = options;
+    const startLayer = resolveStartLayer(options.startLayer, t);
+    if (kind === 'text') return { ...textLayout(t), startLayer, queryToken, pool };
+    if (kind !== 'image') throw new TypeError(`options.kind must be 'image' or 'text', got ${JSON.stringify(kind)}`);
     let rows = 0;
     let cols = 0;
     if (grid !== undefined && grid !== null) {
@@ -310,7 +316,7 @@ function createCore(M) {
   function contrast(method, a, b) {
     methodInfo(method);
     for (const [map, what] of [[a, 'map A'], [b, 'map B']]) {
-      if (!map?.data || !Array.isArray(map.shape) || map.shape.length !== 2) throw new TypeError(`contrast: ${what} must be { shape: [rows, cols], data }`);
+      if (!map?.data || !Array.isArray(map.shape) || ![1, 2].includes(map.shape.length)) throw new TypeError(`contrast: ${what} must be { shape: [rows, cols] or a text's [S], data }`);
     }
     return using([heapFloats(a.data, a.shape), heapFloats(b.data, b.shape)], (fa, fb) => {
       const r = M.contrastCorrelation(method, fa, fb);
@@ -344,5 +350,6 @@ function createCore(M) {
     contrast,
     patchSum,
     ...renderApi(M),
+    ...textApi(M),
   };
 }

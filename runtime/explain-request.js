@@ -45,6 +45,18 @@ export function checkMethods(methods, known) {
   return [...new Set(list)];
 }
 
+// startLayer: a block index 0..B−1, or 'last' (B−1: the official ERASER pipeline's start
+// for BERT, METHODS.md) → the block index.
+/** @param {{ architecture: { blocks: number } }} metadata @param {number | 'last'} [startLayer] */
+export function resolveStartLayer(metadata, startLayer = 0, role = 'startLayer') {
+  const B = metadata.architecture.blocks;
+  if (startLayer === 'last') return B - 1;
+  if (!Number.isInteger(startLayer) || startLayer < 0 || startLayer >= B) {
+    throw new Error(`${role} must be a block index 0..${B - 1} of this model, or 'last' (got ${JSON.stringify(startLayer)})`);
+  }
+  return startLayer;
+}
+
 export const top5Of = (metadata, top5) => top5.map(({ id, prob }) => ({ id, label: metadata.labels[id], prob }));
 
 // maps: { <method>: { shape, data } } → the same, the methods asked for only;
@@ -67,4 +79,11 @@ export function resultTarget(metadata, target, maps, methods, logits) {
   const t = { ...named(target.class), maps: out };
   if (target.contrast !== undefined && target.contrast !== null) t.contrast = named(target.contrast);
   return t;
+}
+
+// A text's target: the photo's fields and maps, and each method's word map (wordMaps:
+// { <method>: Float32Array }, one score per word of the text).
+export function textTarget(metadata, target, maps, wordMaps, methods, logits) {
+  const t = resultTarget(metadata, target, maps, methods, logits);
+  return { ...t, wordMaps: Object.fromEntries(methods.filter((m) => t.maps[m] && wordMaps[m]).map((m) => [m, wordMaps[m]])) };
 }

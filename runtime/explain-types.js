@@ -32,7 +32,8 @@ export {};
  * @property {TargetSpec | TargetSpec[]} [targets] Default: [null], the predicted class.
  * @property {MethodId[] | string} [methods] Method ids (or one comma-separated string).
  *   Default: ['transformer_attribution'].
- * @property {number} [startLayer] First block of the rollouts. Default 0.
+ * @property {number | 'last'} [startLayer] First block of the rollouts, or 'last' (the
+ *   last block: the official BERT pipeline's start). Default 0.
  * @property {AbortSignal} [signal]
  */
 
@@ -67,6 +68,38 @@ export {};
  */
 
 /**
+ * A map over a text's tokens (every token, [CLS] and [SEP] included): data.length === shape[0].
+ * @typedef {{ shape: [number], data: Float32Array, correlation?: number | null }} TokenMap
+ */
+
+/**
+ * A text as a text model reads it: its WordPiece tokens (`[CLS]` … `[SEP]`) and their ids,
+ * each token's [start, end) in the text in UTF-16 code units (`text.slice(start, end)`;
+ * [0, 0] for [CLS] and [SEP]), the words (before WordPiece) and, for a text longer than the
+ * model's positions, how much was cut: `truncated.tokens` tokens, from character
+ * `truncated.at` on (null when nothing was).
+ * @typedef {object} TextFields
+ * @property {string} text
+ * @property {string[]} tokens
+ * @property {number[]} ids
+ * @property {[number, number][]} offsets
+ * @property {string[]} words
+ * @property {{ tokens: number, at: number } | null} truncated
+ */
+
+/**
+ * An explained class of a text: maps over tokens, and each method's word map (one score
+ * per word: the max of its pieces' scores, METHODS.md).
+ * @typedef {ClassStanding & { contrast?: ClassStanding, maps: Record<string, TokenMap>, wordMaps: Record<string, Float32Array> }} TextTarget
+ */
+
+/**
+ * A text's explanation: the photos' fields (region, width and height null) with maps over
+ * tokens, the text's tokens, and `notes` (the truncation notice, when the text was cut).
+ * @typedef {Omit<ExplainResult, 'targets'> & TextFields & { targets: TextTarget[], notes: string[] }} TextExplainResult
+ */
+
+/**
  * @typedef {object} LoadOptions
  * @property {'wasm' | 'webgpu'} [backend]
  * @property {number} [threads]
@@ -77,6 +110,7 @@ export {};
 
 /**
  * @typedef {object} ExplainerMetadata
+ * @property {'image' | 'text'} [kind] Absent on image models.
  * @property {string} name
  * @property {string[]} labels
  * @property {string[]} [label_names]
@@ -105,7 +139,7 @@ export {};
 /**
  * What both entries' explainers have; Image is what explain() takes, Result what it gives.
  * @template Image
- * @template {ExplainResult} [Result=ExplainResult]
+ * @template [Result=ExplainResult]
  * @typedef {object} ExplainerBase
  * @property {ExplainerMetadata} metadata
  * @property {readonly MethodId[]} methods

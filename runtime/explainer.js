@@ -13,13 +13,13 @@ import { graphIoNames } from './onnx-io.js';
 const now = () => (globalThis.performance ?? Date).now();
 
 // First maximum, as the graph's ArgMax picks it.
-function argmax(values) {
+export function argmax(values) {
   let best = 0;
   for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
   return best;
 }
 
-function sameDims(a, b) {
+export function sameDims(a, b) {
   return a.length === b.length && a.every((v, i) => Number(v) === b[i]);
 }
 
@@ -36,7 +36,7 @@ function missingExternalData(err) {
 // An external file whose `data` is a function is read for this opening alone: a large
 // model holds no copy of its weights between its sessions' openings (oneSession), where
 // onnxruntime keeps its own in the session.
-async function createOnnxSession(ort, bytes, options, name) {
+export async function createOnnxSession(ort, bytes, options, name) {
   const read = async (d) => (typeof d.data === 'function' ? { ...d, data: await d.data() } : d);
   const opening = options.externalData ? { ...options, externalData: await Promise.all(options.externalData.map(read)) } : options;
   try {
@@ -124,7 +124,7 @@ export const LARGE_WEIGHTS_BYTES = 128 * 2 ** 20;
 
 // `options` with `cpu`'s merged in where every execution provider is the CPU's (WebGPU
 // keeps onnxruntime's defaults: not measured there).
-function onCpu(options, cpu) {
+export function onCpu(options, cpu) {
   if (!options.executionProviders.every((ep) => ['wasm', 'cpu'].includes(ep.name ?? ep))) return options;
   return { ...options, ...cpu, extra: { ...options.extra, session: { ...options.extra?.session, ...cpu.extra?.session } } };
 }

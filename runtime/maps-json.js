@@ -27,12 +27,17 @@ export function mapsDocument(targets, extra = {}) {
   return { ...extra, targets };
 }
 
+// One map's JSON text, its data as float32 values; a contrast's map also carries its two
+// classes' maps' correlation (core.contrast).
+export const mapText = ({ shape, data, correlation }) => `{ "shape": ${JSON.stringify(shape)}, `
+  + `${correlation === undefined ? '' : `"correlation": ${JSON.stringify(correlation)}, `}"data": [${floatsText(data)}] }`;
+
+// A list of float32 values as JSON numbers, each the shortest that reads back the same.
+export const floatsText = (data) => Array.from(data, float32Text).join(',');
+
 // JSON text of a maps document. Map data is written as float32 values, one map per line
 // segment, so a 224x224 lrp_full map stays readable with line-based tools.
 export function formatMapsJson(doc) {
-  // A contrast's map also carries its two classes' maps' correlation (core.contrast).
-  const mapText = ({ shape, data, correlation }) => `{ "shape": ${JSON.stringify(shape)}, `
-    + `${correlation === undefined ? '' : `"correlation": ${JSON.stringify(correlation)}, `}"data": [${Array.from(data, float32Text).join(',')}] }`;
   const targetText = (t) => {
     const { maps, ...fields } = t;
     const head = JSON.stringify(fields).slice(1, -1);

@@ -2,7 +2,9 @@
 // Checks an explainer graph's metadata JSON (docs/architecture.md, "Metadata JSON") and
 // the ONNX session's input/output names against the graph contract, so a wrong or stale
 // file fails at load time with a message naming what is missing, not deep inside a run.
-// Environment-neutral: used by the CLI (Node) and the page's Worker.
+// Environment-neutral: used by the CLI (Node) and the page's Worker. A text model's own
+// fields are checked in text-metadata.js.
+import { MODEL_KINDS, modelKind, textMetadataProblems } from './text-metadata.js';
 
 export const METADATA_FORMAT = 'vit-relevance-explainer';
 export const SUPPORTED_FORMAT_VERSIONS = [1];
@@ -61,21 +63,9 @@ function isNumberList(v, length) {
   return Array.isArray(v) && v.length === length && v.every((x) => typeof x === 'number' && Number.isFinite(x));
 }
 
-// Throws one Error listing every problem found; returns the metadata unchanged.
-export function validateMetadata(metadata, source = 'metadata') {
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
-    throw new Error(`${source} is not an explainer metadata object`);
-  }
+// An image model's architecture and preprocessing (its patch grid, tokens and pool).
+function imageMetadataProblems(metadata) {
   const problems = [];
-  if (metadata.format !== METADATA_FORMAT) {
-    problems.push(`"format" is ${JSON.stringify(metadata.format)}, expected "${METADATA_FORMAT}"`);
-  }
-  if (!SUPPORTED_FORMAT_VERSIONS.includes(metadata.format_version)) {
-    problems.push(`"format_version" ${JSON.stringify(metadata.format_version)} is not supported `
-      + `(this runtime reads ${SUPPORTED_FORMAT_VERSIONS.join(', ')})`);
-  }
-  if (typeof metadata.name !== 'string' || !metadata.name) problems.push('"name" is missing');
-
   const arch = metadata.architecture;
   if (!arch || typeof arch !== 'object') {
     problems.push('"architecture" is missing');
@@ -125,8 +115,27 @@ export function validateMetadata(metadata, source = 'metadata') {
       problems.push('"preprocess.std" must be 3 positive numbers');
     }
   }
+  return problems;
+}
 
-  const classes = arch?.num_classes;
+// Throws one Error listing every problem found; returns the metadata unchanged.
+export function validateMetadata(metadata, source = 'metadata') {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
+    throw new Error(`${source} is not an explainer metadata object`);
+  }
+  const problems = [];
+  if (metadata.format !== METADATA_FORMAT) {
+    problems.push(`"format" is ${JSON.stringify(metadata.format)}, expected "${METADATA_FORMAT}"`);
+  }
+  if (!SUPPORTED_FORMAT_VERSIONS.includes(metadata.format_version)) {
+    problems.push(`"format_version" ${JSON.stringify(metadata.format_version)} is not supported `
+      + `(this runtime reads ${SUPPORTED_FORMAT_VERSIONS.join(', ')})`);
+  }
+  if (typeof metadata.name !== 'string' || !metadata.name) problems.push('"name" is missing');
+  if (!MODEL_KINDS.includes(modelKind(metadata))) problems.push(`"kind" ${JSON.stringify(metadata.kind)} is not one of ${MODEL_KINDS.join(', ')}`);
+  else problems.push(...(modelKind(metadata) === 'text' ? textMetadataProblems(metadata) : imageMetadataProblems(metadata)));
+
+  const classes = metadata.architecture?.num_classes;
   if (!Array.isArray(metadata.labels) || !metadata.labels.every((l) => typeof l === 'string')) {
     problems.push('"labels" must be an array of strings');
   } else if (isPositiveInt(classes) && metadata.labels.length !== classes) {
@@ -253,7 +262,9 @@ export function checkSessionShapes(session, modelName, metadata) {
 
 // The token layout options of core.computeMaps / relevanceRow for this model:
 // { grid, specialTokens, pool } (docs/layouts.md).
+// A text model's: { kind: 'text' } (S tokens, [CLS] first; METHODS.md "Text (BERT)").
 export function tokenLayout(metadata) {
+  if (modelKind(metadata) === 'text') return { kind: 'text' };
   const a = metadata.architecture;
   return { grid: a.grid, specialTokens: specialTokens(a), pool: a.pool ?? 'cls' };
 }

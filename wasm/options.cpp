@@ -35,18 +35,19 @@ float float_field(const val& object, const char* key, float fallback) {
   return v.as<float>();
 }
 
-bool bool_field(const val& object, const char* key, bool fallback) {
+bool bool_field(const val& object, const char* key, bool fallback, const char* prefix) {
   const val v = field(object, key);
   if (v.isUndefined()) return fallback;
   if (!v.isTrue() && !v.isFalse())
-    throw InputError(std::string("option ") + key + " must be true or false");
+    throw InputError(std::string(prefix) + key + " must be true or false");
   return v.isTrue();
 }
 
-std::string string_field(const val& object, const char* key, const std::string& fallback) {
+std::string string_field(const val& object, const char* key, const std::string& fallback,
+                         const char* prefix) {
   const val v = field(object, key);
   if (v.isUndefined()) return fallback;
-  if (!v.isString()) throw InputError(std::string("option ") + key + " must be a string");
+  if (!v.isString()) throw InputError(std::string(prefix) + key + " must be a string");
   return v.as<std::string>();
 }
 
@@ -82,6 +83,7 @@ TokenLayout token_layout(const val& options) {
   layout.grid_rows = int_field(options, "gridRows", 0);
   layout.grid_cols = int_field(options, "gridCols", 0);
   layout.special_tokens = int_field(options, "specialTokens", 1);
+  layout.text_tokens = int_field(options, "textTokens", 0);
   return layout;
 }
 

@@ -15,11 +15,13 @@ namespace vitrel::wasm {
 // but not an integer.
 int int_field(const emscripten::val& object, const char* key, int fallback);
 
-// The same for other field types; absent → fallback, wrong type → InputError.
+// The same for other field types; absent → fallback, wrong type → InputError. The
+// message names the field as `prefix` + key ("option startLayer", "tokenizer.cls_token").
 float float_field(const emscripten::val& object, const char* key, float fallback);
-bool bool_field(const emscripten::val& object, const char* key, bool fallback);
+bool bool_field(const emscripten::val& object, const char* key, bool fallback,
+                const char* prefix = "option ");
 std::string string_field(const emscripten::val& object, const char* key,
-                         const std::string& fallback);
+                         const std::string& fallback, const char* prefix = "option ");
 std::vector<float> float_list_field(const emscripten::val& object, const char* key,
                                     const std::vector<float>& fallback);
 
@@ -27,7 +29,7 @@ std::vector<float> float_list_field(const emscripten::val& object, const char* k
 // ids, registry.h): Floats or undefined each. The views borrow the Floats' memory.
 RelevanceInputs relevance_inputs(const emscripten::val& tensors);
 
-// { gridRows, gridCols, specialTokens }
+// { gridRows, gridCols, specialTokens, textTokens (> 0: a text layout) }
 TokenLayout token_layout(const emscripten::val& options);
 
 // { startLayer, queryToken (default: the pool's readout), pool (an id, default "cls") }

@@ -62,7 +62,8 @@ bool has_inputs(const std::string& id, const val& tensors) {
       [&] { return has_inputs_for(from_id<Method>(id), relevance_inputs(tensors)); });
 }
 
-// ids: JS array of method ids. Returns { [id]: Floats [rows, cols] } in the order given.
+// ids: JS array of method ids. Returns { [id]: Floats [rows, cols] } in the order given
+// ([S] on a text layout).
 val compute_maps(const val& ids, const val& tensors, const val& options) {
   return call_or_throw_js([&] {
     if (!ids.isArray()) throw InputError("methods must be an array of method ids");
@@ -70,12 +71,14 @@ val compute_maps(const val& ids, const val& tensors, const val& options) {
     for (const std::string& id : emscripten::vecFromJSArray<std::string>(ids)) {
       methods.push_back(from_id<Method>(id));
     }
-    std::vector<RelevanceMap> maps = compute_relevance_maps(
-        methods, relevance_inputs(tensors), token_layout(options), method_options(options));
+    const TokenLayout layout = token_layout(options);
+    std::vector<RelevanceMap> maps =
+        compute_relevance_maps(methods, relevance_inputs(tensors), layout, method_options(options));
     val out = val::object();
     for (size_t i = 0; i < maps.size(); ++i) {
-      out.set(to_id(methods[i]),
-              val(Floats(std::move(maps[i].data), {maps[i].rows, maps[i].cols})));
+      std::vector<int64_t> shape{maps[i].rows, maps[i].cols};
+      if (layout.is_text()) shape = {maps[i].cols};
+      out.set(to_id(methods[i]), val(Floats(std::move(maps[i].data), std::move(shape))));
     }
     return out;
   });
@@ -90,18 +93,22 @@ Floats relevance_row_of(const std::string& id, const val& tensors, const val& op
   });
 }
 
-// One class's [rows, cols] map, for the contrast functions (methods/contrast.h).
+// One class's [rows, cols] map, or a text's [S] as 1 x S, for the contrast functions
+// (methods/contrast.h).
 RelevanceMap contrast_input(const Floats& f) {
   const auto& d = f.dims();
-  if (d.size() != 2) throw InputError("contrast: maps must be [rows, cols]");
+  if (d.size() == 1) return RelevanceMap{1, static_cast<int>(d[0]), f.values()};
+  if (d.size() != 2) throw InputError("contrast: maps must be [rows, cols] (or a text's [S])");
   return RelevanceMap{static_cast<int>(d[0]), static_cast<int>(d[1]), f.values()};
 }
 
-// Why A rather than B: two maps of one method.
+// Why A rather than B: two maps of one method, in map A's shape.
 Floats contrast_of(const std::string& id, const Floats& a, const Floats& b) {
   return call_or_throw_js([&] {
+    if (a.dims().size() != b.dims().size())
+      throw InputError("contrast: the maps of the two classes differ in shape");
     RelevanceMap out = contrast_map(from_id<Method>(id), contrast_input(a), contrast_input(b));
-    return Floats(std::move(out.data), {out.rows, out.cols});
+    return Floats(std::move(out.data), a.dims());
   });
 }
 

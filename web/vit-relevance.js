@@ -11,7 +11,7 @@ import { siteFiles } from './lib/site-files.js';
 export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no code
 
 /**
- * @import { ClassProbability, ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, Region, ClassSpec, RelevanceMap, RenderOptions } from 'vit-relevance/runtime/explain-types.js'
+ * @import { ClassProbability, ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, Region, ClassSpec, RelevanceMap, RenderOptions, TextExplainResult } from 'vit-relevance/runtime/explain-types.js'
  * @typedef {import('./lib/load-phases.js').LoadPhase} LoadPhase
  */
 
@@ -81,6 +81,27 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  * }} Photo
  */
 /**
+ * A text's explanation in the browser: also the backend that ran (WebAssembly).
+ * @typedef {TextExplainResult & { backend: 'wasm' }} BrowserTextResult
+ */
+
+/**
+ * A text opened on a text model (open(text) or open({ text })), kept in the Worker for
+ * several explanations as a photo is; close() frees its tensors there. Its tokens (WordPiece,
+ * `[CLS]` … `[SEP]`), their ids and offsets in the text (UTF-16 code units), its words,
+ * `truncated` (how much of a text longer than the model's positions was cut; null when
+ * nothing was) with `notice`, its sentence, and its prediction are known after the first
+ * explain(). Maps are over tokens ({ shape: [S], data }), each with its word map.
+ * @typedef {{ text: string, tokens: string[] | null, ids: number[] | null, offsets: [number, number][] | null,
+ *   words: string[] | null, truncated: { tokens: number, at: number } | null, notice: string | null,
+ *   top5: ClassProbability[] | null, logits: Float32Array | null,
+ *   explain: (options?: ExplainOptions) => Promise<BrowserTextResult>,
+ *   timeForward: (runs?: number) => Promise<number[]>,
+ *   close: () => void,
+ * }} Text
+ */
+
+/**
  * What the Worker did in the background (for benchmarks): 'explainer-ready' (the
  * default method's graph open, `ms`), 'sessions-ready' (every graph a class switch needs),
  * 'photo-cached' (a photo's tensors kept: class switches run the target graph alone,
@@ -90,16 +111,20 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  */
 
 /**
- * An explainer in the page's shared Worker. backend: the one that runs; backendNote: why
+ * An explainer in the page's shared Worker; `kind` (the model's metadata) says whether it
+ * opens photos or texts: `{ text }` is a text; so is a string given to a text model (typed
+ * as a photo's URL here, since the kind is known only once the model has loaded). backend: the one that runs; backendNote: why
  * it is not the one asked for (no WebGPU here, or the page's model already open on
  * WebAssembly), null when it is. load: how the load went (phaseMs: how long it waited
  * for each load phase; compileMs: onnxruntime's compile). close() frees its photos; the
  * page's last explainer to close ends the Worker, its work and its sessions.
- * @typedef {ExplainerBase<BrowserImage, BrowserExplainResult> & {
+ * @typedef {Omit<ExplainerBase<BrowserImage, BrowserExplainResult>, 'explain'> & {
  *   backend: 'wasm' | 'webgpu', backendNote: string | null, threads: number,
  *   load: { fromCache: boolean, split: boolean, isolated: boolean, phaseMs: Record<string, number>, compileMs: number },
- *   open: (image: BrowserImage, options?: OpenOptions) => Promise<Photo>,
- *   explain: (image: BrowserImage, options?: ExplainOptions & OpenOptions) => Promise<BrowserExplainResult>,
+ *   kind: 'image' | 'text',
+ *   open: ((image: BrowserImage, options?: OpenOptions) => Promise<Photo>) & ((text: { text: string }) => Promise<Text>),
+ *   explain: ((image: BrowserImage, options?: ExplainOptions & OpenOptions) => Promise<BrowserExplainResult>)
+ *     & ((text: { text: string }, options?: ExplainOptions) => Promise<BrowserTextResult>),
  *   close: () => void,
  * }} Explainer
  */

@@ -1,10 +1,11 @@
 // The inference Worker, shared by the page and every <vit-relevance> element of a page:
 // downloads and opens each explainer graph once (onnxruntime-web), preprocesses photos
 // and turns the graph's tensors into relevance maps (the C++ core in WebAssembly), all
-// through runtime/explain-session.js. This script is one switch over the messages of
-// web/lib/protocol.js; each job lives in web/worker/: the queue (queue.js), the models and
-// their sessions (sessions.js), the photos (photos.js), the Attribution panel's requests
-// (attribution.js) and the counters (stats.js).
+// through runtime/explain-session.js (a text model's texts: runtime/text-session.js). This
+// script is one switch over the messages of web/lib/protocol.js; each job lives in
+// web/worker/: the queue (queue.js), the models and their sessions (sessions.js; text
+// models: text-model.js), the photos (photos.js), the texts (texts.js), the Attribution
+// panel's requests (attribution.js) and the counters (stats.js).
 //
 // A Worker gets no import map (Chromium applies a page's import map to the page alone), so
 // this script and every module it loads import the runtime by its path in the repository,
@@ -14,6 +15,7 @@ import { siteFiles } from './lib/site-files.js';
 import { cancel, queued } from './worker/queue.js';
 import { init, warmUp } from './worker/sessions.js';
 import { analyze, explain, release } from './worker/photos.js';
+import { analyzeText } from './worker/texts.js';
 import { attributionRequests } from './worker/attribution.js';
 import { stats, benchForward } from './worker/stats.js';
 
@@ -36,6 +38,7 @@ self.onmessage = ({ data: msg }) => {
       return reply({ type: REPLY.DONE });
     case REQUEST.INIT: return queued(msg, reply, () => init(msg, reply, SITE));
     case REQUEST.ANALYZE: return queued(msg, reply, () => analyze(msg, reply));
+    case REQUEST.ANALYZE_TEXT: return queued(msg, reply, () => analyzeText(msg, reply));
     case REQUEST.EXPLAIN: return queued(msg, reply, () => explain(msg, reply));
     case REQUEST.RELEASE: return queued(msg, reply, () => release(msg));
     case REQUEST.STATS: return queued(msg, reply, () => stats(attribution));

@@ -11,7 +11,7 @@ import { parseOptions, formatOptions, splitPositionals, UsageError } from '../ar
 import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { parseBlocks, probabilityOf } from '../../runtime/attribution.js';
-import { headGridSvg, headGridWidth, treeSvg } from '../../runtime/attribution-svg.js';
+import { headGridSvg, headGridWidth, legendColour, treeSvg } from '../../runtime/attribution-svg.js';
 import { scaleEnds, scaleWords } from '../../runtime/map-scale.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
@@ -22,9 +22,12 @@ import { encodePng, writeCaptionedPng } from '../../runtime/node/png.js';
 import { tokenLayout, validateMetadata } from '../../runtime/metadata.js';
 import { resolveClass } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
+import { kindMismatch } from '../../runtime/text-metadata.js';
+import { runTextAttribution } from './attribute-text.js';
 
 const OPTIONS = {
-  model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata and attribution graphs (GRAPH.states.onnx, GRAPH.attr<b>.onnx, GRAPH.attribution.bin) beside it' },
+  model: { type: 'string', value: 'GRAPH.onnx', help: 'explainer graph; its metadata and attribution graphs (GRAPH.states.onnx, GRAPH.attr<b>.onnx, GRAPH.attribution.bin) beside it; required for a photo; for a text, default build/models/bert-mini-sst2-movies' },
+  text: { type: 'string', value: 'TEXT', help: 'a text to attribute with a text model (instead of a photo): DIR/attribution.json, heads.svg, tree.svg' },
   class: { type: 'string', value: 'ID|NAME', oldName: 'target', help: 'class to attribute, by id or name (default: the predicted class)' },
   blocks: { type: 'string', value: 'all|i,j,...', default: 'all', help: 'blocks to attribute (the tree and the map need all)' },
   steps: { type: 'int', min: 1, max: 10000, default: 20, help: 'm, the Riemann steps α_i = i/m' },
@@ -39,18 +42,22 @@ const JSON_FILE = 'attribution.json';
 const PNG_FILES = ['heads.png', 'tree.png', 'attattr.png'];
 const tensorFile = (block) => `attr-block${block}.npy`;
 
-export const summary = 'Self-Attention Attribution of a photo: head importance, attribution tree, attattr map';
+export const summary = 'Self-Attention Attribution of a photo or text: head importance, attribution tree, attattr map';
 
 export function usage() {
   return `usage: vit-relevance attribute <image|tensor.npy> --model GRAPH.onnx [--class ID|NAME]
                                [--blocks all|i,j,...] [--steps 20] [--start-layer N]
                                [--save-tensors] [--threads N] [--colormap jet] --out DIR
+       vit-relevance attribute --text "…" [--model DIR] [--class NAME|ID] [--blocks all|i,j,...]
+                               [--steps 20] [--start-layer N] --out DIR
 
 Attr[b] = (A[b]/m) ⊙ Σ_i ∂p_t(α_i A[b])/∂(α_i A[b]), α_i = i/m (METHODS.md), for each block:
 the forward below the block runs once, the m scaled copies in batches. Writes
 DIR/attribution.json (per block: head importance, completeness Σ Attr vs p_t(A) − p_t(0);
 the attribution tree; the attattr map), DIR/tree.png, DIR/heads.png, DIR/attattr.png and,
-with --save-tensors, DIR/attr-block<b>.npy. Progress goes to stderr.
+with --save-tensors, DIR/attr-block<b>.npy. Progress goes to stderr. A text (--text, on a
+text model) gets DIR/attribution.json (its tokens, the tree over them, the attattr map and
+its word map), DIR/heads.svg and DIR/tree.svg (the tree as arcs over the tokens).
 
 options:
 ${formatOptions(OPTIONS)}`;
@@ -73,9 +80,11 @@ export async function run(argv) {
     console.log(usage());
     return 0;
   }
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length ? `one input expected, got ${positionals.join(' ')}` : 'give an image or a .npy tensor to attribute');
+  if (positionals.length !== 1 && opts.text === undefined) {
+    throw new UsageError(positionals.length ? `one input expected, got ${positionals.join(' ')}` : 'give an image, a .npy tensor or --text to attribute');
   }
+  if (opts.text !== undefined) return runTextAttribution(opts, positionals);
+  if (opts.model === undefined) throw new UsageError('--model is required (see `vit-relevance attribute --help`)');
   const [inputFile] = positionals;
 
   // Everything cheap is checked before a graph opens.
@@ -87,6 +96,8 @@ export async function run(argv) {
   } catch (err) {
     throw new UserError(err.message);
   }
+  const wrongKind = kindMismatch(metadata, 'image', path.basename(opts.model, '.onnx'));
+  if (wrongKind) throw new UserError(wrongKind, { exitCode: 2 });
   const arch = metadata.architecture;
   const B = arch.blocks;
   let blocks;
@@ -148,10 +159,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, classId, t
 
   const written = [];
   const legend = core.legend(opts.colormap);
-  const colour = (v01) => {
-    const i = Math.max(0, Math.min(255, Math.round(v01 * 255))) * 4;
-    return `rgb(${legend[i]},${legend[i + 1]},${legend[i + 2]})`;
-  };
+  const colour = legendColour(core, opts.colormap);
 
   // Each picture has a band under it: what it shows, and its colour scale's ends.
   const label = metadata.labels[classId];

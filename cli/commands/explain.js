@@ -23,12 +23,18 @@ import { writeCaptionedPng } from '../../runtime/node/png.js';
 import { resolveClass } from '../../runtime/targets.js';
 import { SCALE_CHOICES, scaleFor, scaleEnds, scaleWords } from '../../runtime/map-scale.js';
 import { prepareTensorsDir, saveModelTensors } from '../../runtime/node/save-tensors.js';
+import { MAX_TEXT_FILE_BYTES } from '../../runtime/node/text-file.js';
+import { kindMismatch } from '../../runtime/text-metadata.js';
+import { resolveStartLayer } from '../../runtime/explain-request.js';
+import { runText } from './explain-text.js';
 
 const OPTIONS = {
-  model: { type: 'string', value: 'GRAPH.onnx', required: true, help: 'explainer graph; its metadata GRAPH.json must sit beside it' },
+  model: { type: 'string', value: 'GRAPH.onnx|DIR', help: 'explainer graph (its metadata GRAPH.json beside it) or models folder; required for a photo; for a text, default build/models/bert-mini-sst2-movies' },
+  text: { type: 'string', value: 'TEXT', help: 'a text to explain with a text model (instead of a photo)' },
+  'text-file': { type: 'string', value: 'FILE', help: `texts to explain, one per line (UTF-8, no empty line, at most ${MAX_TEXT_FILE_BYTES / 2 ** 20} MB)` },
   class: { type: 'string', value: 'ID|NAME', oldName: 'target', help: 'class to explain, by id or name; repeat for several (default: the predicted class)' },
   method: { type: 'string', value: 'IDS', default: 'all', help: 'all (every method the model\'s graph feeds), or method ids separated by commas; lrp_full, attnlrp and cp_lrp give the input-size pixel map (maps.json and PNG), the others the patch map' },
-  'start-layer': { type: 'int', min: 0, default: 0, help: 'first block of the three rollouts (the paper evaluates with 1)' },
+  'start-layer': { type: 'string', value: 'N|last', default: '0', help: 'first block of the three rollouts (the paper evaluates photos with 1; last: the last block, as its BERT pipeline)' },
   threads: { type: 'int', min: 1, max: 64, help: 'ONNX Runtime threads (default: its own choice)' },
   engine: { type: 'string', value: 'web|node|auto', default: 'web', help: 'onnxruntime-web (as the page), onnxruntime-node (faster), or node when installed' },
   contrast: { type: 'string', value: 'ID|NAME', help: 'the contrast class: explain why each class rather than this one (docs/contrast.md)' },
@@ -42,14 +48,16 @@ const OPTIONS = {
   out: { type: 'string', value: 'DIR', required: true, help: 'folder for maps.json and the PNG overlays' },
 };
 
-export const summary = 'explain a photo or .npy tensor with an explainer graph → DIR/maps.json + PNG overlays';
+export const summary = 'explain a photo, .npy tensor or text with an explainer graph → DIR/maps.json + PNG overlays (a text: report.html)';
 
 export function usage(core) {
   return `usage: vit-relevance explain <image|tensor.npy> --model GRAPH.onnx [--class ID|NAME]...
-                             [--method all|ID,ID...] [--start-layer N] [--threads N] [--engine web]
+                             [--method all|ID,ID...] [--start-layer N|last] [--threads N] [--engine web]
                              [--contrast ID|NAME] [--colormap jet] [--scale auto] [--opacity 0.5]
                              [--exif use|ignore] [--crop center|none] [--timings] [--save-tensors]
                              --out DIR
+       vit-relevance explain --text "…" | --text-file FILE [--model DIR] [--class NAME|ID]...
+                             [--contrast NAME|ID] [--method all|ID,ID...] [--start-layer N|last] --out DIR
 
 Runs the explainer graph on the input, prints the five most likely classes and computes the
 relevance maps of each class with the WebAssembly core. Photos (PNG, JPEG, WebP, ...) are
@@ -61,6 +69,10 @@ inputs give the same bytes; --timings adds DIR/timings.json; --save-tensors adds
 logits and every block's attention as .npy in DIR/tensors (one more graph run). A photo's EXIF orientation
 is applied (as viewers show it) unless --exif ignore (PIL's reading, the evaluations').
 --crop none feeds the whole photo (no centre crop) and draws the maps over all of it.
+A text (--text, or each line of --text-file) needs a text model (default: the one npm run build
+exports, build/models/bert-mini-sst2-movies); it prints the prediction and each method's top
+tokens and writes DIR/maps.json (tokens, offsets, words, token and word maps; a "texts" list for
+--text-file) and DIR/report.html (the text in each method's colours; opens from disk).
 
 options:
 ${formatOptions(OPTIONS)}
@@ -99,6 +111,13 @@ export function splitArgv(argv) {
     }
   }
   return { rest, positionals, classes };
+}
+
+// --start-layer: a block index or 'last'.
+function parseStartLayer(text) {
+  if (text === 'last') return text;
+  if (!/^\d+$/.test(text)) throw new UsageError(`--start-layer must be a block index (0, 1, …) or last, got "${text}"`);
+  return Number(text);
 }
 
 function parseOpacity(text) {
@@ -163,9 +182,16 @@ export async function run(argv) {
     console.log(usage(await loadCore()));
     return 0;
   }
-  if (positionals.length !== 1) {
-    throw new UsageError(positionals.length ? `one input expected, got ${positionals.join(' ')}` : 'give an image or a .npy tensor to explain');
+  if (positionals.length !== 1 && opts.text === undefined && opts.textFile === undefined) {
+    throw new UsageError(positionals.length ? `one input expected, got ${positionals.join(' ')}` : 'give an image, a .npy tensor or --text to explain');
   }
+  opts.startLayer = parseStartLayer(opts.startLayer);
+  // A text: cli/commands/explain-text.js.
+  if (opts.text !== undefined || opts.textFile !== undefined) {
+    const given = new Set(rest.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]));
+    return runText(opts, classSpecs, positionals, given);
+  }
+  if (opts.model === undefined) throw new UsageError('--model is required (see `vit-relevance explain --help`)');
   const [inputFile] = positionals;
   const opacity = parseOpacity(opts.opacity);
   if (!SCALE_CHOICES.includes(opts.scale)) throw new UsageError(`--scale must be ${SCALE_CHOICES.join(', ')}, got "${opts.scale}"`);
@@ -180,6 +206,9 @@ export async function run(argv) {
   opts.model = await userStep(() => explainerGraphFile(opts.model)); // a model folder: its index's graph
   const metadata = await userStep(async () => validateMetadata(
     await readMetadata(metadataPathFor(opts.model), opts.model), `metadata of ${path.basename(opts.model)}`));
+  const wrongKind = kindMismatch(metadata, 'image', path.basename(opts.model, '.onnx'));
+  if (wrongKind) throw new UserError(wrongKind, { exitCode: 2 });
+  opts.startLayer = await userStep(() => resolveStartLayer(metadata, opts.startLayer, '--start-layer'));
   const tensorsDir = opts.saveTensors ? await prepareTensorsDir(opts.out, metadata) : null;
   // Without --class: null, the predicted class, which the graph resolves in the same run.
   const classIds = await userStep(() => [...new Set(classSpecs.map((s) => resolveClass(metadata, s, '--class')))]);

@@ -27,7 +27,7 @@ const OPTIONS = {
 };
 const CHOICES = { act: ['gelu', 'gelu_tanh', 'quickgelu'], interpolation: ['bicubic', 'bilinear'] };
 
-export const summary = 'a timm, Hugging Face or torchvision ViT checkpoint → a model folder';
+export const summary = 'a timm, Hugging Face or torchvision ViT checkpoint, or a Hugging Face BERT/DistilBERT classifier → a model folder';
 
 export function usage() {
   return `usage: vit-relevance export SOURCE --out DIR [--name NAME] [--labels FILE] [--heads N]
@@ -52,6 +52,11 @@ the shapes exactly are (torchvision's vit_b_16 ... vit_h_14, timm's named ViT/De
 configs, printed); otherwise the export stops and asks for --heads. Check the printed
 layout against the model's documentation. Then:
   vit-relevance explain photo.jpg --model DIR --out maps/
+
+A Hugging Face BertForSequenceClassification or DistilBertForSequenceClassification folder
+(config.json, the weights, vocab.txt, tokenizer_config.json) gives a text model: the same
+checks on texts of 3 to 40 tokens, the vocabulary copied beside the graphs; the image
+options do not apply to it.
 
 options:
 ${formatOptions(OPTIONS)}`;

@@ -28,10 +28,13 @@ def read_models(out_dir: Path) -> List[dict]:
 
 def index_entry(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
                 forward_file: Optional[str] = None, split: Optional[dict] = None,
-                attribution: Optional[dict] = None) -> dict:
-    """NAME's entry for the files in OUT_DIR: names, sizes and content hashes."""
+                attribution: Optional[dict] = None, vocab: Optional[str] = None) -> dict:
+    """NAME's entry for the files in OUT_DIR: names, sizes and content hashes. A text model
+    (vocab: its vocabulary file) has kind "text"."""
     entry = {"name": name, "onnx": onnx_file, "metadata": metadata_file,
              "bytes": (out_dir / onnx_file).stat().st_size}
+    if vocab:
+        entry.update({"kind": "text", "vocab": vocab})
     if forward_file:  # the plain forward graph, for benchmarks and size checks
         entry.update({"forward_onnx": forward_file, "forward_bytes": (out_dir / forward_file).stat().st_size})
     # the page's graphs: {graph, photo, target, forward, weights} file names, and
@@ -45,7 +48,7 @@ def index_entry(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
         entry["attribution"] = {**attribution, "bytes": sum((out_dir / f).stat().st_size for f in files)}
     # Every file the entry names, by content: the page keeps files in Cache Storage
     # under these hashes, so a re-export is never read from an old visit's copy.
-    named = [onnx_file, metadata_file, forward_file, *split_files]
+    named = [onnx_file, metadata_file, vocab, forward_file, *split_files]
     if attribution:
         named += files
     entry["sha256"] = {f: sha256_file(out_dir / f) for f in dict.fromkeys(f for f in named if f)}
@@ -61,7 +64,9 @@ def put_entry(out_dir: Path, entry: dict) -> None:
         fcntl.flock(folder, fcntl.LOCK_EX)
         models = [m for m in read_models(out_dir) if m.get("name") != entry["name"]]
         tmp = index_path.with_name(f".index.json.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"models": sorted(models + [entry], key=lambda m: m["name"])}, indent=2) + "\n")
+        # by name, image models first: readers that take a folder's first model get an image one
+        ordered = sorted(models + [entry], key=lambda m: (m.get("kind") == "text", m["name"]))
+        tmp.write_text(json.dumps({"models": ordered}, indent=2) + "\n")
         os.replace(tmp, index_path)
     finally:
         os.close(folder)

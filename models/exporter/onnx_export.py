@@ -81,17 +81,22 @@ def _check_io(kind: str, actual: Dict[str, List[Dim]], expected: Dict[str, List[
     return problems
 
 
-def verify_explainer(path: Path, cfg: ViTConfig) -> None:
-    """onnx.checker, then the contract: names, order, float32, static and dynamic dims."""
+def contract_problems(path: Path, inputs: Dict[str, List[Dim]], outputs: Dict[str, List[Dim]]):
+    """onnx.checker, then ([what breaks the contract: names, order, static and dynamic dims],
+    the graph's inputs and outputs as value infos, for the caller's type checks)."""
     onnx.checker.check_model(str(path))
     graph = onnx.load(str(path), load_external_data=False).graph
     initializers = {i.name for i in graph.initializer}
-    inputs = [i for i in graph.input if i.name not in initializers]
-    problems = _check_io("inputs", {i.name: _dims(i) for i in inputs}, input_shapes(cfg))
-    problems += _check_io("outputs", {o.name: _dims(o) for o in graph.output}, output_shapes(cfg))
-    for v in list(inputs) + list(graph.output):
-        if v.type.tensor_type.elem_type != onnx.TensorProto.FLOAT:
-            problems.append(f"{v.name} is not float32")
+    given = [i for i in graph.input if i.name not in initializers]
+    problems = _check_io("inputs", {i.name: _dims(i) for i in given}, inputs)
+    problems += _check_io("outputs", {o.name: _dims(o) for o in graph.output}, outputs)
+    return problems, given + list(graph.output)
+
+
+def verify_explainer(path: Path, cfg: ViTConfig) -> None:
+    """onnx.checker, then the contract: names, order, float32, static and dynamic dims."""
+    problems, values = contract_problems(path, input_shapes(cfg), output_shapes(cfg))
+    problems += [f"{v.name} is not float32" for v in values if v.type.tensor_type.elem_type != onnx.TensorProto.FLOAT]
     if problems:
         raise ExportCheckFailed(f"{path.name} breaks the graph contract: " + "; ".join(problems))
 

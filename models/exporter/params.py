@@ -1,4 +1,4 @@
-"""Holds a timm-style ViT/DeiT state dict as module buffers, each tensor stored once.
+"""Holds a state dict as module buffers, each tensor stored once (ViT: timm keys; text: text/params.py).
 
 Both the explainer and the plain model read weights through `ViTParams.get`, so the
 exported ONNX file carries a single initializer per checkpoint tensor; every derived
@@ -52,13 +52,15 @@ def _buffer_name(key: str) -> str:
     return key.replace(".", "__")
 
 
-class ViTParams(nn.Module):
-    def __init__(self, cfg: ViTConfig, state_dict):
+class Params(nn.Module):
+    """The tensors `keys` of a state dict as buffers, read by key (any architecture)."""
+
+    def __init__(self, name: str, keys, state_dict):
         super().__init__()
-        missing = [k for k in expected_keys(cfg) if k not in state_dict]
+        missing = [k for k in keys if k not in state_dict]
         if missing:
-            raise KeyError(f"{cfg.name}: state dict lacks {missing[:5]}{'...' if len(missing) > 5 else ''}")
-        for key in expected_keys(cfg):
+            raise KeyError(f"{name}: state dict lacks {missing[:5]}{'...' if len(missing) > 5 else ''}")
+        for key in keys:
             self.register_buffer(_buffer_name(key), state_dict[key].detach().clone().float())
 
     def get(self, key: str):
@@ -70,3 +72,8 @@ class ViTParams(nn.Module):
     def linear(self, key: str) -> LinearParts:
         """The weight `key` with the parts the LRP rules read, computed where they are read."""
         return LinearParts(self.get(key))
+
+
+class ViTParams(Params):
+    def __init__(self, cfg: ViTConfig, state_dict):
+        super().__init__(cfg.name, expected_keys(cfg), state_dict)

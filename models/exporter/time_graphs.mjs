@@ -5,6 +5,7 @@
 // baseline.onnx (an earlier explainer without the pixel_relevance input), K = 1 on it too.
 import fs from 'node:fs';
 import * as ort from 'onnxruntime-web';
+import { timeInterleaved } from './interleaved.mjs';
 
 const [plainPath, explainerPath, H, W, C, rounds = '7', threads = '2', baselinePath] = process.argv.slice(2);
 ort.env.wasm.numThreads = Number(threads);
@@ -31,18 +32,5 @@ const cases = {
   k5_flag1: explain(5, 1),
 };
 if (baseline) cases.baseline_k1 = () => baseline.run({ pixels, target: target(1) });
-const ms = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (const run of Object.values(cases)) await run(); // warm-up
-for (let r = 0; r < Number(rounds); r += 1) {
-  for (const [name, run] of Object.entries(cases)) {
-    const t0 = performance.now();
-    await run();
-    ms[name].push(performance.now() - t0);
-  }
-}
-const stat = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return { min: s[0], median: s[Math.floor(s.length / 2)] };
-};
-const out = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, stat(v)]));
+const out = await timeInterleaved(cases, rounds);
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -3,19 +3,24 @@
 // this file's JSDoc): the same loadExplainer/explain/render as the browser entry, on files
 // and Buffers. The CLI's `explain` runs on it. Maps are { shape: [rows, cols], data }.
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
 import { resolveClass } from '../targets.js';
 import { graphMethodIds } from '../metadata.js';
 import { createPhotoSessions } from '../explain-session.js';
-import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget } from '../explain-request.js';
-import { explainerGraphFile, openExplainerFile } from './open-explainer.js';
+import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, resolveStartLayer } from '../explain-request.js';
+import { explainerGraphFile, metadataPathFor, openExplainerFile, readMetadata } from './open-explainer.js';
+import { loadTextExplainer } from './open-text.js';
+import { validateMetadata } from '../metadata.js';
+import { kindMismatch, modelKind } from '../text-metadata.js';
+import { isTextInput } from '../text-input.js';
 import { RENDER_SIDE, longSide } from '../render-size.js';
 import { decodeImage, decodeImageBytes } from './image.js';
 export * from '../explain-types.js'; // the shared types: no code
 
 /**
- * @import { ExplainerBase, LoadOptions, RelevanceMap, RenderOptions } from '../explain-types.js'
+ * @import { ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, RelevanceMap, RenderOptions, TextExplainResult, TextFields } from '../explain-types.js'
  */
 
 /**
@@ -24,8 +29,30 @@ export * from '../explain-types.js'; // the shared types: no code
  */
 
 /**
+ * A photo opened on an image model: explained several times, its tensors kept between.
+ * @typedef {{ explain: (options?: ExplainOptions) => Promise<ExplainResult>, close: () => void }} NodePhoto
+ */
+
+/**
+ * A text opened on a text model: its tokens, explained for any classes, methods and start
+ * layers until close(); notice: the sentence saying how much was cut from a text longer
+ * than the model's positions (null otherwise).
+ * @typedef {TextFields & { notice: string | null, explain: (options?: ExplainOptions) => Promise<TextExplainResult>, close: () => void }} NodeText
+ */
+
+/**
+ * An explainer; `kind` (the model's metadata) says whether it reads photos or texts.
  * engine: the onnxruntime that runs ('web': onnxruntime-web, as the page; 'node').
- * @typedef {ExplainerBase<NodeImage> & { engine: 'web' | 'node', close: () => Promise<void> }} NodeExplainer
+ * explain(input) and open(input): a photo (a file path, bytes, or { pixels }) for an image
+ * model; `{ text }` for a text model, or a string (typed as a photo's path here, since the
+ * kind is known only once the model has loaded). forward(text): a text model's plain
+ * forward pass alone (the benchmark's reference).
+ * @typedef {Omit<ExplainerBase<NodeImage>, 'explain'> & { kind: 'image' | 'text', engine: 'web' | 'node',
+ *   explain: ((image: NodeImage, options?: ExplainOptions) => Promise<ExplainResult>)
+ *     & ((text: { text: string }, options?: ExplainOptions) => Promise<TextExplainResult>),
+ *   open: ((image: NodeImage) => NodePhoto) & ((text: { text: string }) => NodeText),
+ *   forward?: (text: string | { text: string }) => Promise<{ logits: Float32Array, modelMs: number }>,
+ *   close: () => Promise<void> }} NodeExplainer
  */
 
 /**
@@ -36,6 +63,8 @@ export * from '../explain-types.js'; // the shared types: no code
  */
 
 const DEFAULT_MODELS = fileURLToPath(new URL('../../build/models/', import.meta.url));
+// The default text model's graph (npm run build exports it from bert-mini-sst2-movies).
+export const DEFAULT_TEXT_MODEL = fileURLToPath(new URL('../../build/models/bert-mini-sst2-movies.onnx', import.meta.url));
 const now = () => performance.now();
 let corePromise = null;
 const sharedCore = () => (corePromise ??= loadCore());
@@ -60,6 +89,7 @@ function samePhoto(a, b) {
 // image: a file path, an encoded photo (Buffer / Uint8Array), or { pixels } already
 // normalised (Float32Array of 3·H·W, as a .npy tensor holds).
 async function openPhoto(photoSessions, image) {
+  if (isTextInput(image)) throw new Error(kindMismatch(photoSessions.metadata, 'text'));
   if (image?.pixels instanceof Float32Array) return { photo: photoSessions.pixelsPhoto(image.pixels), width: null, height: null };
   let decoded;
   if (typeof image === 'string') decoded = await decodeImage(image);
@@ -68,19 +98,28 @@ async function openPhoto(photoSessions, image) {
   return { photo: photoSessions.openPhoto(decoded.rgba, decoded.width, decoded.height), width: decoded.width, height: decoded.height };
 }
 
-/** @param {NodeLoadOptions} [options] @returns {Promise<NodeExplainer>} */
+/**
+ * The model's kind (its metadata) decides what the explainer explains: photos, or texts.
+ * @param {NodeLoadOptions} [options] @returns {Promise<NodeExplainer>}
+ */
 export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', threads, onProgress, signal } = {}) {
   abortIf(signal);
   const file = await explainerGraphFile(model);
-  const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine, split: true })]);
+  // The kind of model decides what it explains: photos, or texts (runtime/node/open-text.js).
+  const metadata = validateMetadata(await readMetadata(metadataPathFor(file), file), `metadata of ${path.basename(file)}`);
   const bytes = statSync(file).size;
+  if (modelKind(metadata) === 'text') {
+    const text = await loadTextExplainer({ onnxPath: file, metadata, core: await sharedCore(), engine, threads });
+    onProgress?.(bytes, bytes);
+    return /** @type {NodeExplainer} */ (/** @type {unknown} */ (text));
+  }
+  const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine, split: true, metadata })]);
   onProgress?.(bytes, bytes);
   if (signal?.aborted) {
     await explainer.release();
     abortIf(signal);
   }
   const photoSessions = createPhotoSessions({ explainer, core });
-  const { metadata } = explainer;
   // The last photo explained, kept with its tensors: asking again for the same photo (other
   // classes, methods, start layers) reuses them, and with the split graphs its first repeat
   // caches its class-independent tensors, so that each class after costs the class graph
@@ -92,7 +131,8 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     last = opened;
     return { ...opened, repeated: false };
   };
-  return {
+  const photoExplainer = {
+    kind: 'image',
     metadata,
     methods: graphMethodIds(core, metadata), // attattr runs the attribution graphs (vit-relevance attribute)
     method: (id) => core.method(id),
@@ -100,10 +140,12 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
     classId: (spec) => resolveClass(metadata, spec),
     label: (id) => metadata.labels[id],
     // → { top5, targets: [{ id, label, prob, rank, contrast?, maps }], region, width, height, timings }
+    /** @param {NodeImage} image @param {ExplainOptions} [options] */
     async explain(image, { targets, methods, startLayer = 0, signal: explainSignal } = {}) {
       const started = now();
       const wanted = resolveTargets(metadata, targets);
       const list = checkMethods(methods, core.explainerMethodIds);
+      const start = resolveStartLayer(metadata, startLayer);
       abortIf(explainSignal);
       const { photo, width, height, repeated } = reuse(await openPhoto(photoSessions, image));
       const preprocessMs = now() - started;
@@ -117,7 +159,7 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
         const predicted = wantsPredicted && known === null ? await photoSessions.predict(photo, { methods: list }) : null;
         abortIf(explainSignal);
         const resolved = wantsPredicted ? withPredicted(wanted, predicted?.target.class ?? known) : wanted;
-        const { results, timings } = await photoSessions.explain(photo, resolved, { methods: list, startLayer });
+        const { results, timings } = await photoSessions.explain(photo, resolved, { methods: list, startLayer: start });
         const modelMs = cachingMs + (predicted?.modelMs ?? 0) + timings.modelMs;
         return {
           top5: top5Of(metadata, photoSessions.top5(photo)),
@@ -133,12 +175,20 @@ export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', th
         throw err;
       }
     },
+    // A photo to explain several times (the text models' open(text), for photos): its
+    // tensors are kept between explanations as for a photo explained again.
+    open: (image) => {
+      if (isTextInput(image)) throw new Error(kindMismatch(metadata, 'text'));
+      return { explain: (options) => photoExplainer.explain(image, options), close: () => {} };
+    },
     close: () => {
       if (last) photoSessions.closePhoto(last.photo);
       last = null;
       return photoSessions.close();
     },
   };
+  // Typed as both kinds' explainer (NodeExplainer's overloads); this one reads photos.
+  return /** @type {NodeExplainer} */ (/** @type {unknown} */ (photoExplainer));
 }
 
 // A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over

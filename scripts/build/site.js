@@ -71,7 +71,8 @@ function readBuiltInIndex(fromDir) {
 async function copyModels(fromDir, index, extras, toDir, warn) {
   await mkdir(toDir, { recursive: true });
   if (!index) warn(`no ${path.join(fromDir, 'index.json')}: run the model export first; the page will report that no model is available`);
-  const builtIn = index?.models ?? [];
+  // text models (kind "text") are built but not carried: the page does not open them yet
+  const builtIn = (index?.models ?? []).filter((m) => m.kind !== 'text');
   for (const m of builtIn) {
     for (const f of siteFiles(m)) {
       const from = path.join(fromDir, f);

@@ -30,6 +30,16 @@ constexpr int64_t kMaxDim = 1 << 20;
 }  // namespace
 
 void check_layout(const TokenLayout& layout) {
+  if (layout.text_tokens < 0)
+    throw InputError("layout: text_tokens must be >= 0, got " + std::to_string(layout.text_tokens));
+  if (layout.is_text()) {
+    if (layout.grid_rows != 0 || layout.grid_cols != 0 || layout.special_tokens != 1)
+      throw InputError("layout: a text layout has no grid and one special token ([CLS]) first");
+    if (layout.text_tokens > kMaxDim)
+      throw InputError("layout: " + std::to_string(layout.text_tokens) +
+                       " tokens is more than the supported " + std::to_string(kMaxDim));
+    return;
+  }
   if (layout.grid_rows < 1 || layout.grid_cols < 1)
     throw InputError("layout: grid must be at least 1x1, got " + std::to_string(layout.grid_rows) +
                      "x" + std::to_string(layout.grid_cols));
@@ -44,6 +54,7 @@ void check_layout(const TokenLayout& layout) {
 }
 
 std::string layout_string(const TokenLayout& layout) {
+  if (layout.is_text()) return std::to_string(layout.tokens()) + " text tokens";
   return std::to_string(layout.tokens()) + " tokens = " + std::to_string(layout.special_tokens) +
          " special + " + std::to_string(layout.grid_rows) + "x" + std::to_string(layout.grid_cols) +
          " grid";
@@ -77,6 +88,18 @@ PixelTensor check_pixel_tensor(const TensorView& t, const char* name) {
     throw InputError(std::string(name) + ": shape " + t.shape_string() + " is too large");
   require_finite(t, name);
   return PixelTensor{t.data, to_int(t.shape[0]), to_int(t.shape[1])};
+}
+
+// On a text, the same tensor is [S]: one value per token.
+PixelTensor check_token_tensor(const TensorView& t, const char* name, const TokenLayout& layout) {
+  try {
+    require_shape(t, {layout.tokens()}, name);
+  } catch (const InputError& e) {
+    if (t.empty()) throw;
+    throw InputError(std::string(e.what()) + " (" + layout_string(layout) + ")");
+  }
+  require_finite(t, name);
+  return PixelTensor{t.data, 1, layout.tokens()};
 }
 
 }  // namespace
@@ -189,6 +212,7 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
   CheckedInputs out;
   out.layout = layout;
   out.options = options;
+  if (layout.is_text()) check_layout(layout);  // the token tensors need S even without a block
 
   if (needs_tokens) {
     out.readout = readout_weights(layout, options);  // checks the layout, pool and token
@@ -251,7 +275,9 @@ CheckedInputs check_inputs(const std::vector<Method>& methods, const RelevanceIn
   for (Pixels p : {Pixels{Tensor::InputRelClassic, out.input_rel_classic},
                    Pixels{Tensor::InputRelAttnLrp, out.input_rel_attnlrp},
                    Pixels{Tensor::InputRelCpLrp, out.input_rel_cp_lrp}})
-    if (needs.contains(p.tensor)) p.out = check_pixel_tensor(in[p.tensor], to_id(p.tensor));
+    if (needs.contains(p.tensor))
+      p.out = layout.is_text() ? check_token_tensor(in[p.tensor], to_id(p.tensor), layout)
+                               : check_pixel_tensor(in[p.tensor], to_id(p.tensor));
 
   for (Method m : methods) {
     const MethodInfo& info = method_info(m);

@@ -34,6 +34,10 @@ std::vector<float> readout_weights(const TokenLayout& layout, const MethodOption
     throw InputError("options: query_token " + std::to_string(q) + " is out of range [0," +
                      std::to_string(S) + ") for " + layout_string(layout) + " (or " +
                      std::to_string(kReadout) + " for the pool's readout)");
+  // BERT's head reads [CLS] alone (its pooler, DistilBERT's pre_classifier).
+  if (layout.is_text() && q == kReadout && pool != Pool::Cls)
+    throw InputError(std::string("options: pool ") + to_id(pool) +
+                     " is not a text model's: BERT reads [CLS] (pool cls)");
   // A token's own row reads no pool; the pool's readout must find its tokens.
   const int needed = q == kReadout ? prefix_tokens_needed(pool) : 0;
   if (P < needed)

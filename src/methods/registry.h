@@ -39,14 +39,20 @@ inline constexpr TensorInfo kTensors[] = {
     {Tensor::AttnRelClassicLast, "attn_rel_classic_last",
      "Rc [h,S,S]: LRP relevance at the last block's A, classic rules", true},
     {Tensor::InputRelClassic, "input_rel_classic",
-     "X [H,W]: classic LRP relevance at the pixels, summed over RGB", true},
+     "X [H,W]: classic LRP relevance at the pixels, summed over RGB (a text: [S] at the "
+     "embeddings, summed over hidden)",
+     true},
     {Tensor::Attr, "attr",
      "Attr [B,h,S,S]: Self-Attention Attribution (the attribution graphs, not the explainer)",
      true},
     {Tensor::InputRelAttnLrp, "input_rel_attnlrp",
-     "[H,W]: AttnLRP relevance at the pixels (x . modified gradient), summed over RGB", true},
+     "[H,W]: AttnLRP relevance at the pixels (x . modified gradient), summed over RGB (a text: "
+     "[S])",
+     true},
     {Tensor::InputRelCpLrp, "input_rel_cp_lrp",
-     "[H,W]: CP-LRP relevance at the pixels (x . modified gradient), summed over RGB", true},
+     "[H,W]: CP-LRP relevance at the pixels (x . modified gradient), summed over RGB (a text: "
+     "[S])",
+     true},
 };
 constexpr IdTable<TensorInfo> id_table(Tensor) { return {"tensor", kTensors}; }
 

@@ -5,15 +5,23 @@
 
 #include "methods/block_walk.h"
 #include "methods/checked_inputs.h"
+#include "methods/text_rules.h"
 
 namespace vitrel {
 
 namespace {
 
-// Row q's patch columns reshaped to the grid.
+// Row q's patch columns reshaped to the grid; on a text, the whole row.
 RelevanceMap patch_map(const std::vector<float>& row, const TokenLayout& layout) {
+  if (layout.is_text()) return RelevanceMap{1, layout.tokens(), row};
   RelevanceMap map{layout.grid_rows, layout.grid_cols, {}};
   map.data.assign(row.begin() + layout.special_tokens, row.end());
+  return map;
+}
+
+// On a text, the official code's rule for the explained token's own entry.
+RelevanceMap finished(Method m, const CheckedInputs& in, RelevanceMap map) {
+  if (in.layout.is_text()) apply_text_entry_rule(m, in, map.data);
   return map;
 }
 
@@ -46,10 +54,12 @@ std::vector<RelevanceMap> compute_relevance_maps(const std::vector<Method>& meth
     const MethodInfo& info = method_info(m);
     switch (info.form) {
       case MethodForm::Rollout:
-        maps.push_back(patch_map(rollout_results[next_rollout++], layout));
+        maps.push_back(finished(m, in, patch_map(rollout_results[next_rollout++], layout)));
         break;
-      case MethodForm::Row: maps.push_back(patch_map(checked_row(m, in), layout)); break;
-      case MethodForm::Map: maps.push_back(info.map(in)); break;
+      case MethodForm::Row:
+        maps.push_back(finished(m, in, patch_map(checked_row(m, in), layout)));
+        break;
+      case MethodForm::Map: maps.push_back(finished(m, in, info.map(in))); break;
     }
   }
   return maps;
@@ -68,9 +78,15 @@ std::vector<float> relevance_row(Method m, const RelevanceInputs& inputs, const 
                      " has no token row (only the rollouts and the single-block "
                      "attention/relevance methods do)");
   const CheckedInputs in = check_inputs({m}, inputs, layout, options);
-  if (info.form == MethodForm::Rollout) return walk_blocks({m}, in).front();
-  walk_blocks({}, in);  // the finiteness scan
-  return checked_row(m, in);
+  std::vector<float> row;
+  if (info.form == MethodForm::Rollout) {
+    row = walk_blocks({m}, in).front();
+  } else {
+    walk_blocks({}, in);  // the finiteness scan
+    row = checked_row(m, in);
+  }
+  if (layout.is_text()) apply_text_entry_rule(m, in, row);
+  return row;
 }
 
 }  // namespace vitrel

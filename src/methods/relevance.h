@@ -12,12 +12,23 @@
 namespace vitrel {
 
 // How the S tokens map onto the image: S = special_tokens + grid_rows * grid_cols.
+// Or a text (text_layout): S = text_tokens tokens, [CLS] first, no grid. On a text every
+// method computes the official BERT code's definition (METHODS.md, "Text (BERT)": the
+// rollouts of transformer_attribution and attention_rollout row-normalised, the [CLS]
+// entry of the explained row set to the row's minimum or to 0, GradCAM over the whole
+// matrix, raw attention without clamp) and every map is the length-S token row.
 struct TokenLayout {
   int grid_rows = 0;
   int grid_cols = 0;
   int special_tokens = 1;
-  int tokens() const { return special_tokens + grid_rows * grid_cols; }
+  int text_tokens = 0;  // > 0: a text layout
+
+  bool is_text() const { return text_tokens > 0; }
+  int tokens() const { return is_text() ? text_tokens : special_tokens + grid_rows * grid_cols; }
 };
+
+// The layout of a text of S tokens.
+inline TokenLayout text_layout(int tokens) { return TokenLayout{0, 0, 1, tokens}; }
 
 // Everything a model exports, one field per Tensor (registry.h), named as the graph's
 // outputs. Any field may be empty; a method whose inputs are missing, or whose per-block
@@ -32,6 +43,7 @@ struct RelevanceInputs {
   TensorView attr;                   // Attr [B,h,S,S] Self-Attention Attribution
   TensorView input_rel_attnlrp;      // [H,W] AttnLRP at the pixels, RGB summed
   TensorView input_rel_cp_lrp;       // [H,W] CP-LRP at the pixels, RGB summed
+  // (On a text layout the three input_rel_* are [S]: at the embeddings, hidden summed.)
 
   TensorView& operator[](Tensor t);
   const TensorView& operator[](Tensor t) const;
@@ -66,11 +78,13 @@ struct MethodOptions {
 
 // The readout's length-S token weights (they sum to 1): e_q for a token q >= 0, else the
 // pool's. InputError for a bad layout, q out of range, or (q = kReadout) a pool that does
-// not fit the layout: cls or cls+avg with no special token, cls+dist with fewer than two.
+// not fit the layout: cls or cls+avg with no special token, cls+dist with fewer than two,
+// any but cls on a text.
 std::vector<float> readout_weights(const TokenLayout& layout, const MethodOptions& options);
 
 // A relevance map, row-major. Patch-grid methods give grid_rows x grid_cols;
 // lrp_full, attnlrp and cp_lrp give the H x W pixel map (patch_sum.h: its patch map).
+// On a text layout every map is 1 x S, one value per token.
 struct RelevanceMap {
   int rows = 0;
   int cols = 0;

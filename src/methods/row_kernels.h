@@ -50,6 +50,18 @@ inline void accumulate_rows4(float* __restrict out, const float* __restrict a0,
               c2 * Term::of(a2[j], b2[j]) + c3 * Term::of(a3[j], b3[j]);
 }
 
+// Sum of max(a[j] * b[j], 0) over j < n, in eight interleaved partial sums (as sum below).
+inline float sum_positive_product(const float* __restrict a, const float* __restrict b, int n) {
+  float lanes[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+  int j = 0;
+  for (; j + 8 <= n; j += 8)
+    for (int l = 0; l < 8; ++l) lanes[l] += positive(a[j + l] * b[j + l]);
+  float total = 0.f;
+  for (; j < n; ++j) total += positive(a[j] * b[j]);
+  for (float l : lanes) total += l;
+  return total;
+}
+
 // Sum of a[0..n) in eight interleaved partial sums: float addition is not associative,
 // so a single accumulator would keep the loop scalar.
 inline float sum(const float* a, int n) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "methods/row_kernels.h"
+#include "methods/text_rules.h"
 
 namespace vitrel {
 
@@ -15,6 +16,7 @@ RowRollout::RowRollout(Method m, const CheckedInputs& in)
       second_(nullptr),
       inv_heads_(0.f),
       first_block_(method_info(m).start_layer ? in.options.start_layer : 0),
+      normalised_(rollout_rows_normalised(m, in.layout)),
       row_(in.readout),
       weight_(row_.size(), 0.f),
       next_(row_.size(), 0.f) {
@@ -31,14 +33,14 @@ RowRollout::RowRollout(Method m, const CheckedInputs& in)
 }
 
 void RowRollout::begin_block(int b) {
-  if (method_ != Method::AttentionRollout) {
+  if (!normalised_) {
     // X = I + E_h[...]: the identity term is the row itself; row i of every head
     // enters with weight row_i / h.
     next_ = row_;
     for (size_t i = 0; i < row_.size(); ++i) weight_[i] = row_[i] * inv_heads_;
     return;
   }
-  // X = D^-1 (E_h[A] + I), D = diag of its row sums: row i enters with row_i / D_i.
+  // X = D^-1 (E_h[...] + I), D = diag of its row sums: row i enters with row_i / D_i.
   // (The sums may meet a not yet scanned NaN; the walk then throws before any result
   // leaves it.)
   const BlockStack& a = *first_;
@@ -47,7 +49,10 @@ void RowRollout::begin_block(int b) {
     weight_[i] = 0.f;
     if (row_[i] == 0.f) continue;
     float head_sum = 0.f;
-    for (int k = 0; k < a.heads; ++k) head_sum += kernels::sum(a.row(b, k, i), a.tokens);
+    for (int k = 0; k < a.heads; ++k)
+      head_sum +=
+          second_ ? kernels::sum_positive_product(a.row(b, k, i), second_->row(b, k, i), a.tokens)
+                  : kernels::sum(a.row(b, k, i), a.tokens);
     const float row_sum = head_sum * inv_heads_ + 1.f;
     // Softmax rows make row_sum 2; an all-cancelling row (sum 0) has no defined
     // normalisation and contributes nothing rather than infinities. A sum past float
@@ -56,7 +61,7 @@ void RowRollout::begin_block(int b) {
     if (!std::isfinite(row_sum))
       report_overflow(method_, in_,
                       "the sum of row " + std::to_string(i) + " of block " + std::to_string(b) +
-                          "'s head-mean attention");
+                          (second_ ? "'s head-mean relevance" : "'s head-mean attention"));
     next_[i] = row_[i] / row_sum;
     weight_[i] = next_[i] * inv_heads_;
   }

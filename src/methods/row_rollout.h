@@ -14,6 +14,7 @@
 //   ablation_no_grad         X[b] = E_h[R[b]+] + I,                  blocks B-1 .. s
 //   attattr                  X[b] = E_h[Attr[b]+] + I,               blocks B-1 .. s
 //   attention_rollout        X[b] = rownorm(E_h[A[b]] + I),          blocks B-1 .. s
+//   on a text (text_rules.h), transformer_attribution's X[b] is row-normalised too
 //   generic_attention        X[b] = I + E_h[(G[b] . A[b])+],         blocks B-1 .. 0
 //     (P <- P + Abar[b] P for b = 0..B-1 gives P = (I + Abar[B-1]) ... (I + Abar[0]))
 //
@@ -53,6 +54,7 @@ class RowRollout {
   const BlockStack* second_;
   float inv_heads_;
   int first_block_;
+  bool normalised_;            // X's rows divided by their sums (text_rules.h)
   std::vector<float> row_;     // r X[B-1] ... X[b+1], r the readout
   std::vector<float> weight_;  // per query row i: its weight in this step's sum
   std::vector<float> next_;    // the row being accumulated for block b

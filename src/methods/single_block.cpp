@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "methods/row_kernels.h"
+#include "methods/text_rules.h"
 
 namespace vitrel {
 
@@ -30,6 +31,13 @@ std::vector<float> mean_positive_row(const BlockStack& a, int block,
   });
 }
 
+// E_h[a] of the readout's rows of one block (no clamp).
+std::vector<float> mean_row(const BlockStack& a, int block, const std::vector<float>& readout) {
+  return readout_row(a, readout, [&](float* out, int k, int q, float c) {
+    kernels::add_scaled(out, a.row(block, k, q), c, a.tokens);
+  });
+}
+
 // E_h[(a . b)+] of the readout's rows of one block.
 std::vector<float> mean_positive_product_row(const BlockStack& a, const BlockStack& b, int block,
                                              const std::vector<float>& readout) {
@@ -49,6 +57,8 @@ void weighted_head_row(float* out, const BlockStack& a, int block, int k,
 }  // namespace
 
 std::vector<float> raw_attention_row(const CheckedInputs& in) {
+  // The BERT code does not clamp (softmax rows are non-negative anyway).
+  if (in.layout.is_text()) return mean_row(in.attn, in.blocks - 1, in.readout);
   return mean_positive_row(in.attn, in.blocks - 1, in.readout);
 }
 
@@ -65,6 +75,7 @@ std::vector<float> second_block_product_row(const CheckedInputs& in) {
 }
 
 RelevanceMap gradcam_map(const CheckedInputs& in) {
+  if (in.layout.is_text()) return RelevanceMap{1, in.layout.tokens(), text_gradcam_row(in)};
   const BlockStack& A = in.attn;
   const BlockStack& G = in.attn_grad;
   const int last = in.blocks - 1;

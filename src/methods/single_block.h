@@ -2,12 +2,13 @@
 // Internal: the methods that read one block (or no block) and need no rollout; the
 // registry (registry.cpp) points at these.
 //
-//   raw_attention          E_h[A[B-1]+]            row r
+//   raw_attention          E_h[A[B-1]+]            row r   (a text: E_h[A[B-1]], no clamp)
 //   partial_lrp            E_h[Rc+]                row r   (classic rules, last block)
 //   ablation_last_block    E_h[(G[B-1] . R[B-1])+] row r
 //   ablation_second_block  E_h[(G[1] . R[1])+]     row r
 //   gradcam                per-head weights from G[B-1] row r over the patch columns,
-//                          then min-max over the patches (see gradcam_map)
+//                          then min-max over the patches (see gradcam_map); a text:
+//                          text_gradcam_row (text_rules.h)
 //   lrp_full               the H x W pixel relevance as given
 // "row r" is the readout's (in.readout): Σ_q r_q (row q), row q itself for a token.
 
@@ -28,7 +29,7 @@ std::vector<float> second_block_product_row(const CheckedInputs& in);
 // NaN there).
 RelevanceMap gradcam_map(const CheckedInputs& in);
 
-// input_rel_classic itself, H x W.
+// input_rel_classic itself, H x W (1 x S on a text).
 RelevanceMap lrp_full_map(const CheckedInputs& in);
 
 }  // namespace vitrel

@@ -1,5 +1,6 @@
-// Every relevance method (src/methods) on fuzzed layouts, shapes, options and values:
-// maps of the layout's size holding only finite values (gradcam in [0,1]), or InputError.
+// Every relevance method (src/methods) on fuzzed layouts (images and texts), shapes,
+// options and values: maps of the layout's size holding only finite values (gradcam in
+// [0,1]), or InputError.
 // The rollouts whose terms are non-negative must also agree with the naive full-matrix
 // products of METHODS.md (rollout_reference.h) wherever those stay finite.
 
@@ -67,6 +68,9 @@ void check_against_reference(Method m, const std::vector<float>& row, const Rele
   if (m != Method::TransformerAttribution && m != Method::AblationNoGrad &&
       m != Method::GenericAttention && m != Method::AttAttr)
     return;
+  // On a text transformer_attribution is row-normalised and its own entry rewritten
+  // (text_rules.h): not the reference's product.
+  if (layout.is_text() && m == Method::TransformerAttribution) return;
   // The reference takes B and h from any tensor present: give it only the method's own.
   RelevanceInputs own;
   for (Tensor t : all_values<Tensor>())
@@ -121,8 +125,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                          in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)}),
                      x_cp_lrp = fuzz_tensor(
                          in, {in.ConsumeIntegralInRange(1, 8), in.ConsumeIntegralInRange(1, 8)});
-  const RelevanceInputs inputs{a.view(), g.view(),    r.view(),         rc.view(),
-                               x.view(), attr.view(), x_attnlrp.view(), x_cp_lrp.view()};
+  RelevanceInputs inputs{a.view(), g.view(),    r.view(),         rc.view(),
+                         x.view(), attr.view(), x_attnlrp.view(), x_cp_lrp.view()};
+  // Read last, so the image seeds keep their meaning: a text of the same S tokens, its
+  // input maps read as [values] vectors.
+  const bool text = in.ConsumeBool();
+  if (text) {
+    layout = text_layout(static_cast<int>(S));
+    for (auto [t, f] :
+         {std::pair{Tensor::InputRelClassic, &x}, std::pair{Tensor::InputRelAttnLrp, &x_attnlrp},
+          std::pair{Tensor::InputRelCpLrp, &x_cp_lrp}})
+      if (f->present) inputs[t] = TensorView{f->data.data(), {int64_t(f->data.size())}};
+  }
+  const int64_t tokens = text ? S : layout_tokens;
 
   try {
     const std::vector<RelevanceMap> maps = compute_relevance_maps(methods, inputs, layout, options);
@@ -131,7 +146,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const RelevanceMap& map = maps[k];
       FUZZ_CHECK(map.data.size() == size_t(map.rows) * size_t(map.cols));
       FUZZ_CHECK(fuzz::all_finite(map.data));
-      if (methods[k] == Method::LrpFull) {
+      if (text) {
+        FUZZ_CHECK(map.rows == 1 && map.cols == S);
+        if (methods[k] == Method::LrpFull) {
+          FUZZ_CHECK(map.data[0] == 0.f);
+          FUZZ_CHECK(std::equal(map.data.begin() + 1, map.data.end(), x.data.begin() + 1));
+        }
+      } else if (methods[k] == Method::LrpFull) {
         FUZZ_CHECK(map.data == x.data);
       } else if (methods[k] == Method::AttnLrp) {
         FUZZ_CHECK(map.data == x_attnlrp.data);
@@ -148,7 +169,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const std::vector<float> row = relevance_row(methods[0], inputs, layout, options);
     FUZZ_CHECK(has_token_row(methods[0]));
-    FUZZ_CHECK(int64_t(row.size()) == layout_tokens);
+    FUZZ_CHECK(int64_t(row.size()) == tokens);
     FUZZ_CHECK(fuzz::all_finite(row));
     check_against_reference(methods[0], row, inputs, layout, options);
   } catch (const InputError&) {

@@ -28,6 +28,7 @@ import { SERVER_CASES, SERVER_START_CASES } from '../node/server-cases.js';
 
 const out = '<tmp>/out';
 const tiny = '<tmp>/models/tiny.onnx';
+const textModel = '<tmp>/models/text';
 const maps = (name, args, exit, message) => ({ surface: 'maps', name, args: ['maps', ...args], exit, message });
 const explain = (name, args, exit, message) => ({ surface: 'explain', name, args: ['explain', ...args], exit, message });
 const attribute = (name, args, exit, message) => ({ surface: 'attribute', name, args: ['attribute', ...args], exit, message });
@@ -107,7 +108,7 @@ export const CASES = [
   maps('--out a dangling symbolic link', [...tensors, '--out', '<tmp>/dangling-link'], 1, 'vit-relevance maps: error: --out <tmp>/dangling-link cannot be created: <tmp>/dangling-link is a symbolic link to nothing'),
 
   // ---- explain: usage
-  explain('no input', ['--model', tiny, '--out', out], 2, 'vit-relevance explain: error: give an image or a .npy tensor to explain'),
+  explain('no input', ['--model', tiny, '--out', out], 2, 'vit-relevance explain: error: give an image, a .npy tensor or --text to explain'),
   explain('two inputs', ['<tmp>/input.npy', '<tmp>/photo.png', '--model', tiny, '--out', out], 2, 'vit-relevance explain: error: one input expected, got <tmp>/input.npy <tmp>/photo.png'),
   explain('no --model', ['<tmp>/input.npy', '--out', out], 2, 'vit-relevance explain: error: --model is required (see `vit-relevance explain --help`)'),
   explain('--class without a value', ['<tmp>/input.npy', '--model', tiny, '--out', out, '--class'], 2, 'vit-relevance explain: error: --class needs a class id or name'),
@@ -119,6 +120,16 @@ export const CASES = [
   explain('--threads 0', ['<tmp>/input.npy', '--model', tiny, '--threads', '0', '--out', out], 2, 'vit-relevance explain: error: --threads must be >= 1, got 0'),
   explain('unknown --exif mode', ['<tmp>/photo.png', '--model', tiny, '--exif', 'rotate', '--out', out], 2, 'vit-relevance explain: error: --exif must be use or ignore, got "rotate"'),
   explain('unknown engine', ['<tmp>/input.npy', '--model', tiny, '--engine', 'gpu', '--out', out], 1, 'vit-relevance explain: error: unknown engine "gpu"; known: auto, node, web'),
+  // ---- explain --text: each refused before any graph opens (the text model's graph is not ONNX)
+  explain('an empty --text', ['--text', '', '--model', textModel, '--out', out], 2, 'vit-relevance explain: error: --text needs a non-empty value'),
+  explain('a whitespace-only --text', ['--text', ' \t ', '--model', textModel, '--out', out], 2, 'vit-relevance explain: error: --text is only whitespace: give a text to explain'),
+  explain('a --text of control characters only', ['--text', '\u0001\u200b', '--model', textModel, '--out', out], 2, 'vit-relevance explain: error: --text holds only control or format characters (such as U+0000–U+001F or zero-width marks), which BERT\'s tokenizer drops: give a text to explain'),
+  explain('a text file with an empty line', ['--text-file', '<tmp>/texts/empty-line.txt', '--model', textModel, '--out', out], 2, 'vit-relevance explain: error: <tmp>/texts/empty-line.txt line 2 is empty: give a text to explain (one text per line, no empty lines)'),
+  explain('a text file that is not UTF-8', ['--text-file', '<tmp>/texts/not-utf8.txt', '--model', textModel, '--out', out], 2, 'vit-relevance explain: error: <tmp>/texts/not-utf8.txt line 2 is not valid UTF-8: save the file as UTF-8'),
+  explain('a class the text model does not have', ['--text', 'good', '--model', textModel, '--class', 'joyful', '--out', out], 2, 'vit-relevance explain: error: --class "joyful" is not a class of this model.'),
+  explain('a photo given to a text model', ['<tmp>/photo.png', '--model', textModel, '--out', out], 2, 'vit-relevance explain: error: tiny-text is a text model: it explains texts, not photos (give a string, or --text / --text-file in the CLI)'),
+  explain('--text given to an image model', ['--text', 'a good film', '--model', tiny, '--out', out], 2, 'vit-relevance explain: error: tiny is an image model: it explains photos, not texts (a text needs a text model, e.g. bert-mini-sst2-movies)'),
+  attribute('--text given to an image model', ['--text', 'a good film', '--model', tiny, '--out', out], 2, 'vit-relevance attribute: error: tiny is an image model: it explains photos, not texts (a text needs a text model, e.g. bert-mini-sst2-movies)'),
   // ---- explain: classes, checked before the model loads
   explain('a misspelt class name', ['<tmp>/input.npy', '--model', tiny, '--class', 'tabbby', '--out', out], 1, 'vit-relevance explain: error: --class "tabbby" is not a class of this model. Close matches: 0 (tabby, tabby cat).'),
   explain('a misspelt class name given to --target, the old name of --class', ['<tmp>/input.npy', '--model', tiny, '--target', 'tabbby', '--out', out], 1, 'vit-relevance explain: error: --class "tabbby" is not a class of this model. Close matches: 0 (tabby, tabby cat).'),

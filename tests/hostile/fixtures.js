@@ -4,6 +4,7 @@
 // them as <tmp>/NAME (and the repository as <repo>), so their messages read the same on
 // every machine.
 import { spawnSync } from 'node:child_process';
+import { writeTextModel } from '../node/text-model-fixture.js';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,11 @@ export async function writeFixtures() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vitrel-hostile-'));
   const at = (...p) => path.join(dir, ...p);
   const write = (name, bytes) => { mkdirSync(path.dirname(at(name)), { recursive: true }); writeFileSync(at(name), bytes); };
+
+  // explain --text: a text model that answers before its graph opens, and text files
+  writeTextModel(at('models', 'text'));
+  write('texts/empty-line.txt', 'a good film\n\nbad\n');
+  write('texts/not-utf8.txt', Buffer.concat([Buffer.from('good\nvery '), Buffer.from([0xc3, 0x28]), Buffer.from(' bad\n')]));
 
   // maps: valid tensors, then broken ones
   write('attn.npy', formatNpy(filled([B, H, S, S])));

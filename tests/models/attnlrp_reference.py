@@ -14,7 +14,9 @@ import torch.nn.functional as F
 
 
 _ACTIVATIONS = {"gelu": F.gelu, "gelu_tanh": lambda u: F.gelu(u, approximate="tanh"),
-                "quickgelu": lambda u: u * torch.sigmoid(1.702 * u)}
+                "quickgelu": lambda u: u * torch.sigmoid(1.702 * u),
+                # the text models' (bert_reference64.py): HF's name of tanh-GELU, BERT's pooler, DistilBERT's head
+                "gelu_new": lambda u: F.gelu(u, approximate="tanh"), "tanh": torch.tanh, "relu": torch.relu}
 
 
 class _IdentityRule(torch.autograd.Function):

@@ -39,12 +39,13 @@ def run_in_ort(model: Path, workdir: Path, pixels, target, pixel_relevance=1.0, 
 
 
 def run_feeds(model: Path, workdir: Path, feeds, outputs, fetch=None, weights: Path = None):
-    """Outputs {name: np.ndarray} for `outputs` of one run on float32 `feeds` {name: array};
+    """Outputs {name: np.ndarray} for `outputs` of one run on float32 (or int64) `feeds` {name: array};
     `weights` is the external-data file the graph reads, `fetch` limits what is fetched."""
     workdir.mkdir(parents=True, exist_ok=True)
     cmd = ["node", str(RUNNER), "--model", str(model), "--out", str(workdir / "out")]
     for name, value in feeds.items():
-        np.save(workdir / f"{name}.npy", np.asarray(value, dtype=np.float32))
+        value = np.asarray(value)  # int64 token ids stay int64, everything else float32
+        np.save(workdir / f"{name}.npy", value if value.dtype == np.int64 else value.astype(np.float32))
         cmd += ["--input", f"{name}={workdir / f'{name}.npy'}"]
     if fetch:
         cmd += ["--fetch", ",".join(fetch)]

@@ -1,5 +1,5 @@
 // Runs an .onnx file with onnxruntime-web (the WebAssembly engine the page uses) on .npy
-// inputs and writes each fetched output as <out>/<name>.npy (float32).
+// inputs (float32, or int64 token ids) and writes each fetched output as <out>/<name>.npy (float32).
 //
 //   node tests/models/run_onnx.mjs --model m.onnx --out dir --input pixels=a.npy \
 //        --input target=t.npy [--fetch logits,attn] [--threads 2] [--repeat N] [--weights w.bin]
@@ -40,15 +40,15 @@ function readNpy(file) {
   const headerLen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
   const start = (major === 1 ? 10 : 12) + headerLen;
   const header = buf.toString('latin1', major === 1 ? 10 : 12, start);
-  if (!/'descr':\s*'<f4'/.test(header)) throw new Error(`${file}: only float32 ('<f4') is supported`);
+  const int64 = /'descr':\s*'<i8'/.test(header); // token ids
+  if (!int64 && !/'descr':\s*'<f4'/.test(header)) throw new Error(`${file}: only float32 ('<f4') and int64 ('<i8') are supported`);
   if (/'fortran_order':\s*True/.test(header)) throw new Error(`${file}: Fortran order not supported`);
   const shape = header.match(/'shape':\s*\(([^)]*)\)/)[1].split(',').map((s) => s.trim())
     .filter(Boolean).map(Number);
   const count = shape.reduce((a, b) => a * b, 1);
-  const data = new Float32Array(count);
-  const bytes = new Uint8Array(data.buffer);
-  bytes.set(buf.subarray(start, start + count * 4));
-  return new ort.Tensor('float32', data, shape);
+  const data = int64 ? new BigInt64Array(count) : new Float32Array(count);
+  new Uint8Array(data.buffer).set(buf.subarray(start, start + data.byteLength));
+  return new ort.Tensor(int64 ? 'int64' : 'float32', data, shape);
 }
 
 function writeNpy(file, tensor) {

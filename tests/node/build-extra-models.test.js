@@ -19,7 +19,9 @@ const builtInIndex = path.join(paths.models, 'index.json');
 const skip = existsSync(builtInIndex) && existsSync(path.join(paths.wasm, 'vit_relevance_core.wasm'))
   ? false : 'needs build/models and build/wasm (npm run build)';
 const NAME = 'random_extra_vit';
-const builtIn = skip ? [] : JSON.parse(readFileSync(builtInIndex, 'utf8')).models;
+const built = skip ? [] : JSON.parse(readFileSync(builtInIndex, 'utf8')).models;
+// the site carries the built image models; text models are built but not carried (scripts/build/site.js)
+const builtIn = built.filter((m) => m.kind !== 'text');
 
 let dir;
 let folder;
@@ -37,6 +39,7 @@ test('an exported folder joins the built-in model in the site, copied once, gone
   await buildSite({ ...paths, site }, { models: folder });
   const index = readIndex(site);
   assert.deepEqual(index.models.map((m) => m.name), [...builtIn.map((m) => m.name), NAME]);
+  for (const text of built.filter((m) => m.kind === 'text')) assert.equal(existsSync(path.join(site, 'models', text.onnx)), false, text.onnx);
   const entry = index.models.at(-1);
   assert.deepEqual(entry, JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')).models[0]);
   assert.ok(entry.split && entry.attribution, 'the CLI exports the page\'s split and attribution graphs');

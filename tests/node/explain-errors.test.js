@@ -97,7 +97,7 @@ test('usage mistakes exit with 2', { skip }, async () => {
   const model = await modelDir(tinyExplainerOnnx());
   const r = explain(['--model', model]);
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /give an image or a \.npy tensor to explain/);
+  assert.match(r.stderr, /give an image, a \.npy tensor or --text to explain/);
   const r2 = explain([await tinyInput(), '--model', model, '--method', 'nope']);
   assert.equal(r2.status, 2);
   assert.match(r2.stderr, /unknown method "nope"/);

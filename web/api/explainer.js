@@ -6,6 +6,9 @@ import { sharedClient, openSharedModel, hold, listenToNotices } from '../lib/sha
 import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
 import { resolveClass } from 'vit-relevance/runtime/targets.js';
 import { openPhoto, photoOfImageId, abortError } from './photo.js';
+import { KeptText } from './text.js';
+import { kindMismatch, modelKind } from 'vit-relevance/runtime/text-metadata.js';
+import { isTextInput } from 'vit-relevance/runtime/text-input.js';
 export { decodePhoto } from './photo.js';
 
 const BACKEND_NAMES = { wasm: 'WebAssembly', webgpu: 'WebGPU' };
@@ -67,7 +70,13 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     return registry.get(id);
   };
   const opened = { ...ready, prepare, methods: [...registry.keys()], method, backendNote: backendNote(backend, ready) };
+  const open = async (image, options = {}) => {
+    const photo = await openInput(client, opened, image, options);
+    photos.push(photo);
+    return photo;
+  };
   return {
+    kind: modelKind(metadata),
     metadata,
     methods: opened.methods,
     method,
@@ -78,22 +87,18 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     // A class id from an id, WordNet id or name (throws naming close matches).
     classId: (spec) => resolveClass(metadata, spec),
     label: (id) => metadata.labels[id],
-    // Decodes a photo once for several explanations; close() it when done.
-    async open(image, options = {}) {
-      const photo = await openPhoto(client, opened, image, options);
-      photos.push(photo);
-      return photo;
-    },
-    /** @this {import('../vit-relevance.js').Explainer} */
-    async explain(image, options = {}) {
-      const photo = await this.open(image, options);
+    // Decodes a photo (a text model: reads a text) once for several explanations; close() it
+    // when done. Typed by the Explainer's overloads (a photo, or a text).
+    open: /** @type {any} */ (open),
+    explain: /** @type {any} */ (async (image, options = {}) => {
+      const photo = await open(image, options);
       try {
         return await photo.explain(options);
       } finally {
         photo.close();
         photos.splice(photos.indexOf(photo), 1);
       }
-    },
+    }),
     // Frees its photos; the last explainer of the page to close ends the Worker's work and
     // frees its sessions (web/lib/shared-runtime.js).
     close() {
@@ -102,6 +107,15 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
       release();
     },
   };
+}
+
+// The kind of the model decides: a text model reads a string or { text }, an image model
+// a photo (a string is its URL); the other kind is refused in one line.
+function openInput(client, model, input, options) {
+  const text = isTextInput(input) ? input.text : modelKind(model.metadata) === 'text' && typeof input === 'string' ? input : null;
+  const wrong = kindMismatch(model.metadata, text === null ? 'image' : 'text');
+  if (wrong) return Promise.reject(new Error(wrong));
+  return text === null ? openPhoto(client, model, input, options) : Promise.resolve(new KeptText(client, model, text));
 }
 
 /**

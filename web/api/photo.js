@@ -6,11 +6,13 @@
 import { REQUEST, REPLY } from '../lib/protocol.js';
 import { decodeImage } from '../lib/image-source.js';
 import { rgbaOf } from '../lib/image-input.js';
-import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
+import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, contrastBlocker, resolveStartLayer } from 'vit-relevance/runtime/explain-request.js';
 
 const now = () => performance.now();
 export const abortError = () => new DOMException('the request was aborted', 'AbortError');
-let nextImageId = 1;
+let lastImageId = 0;
+// The Worker's ids of photos and texts (web/api/text.js), one sequence.
+export const nextImageId = () => ++lastImageId;
 // The Worker's photo id → the Photo that holds it (its notices name the id).
 const byImageId = new Map();
 export const photoOfImageId = (id) => byImageId.get(id) ?? null;
@@ -62,7 +64,7 @@ export class KeptPhoto {
   // attention-only methods need no target graph. The photo counts as analysed from its
   // prediction on: the Worker holds it then, even if the caller stops waiting.
   async #analyze(methods, startLayer, signal, onPrediction) {
-    const imageId = nextImageId++;
+    const imageId = nextImageId();
     // The decoder's bytes go to the Worker; an analysis again reads them back from the bitmap.
     const rgba = this.#decoded.rgba ?? rgbaOf(this.bitmap);
     this.#decoded.rgba = null;
@@ -100,6 +102,7 @@ export class KeptPhoto {
     const wanted = resolveTargets(metadata, targets);
     const list = checkMethods(methods, this.#model.methods);
     const notes = this.#contrastNotes(wanted, list);
+    startLayer = resolveStartLayer(metadata, startLayer);
     // The Worker's maps replies fill in modelMs and relevanceMs.
     const timings = /** @type {import('../vit-relevance.js').BrowserExplainResult['timings']} */ ({});
     const started = now();

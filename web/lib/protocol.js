@@ -7,7 +7,7 @@
 /** @typedef {{ x: number, y: number, width: number, height: number }} Region */
 /** @typedef {{ class: number, contrast?: number }} Target  a class, or "the class rather than the contrast class" */
 /** @typedef {{ shape: [number, number], data: Float32Array, correlation?: number|null }} WireMap  correlation: a contrast's (core.contrast) */
-/** @typedef {{ target: Target, maps: Object<string, WireMap> }} TargetMaps */
+/** @typedef {{ target: Target, maps: Object<string, WireMap>, wordMaps?: Object<string, Float32Array> }} TargetMaps  wordMaps: a text's */
 /**
  * A models/index.json entry: the graph files, relative to the models folder.
  * @typedef {{ name: string, onnx: string, metadata: string, bytes?: number,
@@ -37,6 +37,12 @@ export const REQUEST = Object.freeze({
    *   crop?: 'center'|'none' (core.cropModeIds) }
    * → prediction, maps */
   ANALYZE: 'analyze',
+  /** A text on a text model: tokenized (its tokens, offsets, words and truncation come
+   * first), predicted, and the predicted class explained in one run; kept, as a photo, under
+   * imageId for `explain` and `release`. Maps come with their word maps.
+   * @type {'analyze-text'} { modelKey, imageId, text: string, methods: string[], startLayer }
+   * → tokens, prediction, maps */
+  ANALYZE_TEXT: 'analyze-text',
   /** Maps of targets on an analysed photo (cached tensors reused).
    * @type {'explain'} { imageId, targets: Target[], methods: string[], startLayer } → maps */
   EXPLAIN: 'explain',
@@ -68,7 +74,9 @@ export const REPLY = Object.freeze({
   /** @type {'prediction'} { imageId, top5: {id, prob}[], logits: Float32Array (every class), region: Region,
    *   predictedBy: 'forward'|'photo'|'explainer' (the graph that ran), timings: { preprocessMs } } */
   PREDICTION: 'prediction',
-  /** @type {'maps'} { imageId, results: TargetMaps[], startLayer, timings: { modelMs, relevanceMs } } */
+  /** @type {'tokens'} { imageId, text, tokens, ids, offsets, words, truncated, notice } a text as the model reads it */
+  TOKENS: 'tokens',
+  /** @type {'maps'} { imageId, results: TargetMaps[] (a text's with wordMaps), startLayer, timings: { modelMs, relevanceMs } } */
   MAPS: 'maps',
   /** @type {'stats'} { graphRuns, attribution: { blocks, states } (attribution graph runs), sessions, photos, workerId } */
   STATS: 'stats',

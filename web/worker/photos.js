@@ -27,15 +27,23 @@ function dropPhoto(imageId) {
   photos.delete(imageId);
 }
 
-// { id: { shape, data, correlation? } } for posting (a contrast's maps carry correlation).
-function wireResults(results) {
-  return results.map(({ target, maps }) => {
+// { id: { shape, data, correlation? } } for posting (a contrast's maps carry correlation;
+// a text's results their word maps too).
+export function wireResults(results) {
+  return results.map(({ target, maps, wordMaps }) => {
     const out = {};
     for (const [m, { shape, data, correlation }] of Object.entries(maps)) {
       out[m] = correlation === undefined ? { shape, data } : { shape, data, correlation };
     }
-    return { target, maps: out };
+    return wordMaps ? { target, maps: out, wordMaps } : { target, maps: out };
   });
+}
+
+// Keeps an opened photo (or text: web/worker/texts.js) under its id, the newest MAX_PHOTOS.
+export function keepPhoto(imageId, entry) {
+  dropPhoto(imageId);
+  photos.set(imageId, entry);
+  while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
 }
 
 // Frees a photo's tensors, and forgets its caching if it has not run yet.
@@ -53,10 +61,8 @@ export async function analyze(msg, reply) {
   const photoSessions = await photoSessionsOf(modelKey);
   const methods = msg.methods ?? graphMethodIds(core, photoSessions.explainer.metadata);
   const t0 = now();
-  dropPhoto(imageId);
   const photo = photoSessions.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
-  photos.set(imageId, { photoSessions, photo });
-  while (photos.size > MAX_PHOTOS) dropPhoto(photos.keys().next().value);
+  keepPhoto(imageId, { photoSessions, photo });
   const preprocessMs = now() - t0;
   checkFresh(msg);
   const viaPhoto = photoGraph && photoSessions.explainer.canCachePhoto;

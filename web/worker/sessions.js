@@ -13,6 +13,7 @@ import { phaseTimer, PHASE } from '../lib/load-phases.js';
 import { webGpuMissing } from '../lib/webgpu-adapter.js';
 import { enqueue, notice, whenIdle } from './queue.js';
 import { onceRetrying } from './once-retrying.js';
+import { isTextEntry, openTextModel } from './text-model.js';
 
 const now = () => performance.now();
 
@@ -232,7 +233,9 @@ export async function init(msg, reply, site) {
   const modelKey = modelKeyOf(msg.base, msg.model);
   let opening = sessions.get(modelKey);
   if (!opening) {
-    opening = openModel(msg, reply, site);
+    // A text model (web/worker/text-model.js) takes the same onnxruntime and core.
+    const loaders = { ort: () => loadOrt(site, 'wasm', msg.threads), core: async () => (core ??= await loadCoreFrom(site)) };
+    opening = isTextEntry(msg.model) ? openTextModel(msg, reply, loaders) : openModel(msg, reply, site);
     sessions.set(modelKey, opening);
     opening.catch(() => sessions.delete(modelKey));
   }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "text/utf8.h"
+
 namespace vitrel::test {
 
 struct JsonValue {
@@ -125,10 +127,7 @@ class JsonParser {
           case 'r': c = '\r'; break;
           case 'b': c = '\b'; break;
           case 'f': c = '\f'; break;
-          case 'u':
-            pos_ += 4;
-            c = '?';
-            break;  // not needed by the golden files
+          case 'u': text::append_utf8(escaped_code_point(), out); continue;
           default: c = e;
         }
       }
@@ -139,6 +138,23 @@ class JsonParser {
     return out;
   }
 
+  // The code point of a \\u escape (the "\\u" read), joining a surrogate pair.
+  unsigned hex4() {
+    if (pos_ + 4 > text_.size()) fail("bad \\u escape");
+    const unsigned v = static_cast<unsigned>(std::stoul(text_.substr(pos_, 4), nullptr, 16));
+    pos_ += 4;
+    return v;
+  }
+  unsigned escaped_code_point() {
+    const unsigned high = hex4();
+    if (high < 0xD800 || high > 0xDBFF || text_.compare(pos_, 2, "\\u") != 0) return high;
+    const size_t back = pos_;
+    pos_ += 2;
+    const unsigned low = hex4();
+    if (low >= 0xDC00 && low <= 0xDFFF) return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+    pos_ = back;
+    return high;
+  }
   const std::string& text_;
   size_t pos_ = 0;
 };

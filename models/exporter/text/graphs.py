@@ -1,0 +1,102 @@
+"""The text graphs written to files: the explainer and the plain forward (each one traced
+graph, weights inside), the attribution graphs (weights in <name>.attribution.bin), each
+cleaned (../graph_cleanup.py), and the contract check of the explainer file. A 4-layer
+model needs none of the image graphs' machinery (loops, split and family graphs): its
+whole explainer traces in seconds and opens quickly (models/README.md, "Text models")."""
+from pathlib import Path
+from typing import Dict
+
+import onnx
+import torch
+
+from ..attribution import BLOCK_INPUTS, BLOCK_OUTPUTS, STATES_OUTPUTS
+from ..errors import ExportCheckFailed
+from ..graph_cleanup import clean_file
+from ..onnx_export import _dims, contract_problems
+from ..scan_graph import OPSET
+from ..split_export import externalise
+from .attribution import TextBlockAttribution, TextStatesGraph
+from .config import TextConfig
+from .explainer import INPUT_NAMES, OUTPUT_NAMES, PlainText
+from .metadata import S, input_shapes, output_shapes
+
+K = "K"
+STEPS = "steps"  # the attribution graphs' number of α copies
+TRACE_TOKENS = 7  # the example's length: any S > 1 (no shape may depend on it)
+STATES_TEXT_INPUTS = ["input_ids"]
+MASKED_INPUTS, MASKED_OUTPUTS = ["input_ids", "head_mask"], ["logits"]
+
+
+def example_ids(cfg: TextConfig, tokens: int = TRACE_TOKENS):
+    return torch.arange(1, tokens + 1, dtype=torch.int64).remainder(cfg.vocab_size).reshape(1, tokens)
+
+
+def _export(module, args, path: Path, inputs, outputs, dynamic_axes) -> None:
+    with torch.no_grad():
+        torch.onnx.export(module, args, str(path), opset_version=OPSET, input_names=inputs, output_names=outputs,
+                          dynamic_axes=dynamic_axes, do_constant_folding=False)
+    clean_file(path)
+
+
+def export_explainer(module, cfg: TextConfig, path: Path) -> None:
+    """The explainer graph (explainer.TextExplainer), S and K dynamic."""
+    target = torch.zeros(2, cfg.num_classes)
+    switches = tuple(torch.tensor(1.0) for _ in range(3))
+    axes = {name: {i: d for i, d in enumerate(dims) if isinstance(d, str)}
+            for name, dims in {**input_shapes(cfg), **output_shapes(cfg)}.items()}
+    _export(module, (example_ids(cfg), target, *switches), path, INPUT_NAMES, OUTPUT_NAMES,
+            {name: a for name, a in axes.items() if a})
+
+
+def export_plain(module: PlainText, cfg: TextConfig, path: Path) -> None:
+    """input_ids [n,S] -> logits [n,C], n and S dynamic."""
+    ids = example_ids(cfg).expand(2, -1).contiguous()
+    _export(module, (ids,), path, ["input_ids"], ["logits"],
+            {"input_ids": {0: "batch", 1: S}, "logits": {0: "batch"}})
+
+
+def verify_explainer(path: Path, cfg: TextConfig) -> None:
+    """onnx.checker, then the contract: names, order, types, static and dynamic dims
+    (a static S would mean the trace froze the example's length)."""
+    shapes = {**input_shapes(cfg), **output_shapes(cfg)}
+    problems, values = contract_problems(path, input_shapes(cfg), output_shapes(cfg))
+    for v in values:
+        want = onnx.TensorProto.INT64 if v.name == "input_ids" else onnx.TensorProto.FLOAT
+        if v.type.tensor_type.elem_type != want:
+            problems.append(f"{v.name} is not {'int64' if want == onnx.TensorProto.INT64 else 'float32'}")
+        problems += [f"{v.name} axis {axis} is {got!r}, expected the dynamic S"
+                     for axis, (got, expected) in enumerate(zip(_dims(v), shapes.get(v.name, [])))
+                     if expected == S and not isinstance(got, str)]
+    if problems:
+        raise ExportCheckFailed(f"{path.name} breaks the text graph contract: " + "; ".join(problems))
+
+
+def attribution_files(cfg: TextConfig, name: str) -> Dict[str, object]:
+    return {"states": f"{name}.states.onnx", "blocks": [f"{name}.attr{b}.onnx" for b in range(cfg.depth)],
+            "masked": f"{name}.masked.onnx", "weights": f"{name}.attribution.bin"}
+
+
+def export_attribution(cfg: TextConfig, state_dict, out: Path, name: str) -> Dict[str, object]:
+    """The states graph, one graph per layer and the head-masked forward into `out`, all
+    reading `<name>.attribution.bin`; returns attribution_files()."""
+    files = attribution_files(cfg, name)
+    paths = {f: out / f for f in [files["states"], *files["blocks"], files["masked"]]}
+    _export(TextStatesGraph(cfg, state_dict).eval(), (example_ids(cfg),), paths[files["states"]],
+            STATES_TEXT_INPUTS, STATES_OUTPUTS, {"input_ids": {1: S}, "hidden": {1: S}})
+    hidden = torch.randn(TRACE_TOKENS, cfg.embed_dim, generator=torch.Generator().manual_seed(0))
+    alpha = torch.tensor([0.0, 0.5, 0.75])  # 3 copies while tracing: nothing specialised to m
+    target = torch.zeros(cfg.num_classes)
+    target[0] = 1.0
+    for b, f in enumerate(files["blocks"]):
+        _export(TextBlockAttribution(cfg, state_dict, b).eval(), (hidden, alpha, target), paths[f],
+                BLOCK_INPUTS, BLOCK_OUTPUTS, {"hidden": {0: S}, "alpha": {0: STEPS}, "attn": {1: S, 2: S},
+                                              "grad_sum": {1: S, 2: S}, "prob": {0: STEPS}})
+    ids = example_ids(cfg).expand(2, -1).contiguous()
+    _export(PlainText(cfg, state_dict).eval(), (ids, torch.ones(cfg.depth, cfg.heads)), paths[files["masked"]],
+            MASKED_INPUTS, MASKED_OUTPUTS, {"input_ids": {0: "batch", 1: S}, "logits": {0: "batch"}})
+    models = {f: onnx.load(str(p)) for f, p in paths.items()}
+    (out / files["weights"]).write_bytes(externalise(list(models.values()), files["weights"]))
+    for f, model in models.items():
+        onnx.save(model, str(paths[f]))
+        onnx.checker.check_model(str(paths[f]))
+    return files

@@ -1,0 +1,152 @@
+// @ts-check
+// Runs a text model's explainer graph (docs/architecture.md, "Text models": input_ids
+// [1,S] in place of the pixels, [S] in place of [H,W]) with onnxruntime-web and hands back
+// each target row's tensors, ready for core.computeMaps: the same object as
+// runtime/explainer.js's openExplainer gives, so runtime/explain-session.js explains a text
+// as it explains a photo. One ONNX session, opened at once (a text model has no split or
+// family graphs), and the plain forward graph's beside it when given (predict(), the
+// benchmark's reference). Environment-neutral: the caller passes `ort` and the bytes.
+import { validateMetadata, checkSessionShapes, graphOutputs, CONTRACT_OUTPUTS, OPTIONAL_OUTPUTS } from './metadata.js';
+import { TEXT_INPUTS, TEXT_SWITCHES, kindMismatch, textDims, textShapes } from './text-metadata.js';
+import { targetRows } from './targets.js';
+import { argmax, createOnnxSession, onCpu, sameDims, CPU_SESSION, FORWARD_SESSION } from './explainer.js';
+
+const now = () => (globalThis.performance ?? Date).now();
+
+// The graph's input names against the contract's (and the switches of the outputs declared).
+function checkTextSession(session, name, outputs) {
+  const inputs = [...TEXT_INPUTS, ...Object.entries(TEXT_SWITCHES).filter(([, o]) => outputs.includes(o)).map(([i]) => i)];
+  const missingIn = inputs.filter((n) => !session.inputNames.includes(n));
+  const missingOut = outputs.filter((n) => !session.outputNames.includes(n));
+  if (missingIn.length || missingOut.length) {
+    const parts = [missingIn.length && `inputs ${missingIn.join(', ')}`, missingOut.length && `outputs ${missingOut.join(', ')}`].filter(Boolean);
+    throw new Error(`${name} lacks ${parts.join(' and ')} expected of a text explainer graph `
+      + `(it has inputs ${session.inputNames.join(', ')}; outputs ${session.outputNames.join(', ')})`);
+  }
+}
+
+/**
+ * ids: each text's token ids as a BigInt64Array [S] (runtime/text-session.js encodes them).
+ * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
+ *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string }} options
+ */
+export async function openTextExplainer({
+  ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
+}) {
+  if (!ort?.InferenceSession) throw new Error('openTextExplainer needs the onnxruntime-web module as `ort`');
+  validateMetadata(metadata, `metadata of ${modelName}`);
+  const wrongKind = kindMismatch(metadata, 'text');
+  if (wrongKind) throw new Error(`openTextExplainer: ${wrongKind}`);
+  const options = onCpu({ executionProviders: ['wasm'], ...sessionOptions }, CPU_SESSION);
+  const outputs = graphOutputs(metadata);
+  const dims = textDims(metadata);
+  const { classes: C, maxTokens } = dims;
+  const session = await createOnnxSession(ort, model, options, modelName);
+  let forward = null;
+  try {
+    checkTextSession(session, modelName, outputs);
+    checkSessionShapes(session, modelName, metadata);
+    if (forwardModel) forward = await createOnnxSession(ort, forwardModel, onCpu(options, FORWARD_SESSION), forwardName);
+  } catch (err) {
+    await session.release();
+    throw err;
+  }
+
+  function idsTensor(ids) {
+    if (!(ids instanceof BigInt64Array) || ids.length < 2 || ids.length > maxTokens) {
+      throw new Error(`input_ids must be a BigInt64Array of 2..${maxTokens} token ids (got ${ids?.constructor?.name ?? typeof ids} of length ${ids?.length})`);
+    }
+    return new ort.Tensor('int64', ids, [1, ids.length]);
+  }
+
+  // The outputs to fetch besides logits, in contract order; one the graph lacks names its method.
+  function fetchList(wanted) {
+    const unknown = wanted.filter((o) => !CONTRACT_OUTPUTS.includes(o) && !(o in OPTIONAL_OUTPUTS));
+    if (unknown.length) throw new Error(`unknown explainer outputs: ${unknown.join(', ')}`);
+    const lacking = wanted.filter((o) => !outputs.includes(o));
+    if (lacking.length) {
+      throw new Error(`${modelName} cannot compute ${lacking.map((o) => OPTIONAL_OUTPUTS[o]?.method ?? o).join(', ')}: it lacks output ${lacking.join(', ')}`);
+    }
+    return outputs.filter((o) => o !== 'logits' && wanted.includes(o));
+  }
+
+  // Every switch the graph has is fed: 1 exactly when its output is fetched.
+  const switches = (fetches) => Object.fromEntries(Object.entries(TEXT_SWITCHES).filter(([input]) => session.inputNames.includes(input))
+    .map(([input, output]) => [input, new ort.Tensor('float32', new Float32Array([fetches.includes(output) ? 1 : 0]), [])]));
+
+  // Per target row views ({ data, shape } without the K axis); attn is one object for all rows.
+  function perRowTensors(result, fetches, K, S) {
+    const expected = textShapes(dims, K, S);
+    /** @type {Record<string, { data: any, shape: number[] }>[]} */
+    const perRow = Array.from({ length: K }, () => ({}));
+    for (const name of fetches) {
+      const t = result[name];
+      if (!t || !sameDims(t.dims, expected[name])) {
+        throw new Error(`${modelName}: output ${name} has shape [${t?.dims.join(',')}], a text of ${S} tokens implies [${expected[name].join(',')}]`);
+      }
+      if (name === 'attn') {
+        const attn = { data: t.data, shape: expected.attn };
+        perRow.forEach((row) => { row.attn = attn; });
+      } else {
+        const size = t.data.length / K;
+        perRow.forEach((row, k) => { row[name] = { data: t.data.subarray(k * size, (k + 1) * size), shape: expected[name].slice(1) }; });
+      }
+    }
+    return perRow;
+  }
+
+  const checkLogits = (logits, n, graph) => {
+    if (!sameDims(logits.dims, [n, C])) throw new Error(`${graph}: logits have shape [${logits.dims.join(',')}], the metadata implies [${n},${C}]`);
+    return logits.data;
+  };
+
+  return {
+    metadata,
+    dims,
+    outputs,
+    oneSession: false,
+    canCachePhoto: false,
+    get hasForward() { return forward !== null; },
+    isOpenFor: () => true,
+
+    // Logits only: the plain forward graph when given, else a logits-only run of the explainer.
+    async predict(ids) {
+      const started = now();
+      if (forward) {
+        const result = await forward.run({ [forward.inputNames[0]]: idsTensor(ids) });
+        const logits = checkLogits(result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]], 1, forwardName);
+        return { logits, timings: { modelMs: now() - started } };
+      }
+      const out = await this.explain(ids, [null], { outputs: [] });
+      return { logits: out.logits, timings: out.timings };
+    },
+
+    // rows: class ids, weight vectors or null (the predicted class), as runtime/explainer.js.
+    // → { logits, classes, tensors, timings, graph, denominators: null }
+    async explain(ids, rows, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
+      const fetches = fetchList(wanted);
+      const K = rows.length;
+      const feeds = {
+        input_ids: idsTensor(ids),
+        target: new ort.Tensor('float32', targetRows(rows, C), [K, C]),
+        ...switches(fetches),
+      };
+      const started = now();
+      const result = await session.run(feeds, ['logits', ...fetches]);
+      const modelMs = now() - started;
+      const logits = checkLogits(result.logits, 1, modelName);
+      return {
+        logits,
+        classes: rows.map((r) => (typeof r === 'number' ? r : r === null ? argmax(logits) : null)),
+        tensors: perRowTensors(result, fetches, K, ids.length),
+        timings: { modelMs },
+        graph: modelName,
+        denominators: null,
+      };
+    },
+
+    async release() {
+      await Promise.all([session.release(), forward?.release()]);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+"""Reading Hugging Face text classifier folders (models/exporter/text/layout.py) and the
+`export.py --source FOLDER` command on them: what is read, what is written, and one
+sentence for each folder that cannot be exported."""
+import json
+
+import pytest
+import torch
+
+from bert_reference64 import Reference
+from cli_runner import run_export
+from random_bert import VOCAB, random_ids, random_state_dict, small_config, write_folder
+
+from models.exporter.errors import CheckpointMismatch
+from models.exporter.text.explainer import build_text_plain
+from models.exporter.text.layout import read_text_folder
+
+
+@pytest.mark.parametrize("family", ["bert", "distilbert"])
+def test_the_reader_keeps_the_model(family, tmp_path):
+    """The plain forward on the read tensors equals an independent forward on HF's keys."""
+    config = small_config(family, classes=4)
+    sd = random_state_dict(config, seed=1)
+    ckpt = read_text_folder(write_folder(tmp_path, config, sd), "tiny")
+    cfg = ckpt.cfg
+    assert (cfg.family, cfg.depth, cfg.heads, cfg.embed_dim, cfg.mlp_dim, cfg.num_classes, cfg.max_tokens,
+            cfg.vocab_size) == (family, 2, 2, 16, 24, 4, 24, len(VOCAB))
+    assert ckpt.labels == ["label 0", "label 1", "label 2", "label 3"]
+    assert ckpt.tokenizer["cls_id"] == VOCAB.index("[CLS]") and ckpt.tokenizer["do_lower_case"] is True
+    ref = Reference(config, sd)
+    for tokens in (2, 9, 24):
+        ids = random_ids(tokens, seed=tokens)
+        with torch.no_grad():
+            got = build_text_plain(cfg, ckpt.state_dict).double()(ids)
+            want, _ = ref.autograd_forward(ref.embeddings(ids))
+        assert torch.allclose(got, want, rtol=1e-12, atol=1e-12), tokens
+
+
+def test_cased_tokenizer_settings_and_added_token_objects(tmp_path):
+    tokenizer = {"do_lower_case": False, "strip_accents": False, "cls_token": {"content": "[CLS]"}}
+    ckpt = read_text_folder(write_folder(tmp_path, small_config("bert"), tokenizer=tokenizer), "cased")
+    assert ckpt.tokenizer["do_lower_case"] is False and ckpt.tokenizer["strip_accents"] is False
+    assert ckpt.tokenizer["cls_token"] == "[CLS]"
+
+
+def test_old_layer_norm_names_gamma_beta_are_read(tmp_path):
+    config = small_config("bert")
+    sd = {k.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"): v
+          for k, v in random_state_dict(config).items()}
+    assert read_text_folder(write_folder(tmp_path, config, sd), "old").cfg.depth == 2
+
+
+def refusal(tmp_path, config=None, state_dict=None, vocab=VOCAB):
+    weights = random_state_dict(small_config("bert")) if state_dict is None else state_dict
+    folder = write_folder(tmp_path / "model", config or small_config("bert"), weights, vocab)
+    with pytest.raises(CheckpointMismatch) as err:
+        read_text_folder(folder, "bad")
+    message = str(err.value)
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize("model_type, why", [
+    ("roberta", "byte-level BPE tokenizer"),
+    ("gpt2", "decoder"),
+    ("electra", "embedding projection"),
+])
+def test_other_text_models_are_not_supported_yet_and_say_why(tmp_path, model_type, why):
+    config = {**small_config("bert"), "model_type": model_type,
+              "architectures": [f"{model_type.capitalize()}ForSequenceClassification"]}
+    message = refusal(tmp_path, config)
+    assert f"model_type '{model_type}'" in message and "not supported yet" in message and why in message
+    assert "BertForSequenceClassification and DistilBertForSequenceClassification" in message
+
+
+def test_a_vocabulary_that_disagrees_with_the_embeddings_is_refused(tmp_path):
+    message = refusal(tmp_path, vocab=VOCAB[:-3])
+    assert "vocab.txt has 27 tokens, the word embeddings of pytorch_model.bin have 30 rows" in message
+
+
+def test_a_bare_encoder_is_refused(tmp_path):
+    config = small_config("bert")
+    sd = {k: v for k, v in random_state_dict(config).items() if not k.startswith("classifier.")}
+    assert "has no classifier" in refusal(tmp_path, config, sd)
+
+
+def test_a_config_that_contradicts_the_weights_is_refused(tmp_path):
+    message = refusal(tmp_path, {**small_config("bert"), "num_hidden_layers": 3})
+    assert "num_hidden_layers is 3, the weights have 2 (layers)" in message
+
+
+def test_an_unknown_tensor_is_named(tmp_path):
+    config = small_config("distilbert")
+    sd = {**random_state_dict(config), "distilbert.transformer.layer.0.attention.rotary.weight": torch.zeros(2)}
+    assert "distilbert.transformer.layer.0.attention.rotary.weight" in refusal(tmp_path, config, sd)
+
+
+def test_export_writes_the_text_model_folder_and_skips_when_up_to_date(tmp_path):
+    folder = write_folder(tmp_path / "tiny-bert", small_config("bert"))
+    out = tmp_path / "out"
+    done = run_export("--source", folder, "--out", out, "--plain", "--split", "--attribution")
+    assert done.returncode == 0, done.stderr
+    assert "Hugging Face BertForSequenceClassification, 2 layers, width 16, 2 heads" in done.stdout
+    assert "parity: the graph's logits are within" in done.stdout
+    meta = json.loads((out / "tiny-bert.json").read_text())
+    assert meta["kind"] == "text" and meta["architecture"]["family"] == "bert"
+    assert meta["tokenizer"]["vocab"] == "tiny-bert.vocab.txt" and meta["labels"] == ["label 0", "label 1", "label 2"]
+    assert meta["inputs"]["input_ids"] == [1, "S"] and meta["outputs"]["input_rel_classic"] == ["K", "S"]
+    assert (out / "tiny-bert.vocab.txt").read_bytes() == (folder / "vocab.txt").read_bytes()
+    entry = json.loads((out / "index.json").read_text())["models"][0]
+    assert entry["kind"] == "text" and entry["vocab"] == "tiny-bert.vocab.txt"
+    assert entry["attribution"]["blocks"] == ["tiny-bert.attr0.onnx", "tiny-bert.attr1.onnx"]
+    for f in entry["sha256"]:
+        assert (out / f).is_file(), f
+    again = run_export("--source", folder, "--out", out, "--plain", "--split", "--attribution")
+    assert again.returncode == 0 and "up to date" in again.stdout
+
+
+def test_export_refuses_image_options_and_unsupported_folders_in_one_line(tmp_path):
+    folder = write_folder(tmp_path / "tiny-bert", small_config("bert"))
+    done = run_export("--source", folder, "--out", tmp_path / "out", "--mean", "0.5,0.5,0.5")
+    assert done.returncode == 1 and "--mean applies to image models" in done.stderr
+    roberta = write_folder(tmp_path / "roberta", {**small_config("bert"), "model_type": "roberta"},
+                           random_state_dict(small_config("bert")))
+    done = run_export("--source", roberta, "--out", tmp_path / "out2")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "not supported yet" in done.stderr
+    assert not (tmp_path / "out2").exists()

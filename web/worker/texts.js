@@ -1,0 +1,33 @@
+// The inference Worker's texts (a text model's: web/worker/text-model.js): a text is
+// tokenized, predicted and its predicted class explained in one graph run, then kept with
+// the photos (web/worker/photos.js), whose `explain` and `release` serve it from then on.
+import { REPLY } from '../lib/protocol.js';
+import { photoSessionsOf } from './sessions.js';
+import { keepPhoto, wireResults } from './photos.js';
+import { checkFresh } from './queue.js';
+
+const now = () => performance.now();
+
+export async function analyzeText(msg, reply) {
+  const { modelKey, imageId, text, methods, startLayer = 0 } = msg;
+  const textSessions = await photoSessionsOf(modelKey);
+  if (!textSessions.openText) throw new Error(`${textSessions.metadata.name} is an image model: it explains photos, not texts`);
+  const t0 = now();
+  const doc = textSessions.openText(text);
+  keepPhoto(imageId, { photoSessions: textSessions, photo: doc });
+  const { tokenized, notice } = doc;
+  reply({ type: REPLY.TOKENS, imageId, ...tokenized, notice });
+  const preprocessMs = now() - t0;
+  checkFresh(msg);
+  const { top5, target, modelMs } = await textSessions.predict(doc, { methods });
+  reply({
+    type: REPLY.PREDICTION, imageId,
+    top5: top5.map(({ id, prob }) => ({ id, prob })),
+    logits: doc.logits,
+    region: null,
+    predictedBy: 'explainer',
+    timings: { preprocessMs },
+  });
+  const { results, timings } = await textSessions.explain(doc, [target], { methods, startLayer });
+  reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
+}
