@@ -70,6 +70,9 @@ test('a folder it refuses gets one line naming the folder and the problem', { sk
   const mb = (n) => (n / 1048576).toFixed(1);
   await assert.rejects(checkModelFolder(await folder(), { estimate: () => Promise.resolve({ quota: need, usage: need / 2 }) }),
     new RegExp(`^Error: “deit” needs ${mb(need)} MB of the browser's storage, but this site has only ${mb(need / 2)} MB left$`));
+  // A folder of text models only: the page explains photos, so nothing of it is kept.
+  await assert.rejects(checkModelFolder(await folder(withEntry({ kind: 'text' })), { estimate: plenty }),
+    /^Error: “deit” holds text models only: the page explains photos; explain texts with vit-relevance explain --text or the JavaScript APIs$/);
   // Room to the byte is enough; no estimate (no storage API) checks nothing.
   await checkModelFolder(await folder(), { estimate: () => Promise.resolve({ quota: need + 1000, usage: 1000 }) });
   await checkModelFolder(await folder(), { estimate: () => undefined });

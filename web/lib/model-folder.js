@@ -65,8 +65,13 @@ export async function checkModelFolder({ folder, files }, { taken = [], estimate
   const where = `“${folder}”`;
   const index = files.get('index.json');
   if (!index) throw new Error(`${where} is not an exported model folder: it has no index.json (vit-relevance export writes one)`);
-  const entries = (await readJson(index, `${where}/index.json`)).models;
-  if (!Array.isArray(entries) || !entries.length) throw new Error(`${where}/index.json lists no model`);
+  const listed = (await readJson(index, `${where}/index.json`)).models;
+  if (!Array.isArray(listed) || !listed.length) throw new Error(`${where}/index.json lists no model`);
+  // The page explains photos: a folder's text models (kind "text") are left out, not stored.
+  const entries = listed.filter((entry) => entry?.kind !== 'text');
+  if (!entries.length) {
+    throw new Error(`${where} holds text models only: the page explains photos; explain texts with vit-relevance explain --text or the JavaScript APIs`);
+  }
   const models = [];
   const owner = new Map(); // file name → the model naming it
   for (const entry of entries) {
