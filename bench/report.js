@@ -18,6 +18,7 @@ const BENCHES = {
   embed: 'Embedded elements and the iframe route (`npm run bench -- embed`)',
   eval: 'Evaluations (`npm run bench -- eval`)',
   scale: 'Larger models (`npm run bench -- scale`)',
+  text: 'Texts: the default BERT in Node and the page (`npm run bench -- text`)',
 };
 
 export function benchmarksMarkdown({ targets }, cores = os.cpus().length) {

@@ -28,7 +28,7 @@ export function readTargets(file = TARGETS_FILE) {
 }
 
 const met = (value, { limit, better }) => (better === 'higher' ? value >= limit : value <= limit);
-const format = (value, unit) => (unit === '×' ? `${value.toFixed(2)}×` : `${value.toFixed(unit === 'KB' ? 1 : 0)} ${unit}`);
+const format = (value, unit) => (unit === '×' ? `${value.toFixed(2)}×` : `${value.toFixed(unit === 'KB' || unit === '%' ? 1 : 0)} ${unit}`);
 
 /**
  * Prints `label: value (target ≤ limit) OK|MISSED` and records it under `id`.

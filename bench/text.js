@@ -23,13 +23,13 @@ import { loadCore } from '../runtime/core.js';
 import { graphMethodIds } from '../runtime/metadata.js';
 import { skipReason, paths } from '../tests/browser/harness.js';
 import { openApiPage, TEXT_MODEL_URL } from '../tests/browser/text-api-page.js';
+import { reportTarget } from './targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
 const rounds = Number(process.env.VITREL_BENCH_ROUNDS ?? 3);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (ms) => `${ms.toFixed(0)} ms`;
-const verdict = (ok) => (ok ? 'OK' : 'MISSED');
 
 if (!existsSync(DEFAULT_TEXT_MODEL)) {
   console.log('bench text: skipped: the default text model is not built (npm run build)');
@@ -67,7 +67,10 @@ function report(where, label, forwardMs, groups, timesOf) {
     worst = Math.max(worst, ratio);
     console.log(`  ${methods.join(', ')}: ${f(ms)} = ${ratio.toFixed(2)}× forward`);
   }
-  console.log(`${where}, ${label}: every method but lrp_full and attattr ≤ ${worst.toFixed(2)}× forward (target ≤ 5) ${verdict(worst <= 5)}`);
+  reportTarget(`text.${where.toLowerCase()}.${label.split(' ')[0]}`, {
+    bench: 'text', label: `${where}, ${label}: the slowest method but lrp_full and attattr / forward`, value: worst, limit: 5,
+    detail: `forward ${f(forwardMs)}`,
+  });
 }
 
 async function nodeBench(texts, groups) {
@@ -141,7 +144,8 @@ function exportTime() {
       '--out', out, '--plain', '--attribution'], { encoding: 'utf8' });
     const ms = performance.now() - t0;
     if (r.status !== 0) throw new Error(`the export failed: ${r.stderr.trim().split('\n').pop()}`);
-    console.log(`export of the default text model (graphs, parity, attribution graphs): ${(ms / 1000).toFixed(1)} s (target ≤ 60 s) ${verdict(ms <= 60_000)}`);
+    reportTarget('text.export', { bench: 'text', label: 'export of the default text model (graphs, parity, attribution graphs, the runtime\'s check)',
+      value: ms / 1000, limit: 60, unit: 's' });
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -181,7 +185,9 @@ function siteDownload() {
   console.log(`site: text model files in it: ${textFiles.length}; text's code: ${kb(textJs)} of JavaScript and at most ${kb(textWasm)} of `
     + `the core's WebAssembly (${textObjects.length} object files), gzipped; the page's first-visit download ${(page / 2 ** 20).toFixed(1)} MB `
     + `(model ${(modelBytes / 2 ** 20).toFixed(1)} MB, onnxruntime ${kb(ortWasm)}, page code ${kb(code)}): text adds `
-    + `${((100 * added) / page).toFixed(2)} % (target ≤ 10 %) ${verdict(added <= 0.1 * page)}`);
+    + `${((100 * added) / page).toFixed(2)} %`);
+  reportTarget('text.site-download', { bench: 'text', label: 'what text adds to the page\'s first-visit download, for a visitor who never opens text',
+    value: (100 * added) / page, limit: 10, unit: '%' });
 }
 
 const core = await loadCore();
