@@ -71,14 +71,16 @@ function checkNumbers(name, text, count) {
 }
 
 // Every mistake found here costs nothing; the exporter's own checks need PyTorch (seconds).
+// A bad file or folder exits 2, as the exporter's own refusals do.
 function checkArguments(source, opts) {
-  if (!existsSync(source)) throw new UserError(`checkpoint ${source} not found`);
+  const refuse = (message) => new UserError(message, { exitCode: 2 });
+  if (!existsSync(source)) throw refuse(`checkpoint ${source} not found`);
   const kind = statSync(source);
-  if (!kind.isFile() && !kind.isDirectory()) throw new UserError(`checkpoint ${source} is not a file or a folder (a device, FIFO or socket)`);
-  if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UserError(`--out ${opts.out} is a file, not a folder`);
+  if (!kind.isFile() && !kind.isDirectory()) throw refuse(`checkpoint ${source} is not a file or a folder (a device, FIFO or socket)`);
+  if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw refuse(`--out ${opts.out} is a file, not a folder`);
   const parent = path.dirname(path.resolve(opts.out));
-  if (!existsSync(parent)) throw new UserError(`--out ${opts.out}: its parent folder ${parent} does not exist`);
-  if (opts.labels && !existsSync(opts.labels)) throw new UserError(`--labels ${opts.labels} not found`);
+  if (!existsSync(parent)) throw refuse(`--out ${opts.out}: its parent folder ${parent} does not exist`);
+  if (opts.labels && !existsSync(opts.labels)) throw refuse(`--labels ${opts.labels} not found`);
   for (const [name, choices] of Object.entries(CHOICES)) {
     if (opts[name] !== undefined && !choices.includes(opts[name])) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got "${opts[name]}"`);
   }

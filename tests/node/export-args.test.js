@@ -25,14 +25,14 @@ test('export refuses bad arguments in one line, before the exporter runs', async
   const cases = [
     [['--out', path.join(dir, 'o')], 2, 'give the checkpoint to export (a file or a folder)'],
     [[source], 2, '--out is required'],
-    [[path.join(dir, 'missing'), '--out', path.join(dir, 'o')], 1, `checkpoint ${path.join(dir, 'missing')} not found`],
-    [[source, '--out', path.join(dir, 'a-file')], 1, `--out ${path.join(dir, 'a-file')} is a file, not a folder`],
-    [[source, '--out', path.join(dir, 'no', 'such', 'o')], 1, 'its parent folder'],
+    [[path.join(dir, 'missing'), '--out', path.join(dir, 'o')], 2, `checkpoint ${path.join(dir, 'missing')} not found`],
+    [[source, '--out', path.join(dir, 'a-file')], 2, `--out ${path.join(dir, 'a-file')} is a file, not a folder`],
+    [[source, '--out', path.join(dir, 'no', 'such', 'o')], 2, 'its parent folder'],
     [[source, '--out', path.join(dir, 'o'), '--act', 'relu'], 2, '--act must be one of gelu, gelu_tanh, quickgelu, got "relu"'],
     [[source, '--out', path.join(dir, 'o'), '--mean', '0.5,0.5'], 2, '--mean takes 3 numbers separated by commas, got "0.5,0.5"'],
     [[source, '--out', path.join(dir, 'o'), '--mean', '0.5,0.5,0.5'], 2, '--mean and --std go together'],
     [[source, '--out', path.join(dir, 'o'), '--eps', 'small'], 2, '--eps takes a number, got "small"'],
-    [[source, '--out', path.join(dir, 'o'), '--labels', path.join(dir, 'none.txt')], 1, 'not found'],
+    [[source, '--out', path.join(dir, 'o'), '--labels', path.join(dir, 'none.txt')], 2, 'not found'],
     [[source, 'other', '--out', path.join(dir, 'o')], 2, 'one SOURCE expected, got'],
   ];
   for (const [args, code, message] of cases) {
