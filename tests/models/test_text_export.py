@@ -118,10 +118,10 @@ def test_export_writes_the_text_model_folder_and_skips_when_up_to_date(tmp_path)
 def test_export_refuses_image_options_and_unsupported_folders_in_one_line(tmp_path):
     folder = write_folder(tmp_path / "tiny-bert", small_config("bert"))
     done = run_export("--source", folder, "--out", tmp_path / "out", "--mean", "0.5,0.5,0.5")
-    assert done.returncode == 1 and "--mean applies to image models" in done.stderr
+    assert done.returncode == 2 and "--mean applies to image models" in done.stderr
     roberta = write_folder(tmp_path / "roberta", {**small_config("bert"), "model_type": "roberta"},
                            random_state_dict(small_config("bert")))
     done = run_export("--source", roberta, "--out", tmp_path / "out2")
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "not supported yet" in done.stderr
     assert not (tmp_path / "out2").exists()

@@ -76,12 +76,13 @@ test("evaluations: 'all' means what the model's explainer graph feeds, attattr r
   const { evalMethods } = await import('../../cli/eval-options.js');
   const { loadCore } = await import('../../runtime/core.js');
   const core = await loadCore();
-  const current = { outputs: { input_rel_attnlrp: {}, input_rel_cp_lrp: {} } }; // a graph with every optional output
+  // a 12-block graph with every optional output
+  const current = { architecture: { blocks: 12 }, outputs: { input_rel_attnlrp: {}, input_rel_cp_lrp: {} } };
   const all = evalMethods({ methods: 'all' }, core, current);
   assert.deepEqual(all, core.explainerMethodIds);
   assert.ok(all.includes('attnlrp') && !all.includes('attattr'));
   // A graph exported before AttnLRP: 'all' is what it can feed.
-  assert.deepEqual(evalMethods({ methods: 'all' }, core, {}), all.filter((m) => m !== 'attnlrp' && m !== 'cp_lrp'));
+  assert.deepEqual(evalMethods({ methods: 'all' }, core, { architecture: { blocks: 12 } }), all.filter((m) => m !== 'attnlrp' && m !== 'cp_lrp'));
   assert.deepEqual(evalMethods({ methods: 'attattr,transformer_attribution' }, core, current), ['attattr', 'transformer_attribution']);
   assert.throws(() => evalMethods({ methods: 'nope' }, core, current), /unknown method "nope"/);
 });

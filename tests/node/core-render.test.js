@@ -58,7 +58,7 @@ test('scales: signed puts 0 in the middle and draws with rdbu; summary; contrast
   assert.equal(core.method('transformer_attribution').contrast, true);
   assert.throws(() => core.contrast('raw_attention', a, a), { name: 'InputError', message: /raw_attention reads only the attention/ });
   assert.throws(() => core.contrast('gradcam', a, { shape: [3, 1], data: a.data }), /differ in shape \(1x3 and 3x1\)/);
-  assert.throws(() => core.contrast('gradcam', a, { data: a.data }), /map B must be \{ shape: \[rows, cols\], data \}/);
+  assert.throws(() => core.contrast('gradcam', a, { data: a.data }), /map B must be \{ shape: \[rows, cols\] or a text's \[S\], data \}/);
 });
 
 test('upsample: bilinear with align_corners=False', () => {
