@@ -68,7 +68,7 @@ test('eval perturbation: two runs and two merges are byte-identical; unreadable 
   const skipped = files['skipped.csv'].split('\n');
   assert.equal(skipped[0], 'item,reason');
   assert.match(skipped[1], /^n01440764_a_damaged_download\.JPEG,"?n01440764_a_damaged_download\.JPEG is not a readable image/);
-  assert.match(skipped[2], /^n01440764_b_strip\.png,"?n01440764_b_strip\.png: preprocess: resizing the 1x5000 image gives 256x1280000/);
+  assert.match(skipped[2], /^n01440764_b_strip\.png,"?n01440764_b_strip\.png is only 1×5000 px\. The model reads 16×16 patches/);
   assert.match(files['perturbation.md'], /2 photo\(s\) could not be read or preprocessed and were skipped \(skipped\.csv\)/);
   assert.doesNotMatch(files['records.jsonl'] + files['run.json'] + files['perturbation.json'], /Ms"|timing/i, 'no timings in the files');
   mergesTwice(out, base);
