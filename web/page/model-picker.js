@@ -84,7 +84,8 @@ export function createModelPicker({ box, select, openButton, folderInput, remove
     try {
       const r = await fetch(new URL('index.json', siteBase), { cache: 'no-cache' }); // it names the files' hashes: never an old copy
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
-      return { models: (await r.json()).models ?? [] };
+      // The page explains photos: a models folder's text models (kind "text") are not offered.
+      return { models: ((await r.json()).models ?? []).filter((entry) => entry?.kind !== 'text') };
     } catch (err) {
       return { models: [], error: `Could not read models/index.json (${err.message}). Run \`npm run build\`.` };
     }
