@@ -46,7 +46,12 @@ for (const [name, viewport, device] of [
       await waitForTop5(page, 'dogcat2.png');
       const top = await page.$eval('#top5 button', (b) => b.dataset.classId);
       await waitForHeat(page, `c${top}`);
-      // Wait for the page to stop moving (a smooth scroll), then look.
+      // A smooth scroll may start frames after the map is drawn (a busy machine): wait until
+      // the map lies on the first screen, then until the page stops moving, then look.
+      await page.waitForFunction((h) => {
+        const top = document.querySelector('#main-canvas')?.getBoundingClientRect().top;
+        return top >= 0 && top < h * 0.9;
+      }, viewport.height);
       await page.waitForFunction(() => new Promise((resolve) => {
         const y = window.scrollY;
         requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY === y)));
