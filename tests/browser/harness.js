@@ -170,6 +170,16 @@ export async function waitForHeat(page, target, view = 'single') {
   }, [target, view]);
 }
 
+// Waits until the page stops scrolling: scrollY the same over three frames. A smooth scroll
+// (the phone's reveal) can start frames after what it reveals is drawn on a busy machine.
+export async function waitForStill(page) {
+  await page.waitForFunction(() => new Promise((resolve) => {
+    const y = window.scrollY;
+    const frame = (n) => requestAnimationFrame(() => (window.scrollY !== y ? resolve(false) : n ? frame(n - 1) : resolve(true)));
+    frame(2);
+  }));
+}
+
 export async function choosePhoto(page, file) {
   await page.setInputFiles('#file-input', file);
 }

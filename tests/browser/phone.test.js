@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { skipReason, siteAndBrowser, openPage, sample, waitForHeat, choosePhoto, waitForTop5, artifacts } from './harness.js';
+import { skipReason, siteAndBrowser, openPage, sample, waitForHeat, waitForStill, choosePhoto, waitForTop5, artifacts } from './harness.js';
 
 const skip = skipReason() ?? false;
 let env;
@@ -52,10 +52,7 @@ for (const [name, viewport, device] of [
         const top = document.querySelector('#main-canvas')?.getBoundingClientRect().top;
         return top >= 0 && top < h * 0.9;
       }, viewport.height);
-      await page.waitForFunction(() => new Promise((resolve) => {
-        const y = window.scrollY;
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY === y)));
-      }));
+      await waitForStill(page);
       const predicted = await box(page, '#top5');
       const map = await box(page, '#main-canvas');
       assert.ok(predicted.top >= 0 && predicted.top < viewport.height, `the top-5 starts at ${predicted.top} px`);

@@ -3,7 +3,7 @@
 // picker directly above the map, a tap on the map shows the patch readout).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, startSite, launch, openPage, screenshot, waitForHeat } from './harness.js';
+import { skipReason, startSite, launch, openPage, screenshot, waitForHeat, waitForStill } from './harness.js';
 
 const skip = skipReason() ?? false; // node:test skips on null too
 const TIGER_CAT = 282;
@@ -88,6 +88,12 @@ test('on a phone (390×844) the class picker sits directly above the map, and a 
     { device: { hasTouch: true, isMobile: true } });
   await page.waitForSelector('body[data-model-ready="true"]');
   await waitForHeat(page, 'c243');
+  // The page reveals the picker with a smooth scroll that may start frames later: let it land.
+  await page.waitForFunction(() => {
+    const top = document.querySelector('#picker').getBoundingClientRect().top;
+    return top >= 0 && top < window.innerHeight * 0.6;
+  });
+  await waitForStill(page);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'no horizontal scrolling');
   const box = (sel) => page.$eval(sel, (el) => { const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });
   const picker = await box('#picker');
@@ -100,9 +106,10 @@ test('on a phone (390×844) the class picker sits directly above the map, and a 
   assert.deepEqual(tops, ['input-h', 'picker', 'main-canvas', 'attribution']);
   // Both are on screen together once the picker is scrolled to the top.
   await page.$eval('#picker', (el) => el.scrollIntoView({ block: 'start' }));
+  await waitForStill(page);
   const top5 = await box('#top5');
   const onScreen = await box('#main-canvas');
-  assert.ok(top5.top >= 0 && onScreen.top < 844, 'the top-5 and the top of the map share the screen');
+  assert.ok(top5.top >= 0 && onScreen.top < 844, `the top-5 (top ${top5.top}) and the top of the map (top ${onScreen.top}) share the screen`);
   await screenshot(page, 'phone-390-picker');
   // A tap on the map: the readout the desktop shows on hover.
   await page.tap('#main-canvas', { position: { x: (map.right - map.left) * 0.3, y: (map.bottom - map.top) * 0.5 } });
