@@ -17,6 +17,9 @@ import { checkText } from '../../runtime/text-input.js';
 import { resolveClass } from '../../runtime/targets.js';
 import { resolveStartLayer } from '../../runtime/explain-request.js';
 import { textEntry, formatTextMapsJson } from '../../runtime/text-maps-json.js';
+import { attributionMethodsOf } from '../../runtime/attribution-maps.js';
+import { checkAttributionFiles } from '../../runtime/node/open-attribution.js';
+import { openTextAttribution } from '../text-attribution-maps.js';
 import { standingText, unlikelyNote } from '../../runtime/confidence.js';
 import { colourSupported, onBackground } from '../terminal-colour.js';
 import { checked, textModel } from '../text-model.js';
@@ -80,14 +83,16 @@ export async function runText(opts, classSpecs, positionals, given) {
   const core = await loadCore();
   const parsed = parseMethods(opts.method, core.methodIds);
   const methods = parsed === 'all' ? graphMethodIds(core, metadata) : parsed;
-  const unsupported = methods.filter((m) => !graphMethodIds(core, metadata).includes(m));
-  if (unsupported.length) {
-    throw new UsageError(`${unsupported.join(', ')}: not in one run of ${path.basename(graph)}`
-      + `${unsupported.includes('attattr') ? ' (attattr: use vit-relevance attribute --text)' : ''}`);
-  }
+  // attattr reads Attr from the attribution graphs, the other methods the explainer's run
+  const attributionMethods = attributionMethodsOf(core, methods);
+  const explainerMethods = methods.filter((m) => core.explainerMethodIds.includes(m));
+  const unsupported = explainerMethods.filter((m) => !graphMethodIds(core, metadata).includes(m));
+  if (unsupported.length) throw new UsageError(`${unsupported.join(', ')}: not in one run of ${path.basename(graph)}`);
+  if (attributionMethods.length) await checked(() => checkAttributionFiles(graph, metadata.architecture.blocks));
   await prepareOutDir(opts.out, TEXT_FILES);
 
   const explainer = await checked(() => loadExplainer({ model: graph, threads: opts.threads, engine: opts.engine }));
+  const attribution = attributionMethods.length ? await checked(() => openTextAttribution({ core, graph, metadata, threads: opts.threads })) : null;
   if (contrast !== undefined) {
     for (const m of methods.filter((id) => !core.method(id).contrast)) {
       console.error(`note: ${m} left out: it reads only the attention, the same for every class, so it cannot contrast (docs/contrast.md)`);
@@ -100,7 +105,11 @@ export async function runText(opts, classSpecs, positionals, given) {
     for (const [i, { text, where }] of texts.entries()) {
       const opened = await checked(() => explainer.open({ text }));
       try {
-        const result = await opened.explain({ targets, methods, startLayer });
+        // With attattr alone the run still gives the prediction: raw_attention, the cheapest
+        // map, stands in and is dropped.
+        const result = await opened.explain({ targets, methods: explainerMethods.length ? explainerMethods : ['raw_attention'], startLayer });
+        if (!explainerMethods.length) for (const t of result.targets) { t.maps = {}; t.wordMaps = {}; }
+        if (attribution) await attribution.add(result, attributionMethods, startLayer);
         const entry = textEntry(result);
         entries.push(entry);
         printText(core, entry, result, texts.length > 1 ? `text ${i + 1} (${where})` : 'text', colour);
@@ -109,7 +118,7 @@ export async function runText(opts, classSpecs, positionals, given) {
       }
     }
   } finally {
-    await explainer.close();
+    await Promise.all([explainer.close(), attribution?.close()]);
   }
   // Written once every text is explained: nothing half-written.
   const head = { model: metadata.name, start_layer: startLayer };

@@ -86,6 +86,29 @@ test('attribute --text writes the attribution over tokens as JSON and SVG', { sk
   for (const f of ['heads.svg', 'tree.svg']) assert.match(await readFile(path.join(out, f), 'utf8'), /^<svg xmlns/);
 });
 
+test('explain --text --method attattr gives attribute --text\'s attattr map and word map, and contrasts it', { skip, timeout: 600_000 }, async () => {
+  const dir = tempDir('vitrel-text-attattr-');
+  const text = 'I expected to hate it, and I didn\'t.';
+  const r = runCli(['attribute', '--text', text, '--class', 'positive', '--out', path.join(dir, 'attr')]);
+  assert.equal(r.status, 0, r.stderr);
+  const attributed = await readJson(path.join(dir, 'attr'), 'attribution.json');
+  const e = runCli(['explain', '--text', text, '--class', 'positive', '--method', 'attattr', '--out', path.join(dir, 'maps')]);
+  assert.equal(e.status, 0, e.stderr);
+  assert.match(e.stdout, /^ {4}attattr +\S/m);
+  const [target] = (await readJson(path.join(dir, 'maps'), 'maps.json')).targets;
+  assert.deepEqual(Object.keys(target.maps), ['attattr'], 'the stand-in map of the prediction run is dropped');
+  // The same Attr (m = 20 both), up to the order of float32 sums in onnxruntime's runs.
+  const near = (a, b, what) => a.forEach((v, i) => assert.ok(Math.abs(v - b[i]) <= 1e-6 * Math.max(...b.map(Math.abs)), `${what} ${i}: ${v} vs ${b[i]}`));
+  near(target.maps.attattr.data, attributed.attattr.data, 'token');
+  near(target.word_maps.attattr, attributed.attattr_words, 'word');
+  const c = runCli(['explain', '--text', text, '--class', 'positive', '--contrast', 'negative', '--method', 'attattr,raw_attention', '--out', path.join(dir, 'contrast')]);
+  assert.equal(c.status, 0, c.stderr);
+  const [contrasted] = (await readJson(path.join(dir, 'contrast'), 'maps.json')).targets;
+  assert.deepEqual(Object.keys(contrasted.maps), ['attattr'], 'raw attention cannot contrast');
+  assert.equal(typeof contrasted.maps.attattr.correlation, 'number');
+  assert.notDeepEqual(contrasted.maps.attattr.data, target.maps.attattr.data);
+});
+
 test('the Node API refuses an empty text and a photo in one line', { skip, timeout: 600_000 }, async () => {
   const explainer = await loadExplainer({ model: DEFAULT_TEXT_MODEL });
   try {
