@@ -65,8 +65,9 @@ class Reference:
         return self.ln(e, self.emb + "LayerNorm")
 
     # -- the forward with autograd (G; AttnLRP / CP-LRP with `rule`) ----------------------
-    def autograd_forward(self, x, rule=None):
-        """x [1,S,D] at the embeddings' output -> (logits [1,C], attentions [B] of [1,h,S,S])."""
+    def autograd_forward(self, x, rule=None, attention=None):
+        """x [1,S,D] at the embeddings' output -> (logits [1,C], attentions [B] of [1,h,S,S]).
+        attention: {b: A'} uses A' [1,h,S,S] as layer b's post-softmax attention (AttAttr)."""
         attns = []
         for b in range(self.depth):
             key = self.layer.format(b)
@@ -83,7 +84,9 @@ class Reference:
             if rule == "attnlrp":
                 scores = _DivideGradient.apply(scores, 2.0)
             a = torch.softmax(scores / math.sqrt(d // self.heads), dim=-1)
-            if a.requires_grad:
+            if attention and b in attention:
+                a = attention[b]
+            elif a.requires_grad:
                 a.retain_grad()
             attns.append(a)
             o = a @ v
@@ -164,3 +167,21 @@ def reference_explanation(config, state_dict, ids, targets):
     attn = torch.stack([a[0].detach() for a in attns])
     return (logits[0].detach(), attn, torch.stack(grads), torch.stack(rels), torch.stack(classic_last),
             torch.stack(classic_in), {m: torch.stack(v) for m, v in maps.items()})
+
+
+def reference_attr(config, state_dict, ids, block, steps, target):
+    """Self-Attention Attribution of layer `block` (METHODS.md) in float64 autograd:
+    Attr = A/m ⊙ Σ_i ∂p_t(α_i A)/∂(α_i A), α_i = i/m -> (A [h,S,S], Attr [h,S,S])."""
+    ref = Reference(config, state_dict)
+    x0 = ref.embeddings(ids).detach()
+    with torch.no_grad():
+        _, attns = ref.autograd_forward(x0)
+    a = attns[block].detach()
+    total = torch.zeros_like(a)
+    for i in range(steps):
+        scaled = (i / steps * a).requires_grad_(True)
+        with torch.enable_grad():
+            logits, _ = ref.autograd_forward(x0, attention={block: scaled})
+            (g,) = torch.autograd.grad(torch.softmax(logits[0], -1)[target], scaled)
+        total += g
+    return a[0], (a * total / steps)[0]
