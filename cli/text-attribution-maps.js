@@ -3,7 +3,7 @@
 // photos) rather than from the explainer's run. Adds each explained class's attattr map
 // and its word map (the max of its pieces' scores, METHODS.md) to the run's targets; a
 // contrast is the core's contrast of the two classes' maps, as for every other method.
-import { attributionMaps } from '../runtime/attribution-maps.js';
+import { targetAttributionMaps } from '../runtime/attribution-maps.js';
 import { openAttributionFiles } from '../runtime/node/open-attribution.js';
 import { readVocab } from '../runtime/node/open-text.js';
 import { textDims } from '../runtime/text-metadata.js';
@@ -25,20 +25,11 @@ export async function openTextAttribution({ core, graph, metadata, threads }) {
     // result: a text's explanation (the API's); its targets get the methods' maps in place.
     async add(result, methods, startLayer) {
       const { encoding } = tokenizeText(tokenizer, result.text, maxTokens, 'the text');
-      const { targets } = result;
-      const others = targets.filter((t) => t.contrast).map((t) => t.contrast.id);
-      const maps = await attributionMaps({
-        attribution, core, metadata, pixels: BigInt64Array.from(result.ids, BigInt),
-        classes: [...targets.map((t) => t.id), ...others], methods, startLayer,
+      const maps = await targetAttributionMaps({
+        attribution, core, metadata, pixels: BigInt64Array.from(result.ids, BigInt), targets: result.targets, methods, startLayer,
       });
-      let next = targets.length;
-      targets.forEach((target, i) => {
-        const own = { ...maps[i] };
-        if (target.contrast) {
-          const other = maps[next++];
-          for (const m of Object.keys(own)) own[m] = core.contrast(m, own[m], other[m]);
-        }
-        for (const [m, map] of Object.entries(own)) {
+      result.targets.forEach((target, i) => {
+        for (const [m, map] of Object.entries(maps[i])) {
           target.maps[m] = map;
           target.wordMaps[m] = tokenizer.wordMap(map, encoding);
         }

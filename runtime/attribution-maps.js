@@ -26,3 +26,19 @@ export async function attributionMaps({ attribution, core, metadata, pixels, cla
   }
   return classes.map((c) => byClass.get(c));
 }
+
+// targets: explained classes ({ id, contrast?: { id } }). → one { method: map } per target,
+// a contrast's being the core's contrast of the two classes' maps (docs/contrast.md); each
+// class's Attr is computed once.
+export async function targetAttributionMaps({ targets, ...options }) {
+  const others = targets.filter((t) => t.contrast).map((t) => t.contrast.id);
+  const maps = await attributionMaps({ ...options, classes: [...targets.map((t) => t.id), ...others] });
+  let next = targets.length;
+  return targets.map((target, i) => {
+    const own = { ...maps[i] };
+    if (!target.contrast) return own;
+    const other = maps[next++];
+    for (const m of Object.keys(own)) own[m] = options.core.contrast(m, own[m], other[m]);
+    return own;
+  });
+}
