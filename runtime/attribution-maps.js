@@ -3,7 +3,7 @@
 // every block for each class from the attribution graphs (runtime/attribution.js), then
 // the core's maps. Shared by `explain --method attattr` and the evaluations.
 // Environment-neutral: the caller opens the graphs and the core.
-import { mapOptions } from './eval/input-size-maps.js';
+import { mapOptions } from './metadata.js';
 
 // m of METHODS.md's Self-Attention Attribution (the paper's value).
 export const DEFAULT_STEPS = 20;
@@ -30,6 +30,7 @@ export async function attributionMaps({ attribution, core, metadata, pixels, cla
 // targets: explained classes ({ id, contrast?: { id } }). → one { method: map } per target,
 // a contrast's being the core's contrast of the two classes' maps (docs/contrast.md); each
 // class's Attr is computed once.
+/** @param {{ attribution: any, core: any, metadata: any, pixels: any, targets: any[], methods: string[], startLayer: any, steps?: number }} options */
 export async function targetAttributionMaps({ targets, ...options }) {
   const others = targets.filter((t) => t.contrast).map((t) => t.contrast.id);
   const maps = await attributionMaps({ ...options, classes: [...targets.map((t) => t.id), ...others] });

@@ -269,6 +269,11 @@ export function tokenLayout(metadata) {
   return { grid: a.grid, specialTokens: specialTokens(a), pool: a.pool ?? 'cls' };
 }
 
+// core.computeMaps's options for `methods` of this model from `startLayer`.
+export function mapOptions(metadata, methods, startLayer) {
+  return { methods, ...tokenLayout(metadata), startLayer };
+}
+
 // The shapes the runtime needs, derived once from the metadata.
 export function contractDims(metadata) {
   const a = metadata.architecture;

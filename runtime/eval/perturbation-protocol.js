@@ -10,7 +10,8 @@
 //   3. classify every perturbed input with the plain forward graph, in batches, and note
 //      whether the top-1 class is still the label.
 // Environment-neutral: the caller decodes the photo and owns the explainer and core.
-import { inputSizeMap, mapOptions } from './input-size-maps.js';
+import { inputSizeMap } from './input-size-maps.js';
+import { mapOptions } from '../metadata.js';
 import { attributionMaps, attributionMethodsOf } from '../attribution-maps.js';
 
 export const FRACTIONS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];

@@ -7,7 +7,8 @@
 //   hit:   1 when its hottest pixel (the first maximum, row-major) lies in that tile — the
 //          classic pointing game; a map without any positive value never hits.
 // Environment-neutral: the caller decodes the photos and owns the explainer and core.
-import { inputSizeMap, mapOptions } from './input-size-maps.js';
+import { inputSizeMap } from './input-size-maps.js';
+import { mapOptions } from '../metadata.js';
 import { mosaicInput } from './pointing-game-tiles.js';
 import { attributionMaps, attributionMethodsOf } from '../attribution-maps.js';
 
