@@ -7,7 +7,7 @@ import path from 'node:path';
 import { UsageError } from '../args.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SUBCOMMANDS = ['perturbation', 'pointing-game', 'segmentation', 'prune-heads', 'merge'];
+const SUBCOMMANDS = ['perturbation', 'pointing-game', 'segmentation', 'prune-heads', 'rationales', 'merge'];
 
 const subcommandFile = (name) => path.join(here, `eval-${name}.js`);
 const available = () => SUBCOMMANDS.filter((name) => existsSync(subcommandFile(name)));
