@@ -45,7 +45,7 @@ export const kind = {
       'rationales, explaining the labelled class (ERASER\'s score_hard_rationale_predictions on tokens:',
       'macro = mean of the reviews\' F1, micro = over all words). Word score = max of its pieces,',
       `clamped at 0. ${summary.truncated} review(s) were cut at the model's positions (their later words are never chosen;`,
-      `their rationales still count). Start layers: ${Object.entries(summary.startLayers).map(([m, s]) => `${m} ${s}`).join(', ')}.`,
+      `their rationales still count). Start layers: ${methods.map((m) => `${m} ${summary.startLayers[m]}`).join(', ')}.`,
       '',
       ...skippedLines(summary, 'review'),
       markdownTable(['method', ...shown.map((k) => `macro F1 k=${k}`), ...shown.map((k) => `micro F1 k=${k}`)], rows, { precision: 4 }),
