@@ -11,7 +11,9 @@
 //     hard rationales (ties: the lower word index first, a choice torch.topk leaves open);
 //   - token-level F1 (`score_hard_rationale_predictions` on token-level rationales): micro
 //     over all (review, token) pairs, macro the mean of each review's F1.
+// Beside the methods, a baseline: k words drawn at random from those the model read.
 // Environment-neutral.
+import { seededShuffle } from './mosaic.js';
 
 export const RATIONALE_KS = Array.from({ length: 16 }, (_, i) => 5 * (i + 1));
 export const SPECIAL_TOKENS = ['[CLS]', '[SEP]', '[UNK]', '[PAD]'];
@@ -57,6 +59,14 @@ export function topWords(scores, k) {
   const v = (i) => Math.max(0, scores[i]);
   idx.sort((a, b) => v(b) - v(a) || a - b);
   return idx.slice(0, k);
+}
+
+// The random baseline's words for one review: the words read, shuffled by a seed drawn
+// from the review's key and `seed` (FNV-1a), so a shard or a resume draws the same.
+export function randomWords(count, k, key, seed = 0) {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  return seededShuffle(Array.from({ length: count }, (_, i) => i), h).slice(0, k);
 }
 
 // The human rationale's word indices of one annotation (every evidence span, end exclusive).

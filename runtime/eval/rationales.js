@@ -1,8 +1,9 @@
 // @ts-check
 // The ERASER Movie Reviews evaluation as an evaluation kind (runtime/node/eval/run.js):
 // a review's record is { label, predicted, truth: [the human rationale's word indices],
-// top: { method: [its 80 best words, best first] } } (rationale-f1.js); the summary is
-// the token-level F1 (instance-macro and micro) of every method at k = 5, 10 … 80, with
+// top: { method: [its 80 best words, best first] }, random: [80 words drawn at random] }
+// (rationale-f1.js); the summary is the token-level F1 (instance-macro and micro) of every
+// method and of the random baseline at k = 5, 10 … 80, with
 // the model's accuracy on the reviews; reports: Markdown, CSV and the F1-against-k plot.
 import { RATIONALE_KS, tokenF1 } from './rationale-f1.js';
 import { markdownTable, csvTable, skippedLines } from './report-table.js';
@@ -22,8 +23,9 @@ export const kind = {
     const correct = records.filter((r) => r.predicted === r.label).length;
     const macro = {};
     const micro = {};
-    for (const m of settings.methods) {
-      const scores = ks.map((k) => tokenF1(records.map((r) => ({ truth: r.truth, pred: r.top[m].slice(0, k) }))));
+    // The random baseline beside the methods, under the name `random`.
+    for (const m of [...settings.methods, 'random']) {
+      const scores = ks.map((k) => tokenF1(records.map((r) => ({ truth: r.truth, pred: (m === 'random' ? r.random : r.top[m]).slice(0, k) }))));
       macro[m] = scores.map((s) => s.macro.f1);
       micro[m] = scores.map((s) => s.micro.f1);
     }
@@ -34,7 +36,8 @@ export const kind = {
   },
 
   reports(summary) {
-    const { ks, methods } = summary;
+    const { ks } = summary;
+    const methods = [...summary.methods, 'random'];
     const at = (m, k, table) => table[m][ks.indexOf(k)];
     const shown = TABLE_KS.filter((k) => ks.includes(k));
     const rows = methods.map((m) => [m, ...shown.map((k) => at(m, k, summary.macroF1)), ...shown.map((k) => at(m, k, summary.microF1))]);
@@ -45,7 +48,7 @@ export const kind = {
       'rationales, explaining the labelled class (ERASER\'s score_hard_rationale_predictions on tokens:',
       'macro = mean of the reviews\' F1, micro = over all words). Word score = max of its pieces,',
       `clamped at 0. ${summary.truncated} review(s) were cut at the model's positions (their later words are never chosen;`,
-      `their rationales still count). Start layers: ${methods.map((m) => `${m} ${summary.startLayers[m]}`).join(', ')}.`,
+      `their rationales still count). random: k words drawn at random from those read (the baseline). Start layers: ${summary.methods.map((m) => `${m} ${summary.startLayers[m]}`).join(', ')}.`,
       '',
       ...skippedLines(summary, 'review'),
       markdownTable(['method', ...shown.map((k) => `macro F1 k=${k}`), ...shown.map((k) => `micro F1 k=${k}`)], rows, { precision: 4 }),

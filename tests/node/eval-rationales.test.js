@@ -11,7 +11,7 @@ import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 import { readVocab } from '../../runtime/node/open-text.js';
 import { loadCore } from '../../runtime/core.js';
 import { textTokenizer } from '../../runtime/text-session.js';
-import { humanWords, tokenF1, tokenWords, topWords, wordScores, wordSpans, SPECIAL_TOKENS } from '../../runtime/eval/rationale-f1.js';
+import { humanWords, randomWords, tokenF1, tokenWords, topWords, wordScores, wordSpans, SPECIAL_TOKENS } from '../../runtime/eval/rationale-f1.js';
 import { runCli, shared, tempDir } from './maps-support.js';
 
 const movies = path.join(shared, 'text', 'movies');
@@ -35,7 +35,7 @@ test('token F1 matches a case computed by hand (micro over words, macro over rev
   assert.deepEqual(none.macro, { p: 0, r: 0, f1: 0 });
 });
 
-test('word scores take the max of the pieces, drop the specials; top words clamp at 0, ties to the lower word', () => {
+test('word scores take the max of the pieces, drop the specials; top words clamp at 0, ties to the lower word; the random baseline is seeded by the review', () => {
   const text = 'unbelievably good ,  film';
   const tokens = ['[CLS]', 'un', '##believ', '##ably', 'good', ',', '[UNK]', '[SEP]'];
   const offsets = [[0, 0], [0, 2], [2, 8], [8, 12], [13, 17], [18, 19], [21, 25], [0, 0]];
@@ -45,6 +45,11 @@ test('word scores take the max of the pieces, drop the specials; top words clamp
   assert.deepEqual([...scores].map((v) => Math.round(v * 10) / 10), [0.7, 0.3, -1]);
   assert.deepEqual(topWords(scores, 2), [0, 1]);
   assert.deepEqual(topWords(Float64Array.from([-1, 0.5, -3, 0, Number.NaN]), 5), [1, 0, 2, 3], 'negatives clamp to 0 and tie with 0 by index');
+  const drawn = randomWords(100, 10, 'negR_900.txt');
+  assert.deepEqual(drawn, randomWords(100, 10, 'negR_900.txt'), 'the same key draws the same words');
+  assert.notDeepEqual(drawn, randomWords(100, 10, 'negR_901.txt'));
+  assert.ok(new Set(drawn).size === 10 && drawn.every((w) => w >= 0 && w < 100));
+  assert.deepEqual(randomWords(3, 80, 'x').sort(), [0, 1, 2], 'never more words than were read');
   assert.deepEqual(humanWords({ evidences: [[{ start_token: 3, end_token: 5 }], [{ start_token: 4, end_token: 7 }]] }), [3, 4, 5, 6]);
 });
 
@@ -119,9 +124,11 @@ test('eval rationales on two real reviews: reports, F1 recomputed from its recor
   records.forEach((rec, i) => {
     assert.deepEqual(rec.truth, humanWords(ann[i]));
     for (const m of summary.methods) assert.equal(new Set(rec.top[m]).size, 80, `${m}: 80 distinct words`);
+    assert.equal(new Set(rec.random).size, 80, 'the random baseline: 80 distinct words');
   });
-  for (const m of summary.methods) {
-    const k10 = tokenF1(records.map((rec) => ({ truth: rec.truth, pred: rec.top[m].slice(0, 10) })));
+  assert.equal(summary.macroF1.random.length, 16, 'the random baseline beside the methods');
+  for (const m of [...summary.methods, 'random']) {
+    const k10 = tokenF1(records.map((rec) => ({ truth: rec.truth, pred: (m === 'random' ? rec.random : rec.top[m]).slice(0, 10) })));
     close(summary.macroF1[m][1], k10.macro.f1);
     close(summary.microF1[m][1], k10.micro.f1);
   }

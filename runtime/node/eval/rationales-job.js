@@ -9,7 +9,7 @@ import { describeData } from './data-identity.js';
 import { fileSha256 } from '../file-sha256.js';
 import { UserError } from '../../errors.js';
 import { resolveClass } from '../../targets.js';
-import { RATIONALE_KS, humanWords, topWords, tokenWords, wordScores, wordSpans } from '../../eval/rationale-f1.js';
+import { RATIONALE_KS, humanWords, randomWords, topWords, tokenWords, wordScores, wordSpans } from '../../eval/rationale-f1.js';
 
 // Methods whose start layer the protocol fixes at the last block (METHODS.md).
 const FROM_LAST = ['transformer_attribution'];
@@ -70,7 +70,8 @@ async function reviewRecord(explainer, item, { early, late, last }) {
     for (const run of runs) {
       for (const [m, map] of Object.entries(run.targets[0].maps)) top[m] = topWords(wordScores(map.data, owner), K_MAX);
     }
-    return { label: item.label, predicted: runs[0].top5[0].id, truncated: Boolean(doc.truncated), truth: item.truth, top };
+    const read = Math.max(-1, ...owner) + 1; // the words the model read
+    return { label: item.label, predicted: runs[0].top5[0].id, truncated: Boolean(doc.truncated), truth: item.truth, top, random: randomWords(read, K_MAX, item.name) };
   } finally {
     doc.close();
   }
@@ -92,6 +93,7 @@ export const rationalesJob = {
       startLayers: Object.fromEntries(methods.map((m) => [m, late.includes(m) ? last : 0])),
       split: opts.split,
       ks: RATIONALE_KS,
+      randomSeed: 0,
     };
     let reviews = 0;
     const started = performance.now();
@@ -110,7 +112,7 @@ export const rationalesJob = {
   summaryLines(s, methods) {
     return [
       `accuracy ${(s.accuracy * 100).toFixed(2)} %; token F1 (instance macro) at k = ${s.ks.filter((k) => [10, 20, 40, 80].includes(k)).join(' / ')}:`,
-      ...methods.map((m) => `  ${m.padEnd(26)} ${[10, 20, 40, 80].map((k) => s.macroF1[m][s.ks.indexOf(k)].toFixed(3)).join(' ')}`),
+      ...[...methods, 'random'].map((m) => `  ${m.padEnd(26)} ${[10, 20, 40, 80].map((k) => s.macroF1[m][s.ks.indexOf(k)].toFixed(3)).join(' ')}`),
     ];
   },
 };
