@@ -21,7 +21,7 @@ import { openTextExplainer } from '../../text-explainer.js';
 import { openMaskedTextForward } from '../../text-masked.js';
 import { textTokenizer, tokenizeText } from '../../text-session.js';
 import { textDims } from '../../text-metadata.js';
-import { kind, isRankRecord } from '../../eval/prune-heads.js';
+import { isRankRecord } from '../../eval/prune-heads.js';
 import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../../eval/prune-heads-protocol.js';
 
 // `label<TAB>sentence` lines (a header line allowed) → [{ name, text, label, rank }] in file order.
