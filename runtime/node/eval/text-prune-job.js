@@ -84,6 +84,7 @@ export const textPruneJob = {
       attributionSha256: by.includes('attribution') ? await fileSha256(paths.weights) : null,
       engine,
       tokenizer: metadata.tokenizer,
+      unit: 'sentence',
       by,
       rankImages: opts.rankTexts,
       steps: opts.steps,
