@@ -43,6 +43,7 @@ test('prune-heads --text: rate 0 is the plain model\'s accuracy, rate 1 the same
     assert.equal(s.accuracy[m].at(-1), s.accuracy.random.at(-1), `${m} at rate 1: every head masked`);
   }
   for (const f of ['prune-heads.md', 'prune-heads.csv', 'prune-heads.svg', 'prune-heads-per-block.csv']) assert.ok(existsSync(path.join(one, f)), f);
+  assert.match(read(one, 'prune-heads.md'), new RegExp(`ranked on ${RANK} sentences, top-1 on ${HELD}`), 'the report speaks of sentences');
 
   const parts = [1, 2].map((i) => {
     const dir = tempDir(`vitrel-prune-text-${i}-`);
