@@ -150,3 +150,16 @@ test('eval rationales on two real reviews: reports, F1 recomputed from its recor
   assert.equal(r.status, 0, r.stderr);
   for (const f of readdirSync(one)) assert.equal(readOut(merged, f), readOut(one, f), f);
 });
+
+test('eval lists rationales; a wrong --data or --methods is one line before any review is explained', { skip: skipModel }, () => {
+  assert.match(runCli(['eval', '--help']).stdout, /rationales +ERASER Movie Reviews/);
+  const out = tempDir('vitrel-rationales-bad-');
+  let r = runCli(['eval', 'rationales', '--data', path.join(out, 'nowhere'), '--out', out]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /cannot read the ERASER split .*test\.jsonl: no such file/);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  r = runCli(['eval', 'rationales', '--data', movies, '--methods', 'attattr', '--out', out]);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /attattr is not computed by one run of the text graph/);
+  assert.ok(!existsSync(path.join(out, 'records.jsonl')), 'nothing recorded');
+});

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeData } from './data-identity.js';
+import { UnreadableError } from './run.js';
 import { fileSha256 } from '../file-sha256.js';
 import { UserError } from '../../errors.js';
 import { resolveClass } from '../../targets.js';
@@ -57,7 +58,7 @@ async function reviewRecord(explainer, item, { early, late, last }) {
   try {
     text = await readFile(item.file, 'utf8');
   } catch (err) {
-    throw new UserError(`cannot read review ${item.file}: ${err.message}`);
+    throw new UnreadableError(`cannot read review ${item.file}: ${err.message}`);
   }
   const doc = explainer.open(text);
   try {
