@@ -7,10 +7,13 @@
 //   and maps) / the forward pass (target ≤ 5). Methods that read the same graph outputs cost
 //   one run alike: they are timed together and each printed with that ratio.
 //   the export of the default text model, as npm run build runs it (target ≤ 60 s);
+//   `eval rationales` over the 199 ERASER test reviews, every method (target ≤ 15 min;
+//   bench/text-rationales.js);
 //   what text adds to the site a visitor who never opens a text downloads (target ≤ 10 %):
 //   no file of the text model (the site does not carry it), and the text modules' code in
 //   the site's bundles, minified and gzipped, against the page's own download.
-// Env: VITREL_BENCH_ROUNDS (default 3), VITREL_BENCH_EXPORT=0 skips the export.
+// Env: VITREL_BENCH_ROUNDS (default 3), VITREL_BENCH_EXPORT=0 skips the export,
+// VITREL_BENCH_RATIONALES=0 the ERASER evaluation.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +27,7 @@ import { graphMethodIds } from '../runtime/metadata.js';
 import { skipReason, paths } from '../tests/browser/harness.js';
 import { openApiPage, TEXT_MODEL_URL } from '../tests/browser/text-api-page.js';
 import { reportTarget } from './targets.js';
+import { rationalesTime } from './text-rationales.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = path.resolve(root, process.env.VITREL_SHARED_DIR ?? '../shared');
@@ -199,4 +203,5 @@ for (const [label, text] of texts) if (!text) throw new Error(`no ${label} found
 await nodeBench(texts, groups);
 await pageBench(texts, groups);
 exportTime();
+rationalesTime();
 siteDownload();

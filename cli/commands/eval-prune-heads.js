@@ -11,6 +11,7 @@ import { EVAL_OPTIONS } from '../eval-options.js';
 import { runEvalCommand } from '../eval-command.js';
 import { pruneHeadsJob } from '../../runtime/node/eval/prune-heads-job.js';
 import { MEASURES } from '../../runtime/eval/prune-heads-protocol.js';
+import { runTextPruning } from '../prune-heads-text.js';
 
 // --methods and --start-layer select relevance maps, which this evaluation draws none of.
 const SHARED = Object.fromEntries(Object.entries(EVAL_OPTIONS).filter(([name]) => !['methods', 'start-layer'].includes(name)));
@@ -51,7 +52,8 @@ perBlock, order, importance, masked, ... }), .md, .csv and .svg (accuracy vs rat
 line per measure) and prune-heads-per-block.csv. Rerun the same command to resume; shard
 the held-out photos with --shard and join the folders with \`vit-relevance eval merge\`.
 Every shard needs the whole ranking: rank once (e.g. --limit 1 without --shard) and give
-that folder to the shards as --ranking.
+that folder to the shards as --ranking. With --text, a text model over labelled sentences
+(\`vit-relevance eval prune-heads --text --help\`).
 
 options:
 ${formatOptions(OPTIONS)}`;
@@ -69,4 +71,6 @@ export function checkOptions(opts) {
   }
 }
 
-export const run = (argv) => runEvalCommand(argv, { name: 'prune-heads', options: OPTIONS, usage, job: { ...pruneHeadsJob, checkOptions } });
+// --text: a text model over labelled sentences (cli/prune-heads-text.js).
+export const run = (argv) => (argv.includes('--text') ? runTextPruning(argv)
+  : runEvalCommand(argv, { name: 'prune-heads', options: OPTIONS, usage, job: { ...pruneHeadsJob, checkOptions } }));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { UsageError } from '../args.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SUBCOMMANDS = ['perturbation', 'pointing-game', 'segmentation', 'prune-heads', 'merge'];
+const SUBCOMMANDS = ['perturbation', 'pointing-game', 'segmentation', 'prune-heads', 'rationales', 'merge'];
 
 const subcommandFile = (name) => path.join(here, `eval-${name}.js`);
 const available = () => SUBCOMMANDS.filter((name) => existsSync(subcommandFile(name)));
@@ -22,10 +22,11 @@ export function usage(summaries = {}) {
     : '  (none in this installation)';
   return `usage: vit-relevance eval <evaluation> [options]
 
-Runs one of the paper's evaluations over the photos of a folder. Each run writes a folder:
+Runs one of the paper's evaluations over the photos of a folder (a text model's: over
+ERASER's reviews or SST-2's sentences). Each run writes a folder:
 run.json (the settings), records.jsonl (one line per photo, written as it finishes: rerun
 the same command to resume an interrupted run), the summary <evaluation>.json and the
-reports (Markdown, CSV, SVG). --shard i/n splits the photos over several processes or
+reports (Markdown, CSV, SVG). --shard i/n splits the items over several processes or
 machines; \`eval merge\` combines their folders into what a single run would have written.
 
 evaluations:

@@ -64,6 +64,7 @@ export const kind = {
     return {
       n: records.length,
       model: settings.model,
+      ...(settings.unit && { unit: settings.unit }), // 'sentence' for texts; photos have none
       rankImages: ranking.length,
       evalImages: held.length,
       by,
@@ -88,17 +89,18 @@ export const kind = {
   },
 
   reports(summary) {
+    const unit = summary.unit ?? 'photo';
     const percent = summary.rates.map((r) => Math.round(r * 100));
     const rows = summary.rates.map((_, k) => [`${percent[k]} %`, String(summary.masked[k]), ...summary.by.map((m) => summary.accuracy[m][k] * 100)]);
     const md = [
-      `# Head pruning: ${summary.model}, ranked on ${summary.rankImages} photos, top-1 on ${summary.evalImages}`,
+      `# Head pruning: ${summary.model}, ranked on ${summary.rankImages} ${unit}s, top-1 on ${summary.evalImages}`,
       '',
       `Heads (${summary.blocks} blocks × ${summary.heads}) sorted by each importance measure, summed over the ranking`,
-      'photos (attribution: max of Attr for the labelled class, m = '
+      `${unit}s (attribution: max of Attr for the labelled class, m = `
         + `${summary.steps}; attention: max of A; taylor: |Σ A ⊙ ∂L/∂A|, blocks L2-normalised; random: seed ${summary.seed}).`,
-      'At each rate the least important heads are masked and top-1 (%) is measured on the held-out photos.',
+      `At each rate the least important heads are masked and top-1 (%) is measured on the held-out ${unit}s.`,
       '',
-      ...skippedLines(summary, 'photo'),
+      ...skippedLines(summary, unit),
       markdownTable(['rate', 'heads masked', ...summary.by.map((m) => `top-1 ${m} (%)`)], rows, { precision: 2 }),
       '',
       ...perBlockLines(summary),

@@ -9,6 +9,7 @@ const KIND_MODULES = {
   'pointing-game': '../../eval/pointing-game.js',
   segmentation: '../../eval/segmentation.js',
   'prune-heads': '../../eval/prune-heads.js',
+  rationales: '../../eval/rationales.js',
 };
 
 export const KIND_NAMES = Object.keys(KIND_MODULES);
