@@ -24,8 +24,9 @@ export async function reportOf(dir) {
   const reports = await kind.reports(summary, info.settings);
   const markdown = reports.find((r) => r.file.endsWith('.md'));
   if (!markdown) throw new Error(`${dir}: the ${kind.name} evaluation writes no Markdown report`);
-  const [title, ...rest] = markdown.text.trimEnd().split('\n');
-  return `${title.replace(/^#+\s*/, '**')}** (\`${path.basename(dir)}/${kind.name}.json\`)\n${rest.join('\n')}\n`;
+  // Its headings become bold lines: the docs page's own headings stay its outline.
+  const [title, ...rest] = markdown.text.trimEnd().split('\n').map((line) => line.replace(/^#+\s*(.*)$/, '**$1**'));
+  return `${title} (\`${path.basename(dir)}/${kind.name}.json\`)\n${rest.join('\n')}\n`;
 }
 
 // text: the page; runs: the folder the blocks' names are under. → { text, written, kept }
