@@ -13,6 +13,8 @@ const percent = (v) => v * 100;
 export const kind = {
   name: 'pointing-game',
 
+  itemUnit: () => 'mosaic',
+
   itemKey: (mosaic) => mosaic.key,
 
   summarize(records, settings) {

@@ -46,6 +46,8 @@ function perBlockCsv(summary) {
 export const kind = {
   name: 'prune-heads',
 
+  itemUnit: (settings) => settings.unit ?? 'img',
+
   itemKey: (item) => item.name,
 
   summarize(records, settings) {

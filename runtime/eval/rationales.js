@@ -15,6 +15,8 @@ export const TABLE_KS = [10, 20, 40, 80];
 export const kind = {
   name: 'rationales',
 
+  itemUnit: () => 'review',
+
   itemKey: (item) => item.name,
 
   summarize(records, settings) {

@@ -307,7 +307,10 @@ test('progress: rate and ETA from this session only, durations, the line', () =>
     '[123/500]  24.6% 1.9 img/s ETA 3m12s  a.png');
   assert.equal(formatProgressLine({ done: 3, total: 500, rate: null, etaSeconds: null }), '[  3/500]   0.6% -- img/s ETA --');
   // Slow runs read in seconds per photo, never "0.0 img/s".
-  assert.deepEqual([1.94, 23.4, 0.05, 0.4, 1 / 150].map(formatRate), ['1.9 img/s', '23 img/s', '20 s/img', '2.5 s/img', '2m30s/img']);
+  assert.deepEqual([1.94, 23.4, 0.05, 0.4, 1 / 150].map((r) => formatRate(r)), ['1.9 img/s', '23 img/s', '20 s/img', '2.5 s/img', '2m30s/img']);
+  // Each evaluation counts its own items: reviews, mosaics, sentences.
+  assert.deepEqual([1.94, 0.05].map((r) => formatRate(r, 'review')), ['1.9 review/s', '20 s/review']);
+  assert.equal(formatProgressLine({ done: 3, total: 500, rate: null, etaSeconds: null, unit: 'mosaic' }), '[  3/500]   0.6% -- mosaic/s ETA --');
 });
 
 test('progress on a terminal: the ETA counts down within a slow item', () => {

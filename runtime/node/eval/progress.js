@@ -25,18 +25,19 @@ export function estimate({ processed, elapsedMs, remaining }) {
   return { rate, etaSeconds: remaining / rate };
 }
 
-// 1.94 → "1.9 img/s", 23.4 → "23 img/s", 0.05 → "20 s/img", 0.4 → "2.5 s/img", 1/150 → "2m30s/img".
-export function formatRate(rate) {
-  if (rate === null || !(rate > 0)) return '-- img/s';
-  if (rate >= 1) return `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} img/s`;
+// 1.94 → "1.9 img/s", 23.4 → "23 img/s", 0.05 → "20 s/img", 0.4 → "2.5 s/img", 1/150 → "2m30s/img";
+// unit: what an item is ("img", "mosaic", "review", "sentence").
+export function formatRate(rate, unit = 'img') {
+  if (rate === null || !(rate > 0)) return `-- ${unit}/s`;
+  if (rate >= 1) return `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} ${unit}/s`;
   const seconds = 1 / rate;
-  return `${seconds < 10 ? seconds.toFixed(1) : seconds < 60 ? Math.round(seconds) : formatDuration(seconds)}${seconds < 60 ? ' s' : ''}/img`;
+  return `${seconds < 10 ? seconds.toFixed(1) : seconds < 60 ? Math.round(seconds) : formatDuration(seconds)}${seconds < 60 ? ' s' : ''}/${unit}`;
 }
 
-export function formatProgressLine({ done, total, rate, etaSeconds, current = '' }) {
+export function formatProgressLine({ done, total, rate, etaSeconds, current = '', unit = 'img' }) {
   const width = String(total).length;
   const pct = total > 0 ? (100 * done) / total : 100;
-  const speed = formatRate(rate);
+  const speed = formatRate(rate, unit);
   const eta = etaSeconds === null ? '--' : formatDuration(etaSeconds);
   return `[${String(done).padStart(width)}/${total}] ${pct.toFixed(1).padStart(5)}% ${speed} ETA ${eta}${current ? `  ${current}` : ''}`;
 }
@@ -48,10 +49,10 @@ function everySecond(fn) {
   return () => clearInterval(timer);
 }
 
-// total: items of the run; resumed: how many of them were already done.
+// total: items of the run; resumed: how many of them were already done; unit: what an item is.
 // → { begin(current), step(), end() }: begin before an item, step after it, end once.
 export function createProgress({
-  total, resumed = 0, quiet = false, stream = process.stderr, now = Date.now, isTTY = Boolean(stream?.isTTY), tick = everySecond,
+  total, resumed = 0, unit = 'img', quiet = false, stream = process.stderr, now = Date.now, isTTY = Boolean(stream?.isTTY), tick = everySecond,
 } = {}) {
   if (quiet) return { begin() {}, step() {}, end() {} };
   const started = now();
@@ -68,7 +69,7 @@ export function createProgress({
     // Within an item the ETA counts down, but never below what the items after it take.
     const within = (now() - lastStepAt) / 1000;
     const eta = etaSeconds === null ? null : Math.max(etaSeconds - within, (total - done - 1) / rate, 0);
-    return formatProgressLine({ done, total, rate, etaSeconds: eta, current });
+    return formatProgressLine({ done, total, rate, etaSeconds: eta, current, unit });
   };
   const draw = (current) => {
     const text = line(current);

@@ -11,6 +11,7 @@
 //                                              // from records.jsonl; may be called by a merge
 //                                              // long after the run, so it must use only these
 //     reports(summary, settings) → [{ file: 'perturbation.md', text }, ...] (or a promise),
+//     itemUnit(settings) → 'mosaic', 'review' … (optional): what the progress line counts ('img')
 //   };
 // and the caller supplies `settings`: everything that must match for records to be
 // combined (model sha256, methods, start layer, fractions...), and `data`: what was
@@ -120,7 +121,8 @@ export async function runEvaluation({ kind, items, settings, data = null, outDir
   const todo = work.filter(({ key }) => !run.done.has(key));
   const resumed = work.length - todo.length;
   let skipped = 0;
-  const bar = createProgress({ total: work.length, resumed, ...(progress === false ? { quiet: true } : progress) });
+  const unit = kind.itemUnit?.(settings) ?? 'img';
+  const bar = createProgress({ total: work.length, resumed, unit, ...(progress === false ? { quiet: true } : progress) });
   try {
     for (const [i, { key, item }] of todo.entries()) {
       bar.begin(key);
