@@ -12,7 +12,7 @@ import { createStaticServer, listen } from '../../scripts/serve.js';
 const skip = existsSync(CHROMIUM) ? false : `Chromium at ${CHROMIUM} (apt-get install chromium)`;
 
 // The module as it is in the repository; the import map resolves its runtime imports (by
-// package name, as web/index.html's import map does) to the repository's runtime/.
+// package name, as the import map the sources' server adds does: scripts/import-map.js) to the repository's runtime/.
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>class search</title>
 <script type="importmap">{ "imports": { "vit-relevance/runtime/": "/runtime/" } }</script></head><body>
 <input id="q" aria-label="class"><ul id="q-list" role="listbox" hidden></ul><button id="other">other</button>
