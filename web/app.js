@@ -1,11 +1,11 @@
 // The page: one controller (web/page/controller.js) owns the flow model → photo →
 // explanation → maps and writes what each step gives into one store that announces
 // changes (web/page/state.js). The feature modules of web/page/ (status, link, model,
-// photo input, classes, settings, attribution panel, tiles, views, downloads) each own
+// photo input, classes, settings, attribution panel, views, readout, downloads) each own
 // their part of the DOM: they show the state as it changes and ask the controller for
-// changes by intents; none imports another. No module does anything when imported: the
-// bind*() calls below subscribe the features (in the order they redraw: the tiles forget
-// their drawn maps before the views draw), then the controller starts. All heavy work
+// changes by intents; none imports another (the views draw with web/page/tiles.js, which
+// no other imports). No module does anything when imported: the bind*() calls below
+// subscribe the features, then the controller starts. All heavy work
 // happens in web/worker.js; the page only draws.
 import { state, timeline } from './page/state.js';
 import { startController, benchForward } from './page/controller.js';
@@ -17,7 +17,7 @@ import { bindPhotoInput, loadSamples } from './page/photo-input.js';
 import { bindClasses } from './page/classes.js';
 import { bindSettings } from './page/settings.js';
 import { bindAttribution } from './page/attribution.js';
-import { bindTiles } from './page/tiles.js';
+import { bindReadout } from './page/readout.js';
 import { bindViews } from './page/views.js';
 import { bindDownloads } from './page/downloads.js';
 import { siteFiles } from './lib/site-files.js';
@@ -28,7 +28,7 @@ bindPhotoInput();
 bindClasses();
 bindSettings();
 bindAttribution();
-bindTiles();
+bindReadout();
 bindViews();
 bindDownloads();
 bindLink();

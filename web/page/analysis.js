@@ -3,7 +3,7 @@
 // explains the classes and methods the views need; state.maps keeps them, and each new map
 // is announced as 'maps'. No feature is called: what is shown follows from the state.
 import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
-import { ATTATTR } from '../lib/attribution-panel.js';
+import { ATTATTR } from './lib/attribution-panel.js';
 import { page, state, link, timeline, showError, showBusy, addNotices } from './state.js';
 import { targetKey, mapKey, method, contrastOn, viewTargets, viewMethods, targetLabel } from './targets.js';
 

@@ -1,7 +1,7 @@
 // The class controls: the top-5 buttons, the class A and B searches, the contrastive
 // switch, and the explained class's standing, shown from the state; a choice is an intent.
-import { ClassSearch } from '../lib/class-search.js';
-import { reveal } from '../lib/reveal.js';
+import { ClassSearch } from './lib/class-search.js';
+import { reveal } from './lib/reveal.js';
 import { pct, standingText, unlikelyNote } from 'vit-relevance/runtime/confidence.js';
 import { $, page, state, timeline } from './state.js';
 import { targetKey, primaryTarget, standing } from './targets.js';

@@ -1,7 +1,7 @@
 // The downloads: the overlay, the map and its JSON of the chosen tile (else the view's
 // first), and every tile of the view in one labelled PNG, offered once the views are drawn.
-import { downloadCanvas, downloadMapPng, copyJson, slug } from '../lib/exports.js';
-import { contactSheet } from '../lib/contact-sheet.js';
+import { downloadCanvas, downloadMapPng, copyJson, slug } from './lib/exports.js';
+import { contactSheet } from './lib/contact-sheet.js';
 import { $, page, state, showError } from './state.js';
 import { targetLabel } from './targets.js';
 
@@ -67,7 +67,7 @@ export function bindDownloads() {
       rows: b.map.shape[0], cols: b.map.shape[1], data: Array.from(b.map.data),
     }, `${fileStem(b)}.json`);
   }));
-  // Every tile of the view in one labelled PNG (web/lib/contact-sheet.js).
+  // Every tile of the view in one labelled PNG (web/page/lib/contact-sheet.js).
   $('dl-all').addEventListener('click', () => act(async () => {
     const tiles = [...document.querySelectorAll(`#view-${state.view} canvas`)]
       .map((canvas) => ({ canvas, caption: canvas.dataset.caption, sub: canvas.dataset.sub }));

@@ -3,8 +3,8 @@
 // shown by the features (the load bar: web/page/model.js; the status line: status.js).
 import { loadExplainer } from '../vit-relevance.js';
 import { PHASE_WORDS } from '../lib/load-phases.js';
-import { watchLoad } from '../lib/load-watch.js';
-import { ATTATTR } from '../lib/attribution-panel.js';
+import { watchLoad } from './lib/load-watch.js';
+import { ATTATTR } from './lib/attribution-panel.js';
 import { page, state, timeline, showError, addNotices } from './state.js';
 import { analyze, closeOpened, takeLink } from './analysis.js';
 
@@ -70,7 +70,7 @@ export async function openModel(model, base, { verify = false } = {}, coreLoadin
   const methods = [...ready.methods];
   const methodInfo = new Map(ready.methods.map((m) => [m, ready.method(m)])); // the core's registry
   await coreLoading;
-  if (model.attribution && state.core) { // attattr: from the Attribution panel's run (web/lib/attribution-panel.js)
+  if (model.attribution && state.core) { // attattr: from the Attribution panel's run (web/page/lib/attribution-panel.js)
     methods.push(ATTATTR);
     methodInfo.set(ATTATTR, state.core.method(ATTATTR));
   }

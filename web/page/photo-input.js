@@ -1,8 +1,8 @@
 // The photos: the first one (drop zone, browse, paste, the sample gallery) with its EXIF
-// and crop settings, and the compare view's second one (web/lib/compare-photo.js); the
+// and crop settings, and the compare view's second one (web/page/lib/compare-photo.js); the
 // link's photos. A chosen photo is an intent: the controller decodes and explains it.
-import { bindPhotoSources } from '../lib/input-sources.js';
-import { ComparePhoto, bindComparePicker } from '../lib/compare-photo.js';
+import { bindPhotoSources } from './lib/input-sources.js';
+import { ComparePhoto, bindComparePicker } from './lib/compare-photo.js';
 import { $, page, state, link, showError, addNotices } from './state.js';
 
 let comparePicker = null;

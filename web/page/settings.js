@@ -1,7 +1,7 @@
 // The method and display settings: the method (with its help and the start layer), the
 // colormap, threshold, scale, opacity, display and frame, and the view tabs, shown from the
 // state; a choice is an intent.
-import { methodHelp, startLayerState } from '../lib/method-help.js';
+import { methodHelp, startLayerState } from './lib/method-help.js';
 import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
 import { $, page, state } from './state.js';
 import { method, viewMethods } from './targets.js';

@@ -2,7 +2,7 @@
 // and the link set, what the model and the photo gave, and what the page shows (status,
 // error, notices). Feature modules render from it and subscribe to the properties they
 // show; they change settings through the controller's intents (web/page/controller.js).
-import { LinkState } from '../lib/url-state.js';
+import { LinkState } from './lib/url-state.js';
 import { createStore } from './store.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -20,7 +20,7 @@ export const page = createStore({
   photo: null,                 // the decoded photo (the API's DecodedPhoto) and its caption `note`
   opened: null,                // the photo opened on the explainer (the API's Photo), or null
   region: null, top5: [], logits: null,
-  compare: null,               // the compare view's second photo (web/lib/compare-photo.js)
+  compare: null,               // the compare view's second photo (web/page/lib/compare-photo.js)
   // the settings
   crop: 'center',  // the model's input: 'center' (its preprocessing) or 'none' (whole photo)
   frame: 'photo',  // what the views show: the full 'photo' or the 'model' view (the crop, zoomed)
@@ -28,7 +28,7 @@ export const page = createStore({
   exif: 'use', // EXIF orientation: 'use' (as viewers show the photo) or 'ignore' (PIL's reading)
   view: 'single', method: 'transformer_attribution',
   opacity: 0.55, colormap: 'jet', threshold: 'none', startLayer: 0, display: 'smooth',
-  scale: 'auto',               // colour scale: 'auto' | 'positive' | 'signed' (lib/scale-view.js)
+  scale: 'auto',               // colour scale: 'auto' | 'positive' | 'signed' (page/lib/scale-view.js)
   // the maps: announced as 'maps' whenever the maps to show may have changed
   maps: new Map(),             // `${targetKey}|${startLayer}` → { [method]: map }
   attattrMap: null,            // (classId, startLayer) → the Attribution panel's attattr map, or null

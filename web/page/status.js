@@ -1,6 +1,6 @@
 // The page's status line, its error bar, the "working" indicator and the timings line,
 // shown from the state.
-import { Busy } from '../lib/busy.js';
+import { Busy } from './lib/busy.js';
 import { $, page, state, timeline } from './state.js';
 
 const ms = (t) => (t >= 1000 ? `${(t / 1000).toFixed(2)} s` : `${Math.round(t)} ms`);

@@ -3,9 +3,9 @@
 // their labels, the methods a view shows and the first photo's maps.
 import { classStanding } from 'vit-relevance/runtime/topk.js';
 import { pct } from 'vit-relevance/runtime/confidence.js';
-import { contrastProblem } from '../lib/scale-view.js';
+import { contrastProblem } from './lib/scale-view.js';
 import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
-import { ATTATTR } from '../lib/attribution-panel.js';
+import { ATTATTR } from './lib/attribution-panel.js';
 import { state } from './state.js';
 
 export const targetKey = (t) => (t.contrast === undefined ? `c${t.class}` : `c${t.class}-${t.contrast}`);

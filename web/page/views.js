@@ -3,13 +3,13 @@
 // when what they show changes.
 import { legendImage } from '../lib/render.js';
 import { CONSTANT_NOTE, unlikelyNote } from 'vit-relevance/runtime/confidence.js';
-import { methodHelp } from '../lib/method-help.js';
-import { framingNote } from '../lib/framing.js';
-import { scaleOf, mapCaption, legendWords } from '../lib/scale-view.js';
-import { ATTATTR } from '../lib/attribution-panel.js';
+import { methodHelp } from './lib/method-help.js';
+import { framingNote } from './lib/framing.js';
+import { scaleOf, mapCaption, legendWords } from './lib/scale-view.js';
+import { ATTATTR } from './lib/attribution-panel.js';
 import { $, page, state, timeline } from './state.js';
 import { primaryTarget, viewTargets, targetLabel, targetKey, method, contrastNote, standing, mapOf } from './targets.js';
-import { tile, paint } from './tiles.js';
+import { tile, paint, forgetHeat } from './tiles.js';
 
 // The single view's canvas, long side in pixels: twice its width on a wide screen; a
 // 4096 px canvas cost the main thread hundreds of ms per redraw (issue 13).
@@ -22,6 +22,9 @@ const captionOf = (canvas) => mapCaption(state.core, canvas.__binding.map, canva
 const DRAWN_FROM = ['photo', 'maps', 'method', 'view', 'colormap', 'threshold', 'scale', 'opacity', 'display', 'frame', 'compare'];
 
 export function bindViews() {
+  // Drawn maps go stale with their photo's maps (a new photo, model or attattr map): forgotten
+  // before the views redraw.
+  page.subscribe(['photo', 'explainer', 'attattrMap'], forgetHeat);
   page.subscribe(['photo'], () => {
     const photo = state.photo;
     if (photo) $('main-caption').textContent = `${photo.name} · ${photo.width}×${photo.height}${photo.note}`;
