@@ -11,7 +11,8 @@
 // an import of another entry (the element and the page's modules import vit-relevance.js)
 // stays an import, so a page that loads the element and the API runs ONE copy of the API,
 // whose module state is the page's one shared Worker. Such an import names the entry's
-// bundle, which sits beside every bundle (the page's web/page/ modules name ../).
+// bundle, which sits beside every bundle (the page's web/page/ modules name ../, its
+// web/page/lib/ modules ../../).
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, transform } from 'esbuild';

@@ -119,11 +119,6 @@ export function modelOrigins(setting = '') {
   });
 }
 
-// A page's import map names the runtime's modules for the sources; the bundles hold them,
-// and the site's Content-Security-Policy runs no inline script, so the site's copy has none.
-const IMPORT_MAP = /[ \t]*<script type="importmap">[^<]*<\/script>\n/;
-export const withoutImportMap = (html) => html.replace(IMPORT_MAP, '');
-
 // Each module script in a page's head gets a <link rel="modulepreload"> per bundle it
 // imports statically, directly or not (`imports`: bundleScripts'), right after it: the
 // browser then requests them all at once instead of one import level per round trip (the
@@ -141,9 +136,12 @@ export function withModulePreloads(html, imports) {
   return head + html.slice(end);
 }
 
+// The pages as written: no import map (the bundles hold the runtime, and the site's
+// Content-Security-Policy runs no inline script; only the sources' server adds one:
+// scripts/import-map.js).
 async function copyPages(webDir, out, imports, modelOriginsSetting) {
   for (const name of (await readdir(webDir)).filter((n) => n.endsWith('.html'))) {
-    let html = withModulePreloads(withoutImportMap(await readFile(path.join(webDir, name), 'utf8')), imports);
+    let html = withModulePreloads(await readFile(path.join(webDir, name), 'utf8'), imports);
     if (name === 'embed.html') html = withModelOrigins(html, modelOriginsSetting);
     await writeFile(path.join(out, name), html);
   }

@@ -1,4 +1,4 @@
-// The page's Attribution panel (web/lib/attribution-panel.js, web/attribution-job.js)
+// The page's Attribution panel (web/page/lib/attribution-panel.js, web/attribution-job.js)
 // in headless Chromium on the real DeiT-tiny and catdog: the head-importance grid and the
 // attribution tree render, τ re-thresholds without a rerun, the attattr map joins the
 // single and grid views, a second class reuses the photo's hidden states, the default run

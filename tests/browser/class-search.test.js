@@ -1,4 +1,4 @@
-// The class picker's list (web/lib/class-search.js) alone on a page in headless Chromium,
+// The class picker's list (web/page/lib/class-search.js) alone on a page in headless Chromium,
 // its time stopped on Playwright's fake clock: a list opened just after the field lost focus
 // stays open whatever timers the blur left (on a busy machine a close the blur had
 // scheduled hid signed.test.js's class B option under the pointer), and a blur closes it.
@@ -12,12 +12,12 @@ import { createStaticServer, listen } from '../../scripts/serve.js';
 const skip = existsSync(CHROMIUM) ? false : `Chromium at ${CHROMIUM} (apt-get install chromium)`;
 
 // The module as it is in the repository; the import map resolves its runtime imports (by
-// package name, as web/index.html's import map does) to the repository's runtime/.
+// package name, as the import map the sources' server adds does: scripts/import-map.js) to the repository's runtime/.
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>class search</title>
 <script type="importmap">{ "imports": { "vit-relevance/runtime/": "/runtime/" } }</script></head><body>
 <input id="q" aria-label="class"><ul id="q-list" role="listbox" hidden></ul><button id="other">other</button>
 <script type="module">
-  import { ClassSearch } from '/web/lib/class-search.js';
+  import { ClassSearch } from '/web/page/lib/class-search.js';
   window.picked = [];
   new ClassSearch(document.getElementById('q'), document.getElementById('q-list'), (id) => window.picked.push(id))
     .setMetadata({ labels: ['tench', 'goldfish', 'great white shark'] });

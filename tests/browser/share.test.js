@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { skipReason, startSite, launch, openPage, screenshot, waitForHeat, sample, waitForTop5, copiedMap } from './harness.js';
-import { sheetLayout } from '../../web/lib/contact-sheet.js';
+import { sheetLayout } from '../../web/page/lib/contact-sheet.js';
 
 const skip = skipReason() ?? false; // node:test skips on null too
 const TIGER_CAT = 282;

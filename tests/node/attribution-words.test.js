@@ -1,7 +1,7 @@
 // The Attribution panel's words: each state says what to do next; the hint fits the depth.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blocksHint, panelStatus } from '../../web/lib/attribution-words.js';
+import { blocksHint, panelStatus } from '../../web/page/lib/attribution-words.js';
 
 test('the block hint names indices the model has', () => {
   assert.equal(blocksHint(12), 'all, or indices 0..11 such as 0,6,11');

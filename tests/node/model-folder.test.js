@@ -1,4 +1,4 @@
-// The page's check of a model folder the visitor opens (web/lib/model-folder.js), on the
+// The page's check of a model folder the visitor opens (web/page/lib/model-folder.js), on the
 // built DeiT-tiny folder: what it keeps (the files the page reads, no more), and the one
 // line for each folder it refuses before anything is read in bulk.
 import { test } from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, openAsBlob, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectPaths } from '../../scripts/paths.js';
-import { checkModelFolder } from '../../web/lib/model-folder.js';
+import { checkModelFolder } from '../../web/page/lib/model-folder.js';
 import { pageFiles } from '../../web/lib/model-files.js';
 
 const { models } = projectPaths();

@@ -1,8 +1,8 @@
-// The link's keys (web/lib/url-state.js): every key's check at its stage, bad values and
+// The link's keys (web/page/lib/url-state.js): every key's check at its stage, bad values and
 // unknown keys as notices, defaults left out of written links, untaken values kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LinkState, LINK_KEYS, OLD_LINK_KEYS } from '../../web/lib/url-state.js';
+import { LinkState, LINK_KEYS, OLD_LINK_KEYS } from '../../web/page/lib/url-state.js';
 
 const defaults = () => ({
   backend: 'wasm', view: 'single', colormap: 'jet', threshold: 'none', opacity: 0.55, display: 'smooth', frame: 'photo', crop: 'center', exif: 'use',

@@ -1,31 +1,11 @@
-// The photo's analysis and maps: its photo session on the explainer (state.session, the
-// public API's Photo) classifies the photo and explains the classes and methods the views
-// need; state.maps keeps them. attattr comes from the Attribution panel
-// (web/lib/attribution-panel.js), which this module owns.
+// The photo's explanation and maps, for the controller (web/page/controller.js): the photo
+// opened on the explainer (state.opened, the public API's Photo) classifies the photo and
+// explains the classes and methods the views need; state.maps keeps them, and each new map
+// is announced as 'maps'. No feature is called: what is shown follows from the state.
 import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
-import { createAttributionPanel, ATTATTR } from '../lib/attribution-panel.js';
-import { $, state, link, timeline, photoKey } from './state.js';
-import { showError, busyIndicator } from './status.js';
+import { ATTATTR } from './lib/attribution-panel.js';
+import { page, state, link, timeline, showError, showBusy, addNotices } from './state.js';
 import { targetKey, mapKey, method, contrastOn, viewTargets, viewMethods, targetLabel } from './targets.js';
-import { explainer, core } from './model.js';
-import { showClasses } from './classes.js';
-import { showLinkNotices } from './link.js';
-import { drawViews } from './views.js';
-import { forgetHeat } from './tiles.js';
-import { reveal } from '../lib/reveal.js';
-
-export let attribution = null;
-
-export function bindAnalysis() {
-  attribution = createAttributionPanel($('attribution'), {
-    page: () => ({ core, photo: state.region && state.photo, photoKey: state.photo && photoKey(state.photo), session: state.session, region: state.region,
-      metadata: state.metadata, classId: state.classId, colormap: state.colormap }),
-    onAttattr: () => { forgetHeat(); ensureMaps(); },
-  });
-}
-
-// A map of the first photo, or null while it is missing.
-export const mapOf = (t, m) => (m === ATTATTR ? t.contrast === undefined && attribution.attattrMap(t.class, state.startLayer) : state.maps.get(mapKey(t))?.[m]) || null;
 
 function storeMaps(result, startLayer) {
   for (const t of result.targets) {
@@ -36,6 +16,7 @@ function storeMaps(result, startLayer) {
     state.maps.set(key, maps);
   }
   timeline.timings = { ...timeline.timings, explainMs: result.timings.modelMs, relevanceMs: result.timings.relevanceMs };
+  page.touch('maps');
 }
 
 // The requests for the photo shown: a newer one makes the older stale (its queued work is
@@ -48,76 +29,82 @@ function supersede() {
 }
 const isAbort = (err) => err?.name === 'AbortError';
 
-// Frees the photo session (a new photo, another model).
-export function closeSession() {
+// Closes the opened photo (a new photo, another model).
+export function closeOpened() {
   current?.abort();
-  state.session?.close();
-  state.session = null;
+  state.opened?.close();
+  page.set({ opened: null });
+}
+
+// The link's values that a stage sets (its notices shown).
+export function takeLink(stage, ctx) {
+  const fields = {};
+  const values = link.take(stage, ctx, fields);
+  page.set(fields);
+  return values;
 }
 
 // Classifies the photo and explains its predicted class; the prediction sets the classes.
 export async function analyze(photo) {
-  closeSession();
-  busyIndicator().start('Classifying and explaining…');
+  closeOpened();
+  showBusy('Classifying and explaining…');
   const startLayer = state.startLayer;
   const signal = supersede();
-  const session = await explainer.open(photo, { crop: state.crop });
-  if (photo !== state.photo || signal.aborted) return session.close(); // replaced meanwhile
-  state.session = session;
+  const opened = await state.explainer.open(photo, { crop: state.crop });
+  if (photo !== state.photo || signal.aborted) return opened.close(); // replaced meanwhile
+  page.set({ opened });
   const onPrediction = (p) => {
-    if (session !== state.session) return;
-    state.region = p.region;
-    state.top5 = p.top5;
-    state.logits = p.logits;
+    if (opened !== state.opened) return;
     timeline.timings = { preprocessMs: p.timings.preprocessMs, predictedBy: p.predictedBy };
-    state.classId = p.top5[0].id;
-    state.contrastId = p.top5[1]?.id ?? null;
-    link.take('prediction', { classes: state.metadata.labels.length }, state);
-    showLinkNotices();
-    showClasses();
-    attribution.render();
-    reveal(document.querySelector('.picker')); // the classes, the map under them
+    page.set({ region: p.region, top5: p.top5, logits: p.logits, classId: p.top5[0].id, contrastId: p.top5[1]?.id ?? null });
+    takeLink('prediction', { classes: state.metadata.labels.length });
+    addNotices();
+    page.touch('prediction'); // the classes, the map under them: shown (and scrolled to)
   };
   timeline.analyzeSent = performance.now();
   try {
     const methods = viewMethods().filter((m) => m !== ATTATTR);
-    const result = await session.explain({ methods, startLayer, signal, onPrediction });
-    if (session !== state.session) return;
+    const result = await opened.explain({ methods, startLayer, signal, onPrediction });
+    if (opened !== state.opened) return;
     storeMaps(result, startLayer);
     ensureMaps();
   } catch (err) {
-    if (isAbort(err) || session !== state.session) return;
-    busyIndicator().stop();
+    if (isAbort(err) || opened !== state.opened) return;
+    showBusy(null);
     showError(`Could not analyse ${photo.name}: ${err.message}`);
   }
 }
-// Asks the Worker for the maps the current view lacks, then draws.
+
+// Asks the Worker for the maps the current view lacks; the views draw what is there.
 export async function ensureMaps() {
-  const session = state.session;
-  if (!session || !state.region) return;
-  const busy = busyIndicator();
+  const opened = state.opened;
+  if (!opened || !state.region) return;
   // A contrast asks only for the methods that can contrast (the others say why not);
-  // attattr comes from the Attribution panel.
-  if (state.view !== 'grid' && state.method === ATTATTR) attribution.want(state.classId); // chosen: computed on demand
+  // attattr comes from the Attribution panel: chosen, it is computed on demand.
+  if (state.view !== 'grid' && state.method === ATTATTR) {
+    state.attattrWanted = state.classId;
+    page.touch('attattrWanted');
+  }
   const methods = viewMethods().filter((m) => m !== ATTATTR && (!contrastOn() || !contrastBlocker(method(m))));
-  if (!methods.length) { busy.stop(); return drawViews(); }
   const missing = viewTargets().filter((t) => {
     const maps = state.maps.get(mapKey(t));
     return !maps || methods.some((m) => !(m in maps));
   });
-  if (!missing.length) { busy.stop(); return drawViews(); }
-  busy.start(`Explaining ${missing.map((t) => targetLabel(t)).join(' & ')}…`);
+  if (!methods.length || !missing.length) {
+    showBusy(null);
+    return page.touch('maps');
+  }
+  showBusy(`Explaining ${missing.map((t) => targetLabel(t)).join(' & ')}…`);
   const startLayer = state.startLayer;
   const targets = missing.map((t) => (t.contrast === undefined ? t.class : t));
   try {
-    const result = await session.explain({ targets, methods, startLayer, signal: supersede() });
-    if (session !== state.session) return;
+    const result = await opened.explain({ targets, methods, startLayer, signal: supersede() });
+    if (opened !== state.opened) return;
+    showBusy(null);
     storeMaps(result, startLayer);
-    busy.stop();
-    drawViews();
   } catch (err) {
-    if (isAbort(err) || session !== state.session) return;
-    busy.stop();
+    if (isAbort(err) || opened !== state.opened) return;
+    showBusy(null);
     showError(`Could not explain: ${err.message}`);
   }
 }

@@ -1,29 +1,35 @@
 // The class controls: the top-5 buttons, the class A and B searches, the contrastive
-// switch, and the explained class's standing.
-import { ClassSearch } from '../lib/class-search.js';
+// switch, and the explained class's standing, shown from the state; a choice is an intent.
+import { ClassSearch } from './lib/class-search.js';
+import { reveal } from './lib/reveal.js';
 import { pct, standingText, unlikelyNote } from 'vit-relevance/runtime/confidence.js';
-import { $, state, timeline } from './state.js';
+import { $, page, state, timeline } from './state.js';
 import { targetKey, primaryTarget, standing } from './targets.js';
-import { attribution, ensureMaps } from './analysis.js';
-import { markContrastMethods } from './settings.js';
 
 let searchA = null;
 let searchB = null;
 
 export function bindClasses() {
   searchA = new ClassSearch($('class-a'), $('class-a-list'), pickA);
-  searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => { state.contrastId = id; markClasses(); ensureMaps(); });
-  $('contrastive').addEventListener('change', (e) => { state.contrastive = e.target.checked; markContrastMethods(); ensureMaps(); });
-}
-
-// A new model's classes for the searches.
-export function setClassMetadata(metadata) {
-  searchA.setMetadata(metadata);
-  searchB.setMetadata(metadata);
+  searchB = new ClassSearch($('class-b'), $('class-b-list'), (id) => page.dispatch('settings', { contrastId: id }));
+  $('contrastive').addEventListener('change', (e) => page.dispatch('settings', { contrastive: e.target.checked }));
+  // A new model's classes for the searches.
+  page.subscribe(['metadata'], () => {
+    if (!state.metadata) return;
+    searchA.setMetadata(state.metadata);
+    searchB.setMetadata(state.metadata);
+  });
+  page.subscribe(['metadata', 'photo', 'top5', 'logits', 'classId', 'contrastId', 'contrastive', 'prediction'], (changed) => {
+    if (!state.metadata && state.top5.length) return; // another model loads: its labels are not there yet
+    showClasses();
+    if (changed.has('prediction')) reveal(document.querySelector('.picker')); // the classes, the map under them
+  });
+  // The views show the standing of the class they explain.
+  page.subscribe(['maps'], () => state.metadata && showStanding());
 }
 
 // The controls show the classes of the state (after a prediction or a link).
-export function showClasses() {
+function showClasses() {
   $('contrastive').checked = state.contrastive;
   searchA.show(state.classId);
   searchB.show(state.contrastId);
@@ -38,16 +44,13 @@ function markClasses() {
 }
 
 function pickA(id) {
-  state.classId = id;
-  if (state.contrastId === id) state.contrastId = state.top5.find((t) => t.id !== id)?.id ?? state.contrastId;
+  const contrastId = state.contrastId === id ? state.top5.find((t) => t.id !== id)?.id ?? state.contrastId : state.contrastId;
+  page.dispatch('settings', { classId: id, contrastId });
   timeline.classChosen = { at: performance.now(), target: targetKey(primaryTarget()) };
-  showClasses();
-  attribution.render();
-  ensureMaps();
 }
 
 // The explained class's probability and rank, outside the top-5 too.
-export function showStanding() {
+function showStanding() {
   const s = state.classId === null ? null : standing(state.classId);
   $('class-standing').textContent = s ? `${state.metadata.labels[state.classId]}: ${standingText(s)}` : '';
   const note = s ? unlikelyNote(state.metadata.labels[state.classId], s) : '';
@@ -55,7 +58,7 @@ export function showStanding() {
   $('unlikely-note').textContent = note;
 }
 
-export function showTop5() {
+function showTop5() {
   showStanding();
   const list = $('top5');
   // Rebuilding the list must not drop the keyboard focus of the button just chosen.

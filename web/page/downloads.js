@@ -1,34 +1,26 @@
 // The downloads: the overlay, the map and its JSON of the chosen tile (else the view's
-// first), and every tile of the view in one labelled PNG.
-import { downloadCanvas, downloadMapPng, copyJson, slug } from '../lib/exports.js';
-import { contactSheet } from '../lib/contact-sheet.js';
-import { $, state } from './state.js';
-import { showError } from './status.js';
+// first), and every tile of the view in one labelled PNG, offered once the views are drawn.
+import { downloadCanvas, downloadMapPng, copyJson, slug } from './lib/exports.js';
+import { contactSheet } from './lib/contact-sheet.js';
+import { $, page, state, showError } from './state.js';
 import { targetLabel } from './targets.js';
-import { core } from './model.js';
 
 const BUTTONS = ['dl-overlay', 'dl-map', 'copy-json', 'dl-all'];
-let chosenTile = null; // a canvas's data-tile: photo, target and method
-
-export function chooseTile(canvas) {
-  chosenTile = canvas.dataset.tile;
-  showDownloadScope();
-}
 
 function currentBinding() {
   const drawn = [...document.querySelectorAll(`#view-${state.view} canvas[data-rendered="heat"]`)];
-  const canvas = drawn.find((c) => c.dataset.tile === chosenTile) ?? drawn[0];
+  const canvas = drawn.find((c) => c.dataset.tile === state.chosenTile) ?? drawn[0];
   return canvas && { canvas, ...canvas.__binding };
 }
 
-// While the views redraw, nothing is there to save.
-export function disableDownloads() {
-  for (const id of BUTTONS) $(id).disabled = true;
-}
-
-// The buttons act once a map is drawn; views of several tiles say which tile the single
-// downloads save, and that tile is marked.
-export function showDownloadScope() {
+// The buttons act once a map is drawn (not while the views redraw); views of several tiles
+// say which tile the single downloads save (the chosen tile: state.chosenTile), and that
+// tile is marked.
+function showDownloadScope() {
+  if (!state.drawn) {
+    for (const id of BUTTONS) $(id).disabled = true;
+    return;
+  }
   const b = currentBinding();
   for (const id of BUTTONS) $(id).disabled = !b;
   const several = document.querySelectorAll(`#view-${state.view} canvas`).length > 1;
@@ -36,7 +28,7 @@ export function showDownloadScope() {
     if (several && fig.contains(b?.canvas)) fig.setAttribute('aria-current', 'true');
     else fig.removeAttribute('aria-current');
   }
-  const which = b?.canvas.dataset.tile === chosenTile ? 'the chosen tile' : 'the first tile';
+  const which = b?.canvas.dataset.tile === state.chosenTile ? 'the chosen tile' : 'the first tile';
   $('dl-scope').textContent = b && several
     ? `Overlay, map and JSON save ${which} (${b.canvas.dataset.caption} · ${b.canvas.dataset.sub}); click a tile to choose another. `
       + '“Download all” saves every tile in one PNG.'
@@ -53,6 +45,7 @@ async function act(fn) {
 }
 
 export function bindDownloads() {
+  page.subscribe(['drawn', 'chosenTile'], showDownloadScope);
   $('dl-overlay').addEventListener('click', () => act(async () => {
     const b = currentBinding();
     await downloadCanvas(b.canvas, `${fileStem(b)}-overlay.png`);
@@ -60,7 +53,7 @@ export function bindDownloads() {
   }));
   $('dl-map').addEventListener('click', () => act(async () => {
     const b = currentBinding();
-    await downloadMapPng(b.map, `${fileStem(b)}-map.png`, core.scaled(b.map, b.scale));
+    await downloadMapPng(b.map, `${fileStem(b)}-map.png`, state.core.scaled(b.map, b.scale));
     return 'map saved';
   }));
   $('copy-json').addEventListener('click', () => act(() => {
@@ -74,7 +67,7 @@ export function bindDownloads() {
       rows: b.map.shape[0], cols: b.map.shape[1], data: Array.from(b.map.data),
     }, `${fileStem(b)}.json`);
   }));
-  // Every tile of the view in one labelled PNG (web/lib/contact-sheet.js).
+  // Every tile of the view in one labelled PNG (web/page/lib/contact-sheet.js).
   $('dl-all').addEventListener('click', () => act(async () => {
     const tiles = [...document.querySelectorAll(`#view-${state.view} canvas`)]
       .map((canvas) => ({ canvas, caption: canvas.dataset.caption, sub: canvas.dataset.sub }));

@@ -1,10 +1,10 @@
 // The model box's picker: the site's models (models/index.json) and the visitor's own,
 // opened with “Open your model…” (an exported folder, picked or dropped on the box) and
-// kept in this browser (web/lib/local-models.js), each listed with its classes, input
+// kept in this browser (web/page/lib/local-models.js), each listed with its classes, input
 // size and size. The choice lives in the link (?model=NAME); opening a model is the
 // page's `open(entry, base)`.
-import { checkModelFolder, folderFromDrop, folderFromInput } from '../lib/model-folder.js';
-import { commitLocalModel, dropStagedModel, listLocalModels, missingLocalFiles, removeLocalModel, stageLocalModel } from '../lib/local-models.js';
+import { checkModelFolder, folderFromDrop, folderFromInput } from './lib/model-folder.js';
+import { commitLocalModel, dropStagedModel, listLocalModels, missingLocalFiles, removeLocalModel, stageLocalModel } from './lib/local-models.js';
 import { fetchModelBytes } from '../lib/model-fetch.js';
 import { modelInfo, pageBytes, pageFiles } from '../lib/model-files.js';
 

@@ -1,9 +1,11 @@
 // What the controls ask to explain, derived from the state: the targets ({ class }, or
-// { class, contrast }: "the class rather than the contrast class"), their keys in state.maps, their labels, and the methods a view shows.
+// { class, contrast }: "the class rather than the contrast class"), their keys in state.maps,
+// their labels, the methods a view shows and the first photo's maps.
 import { classStanding } from 'vit-relevance/runtime/topk.js';
 import { pct } from 'vit-relevance/runtime/confidence.js';
-import { contrastProblem } from '../lib/scale-view.js';
+import { contrastProblem } from './lib/scale-view.js';
 import { contrastBlocker } from 'vit-relevance/runtime/explain-request.js';
+import { ATTATTR } from './lib/attribution-panel.js';
 import { state } from './state.js';
 
 export const targetKey = (t) => (t.contrast === undefined ? `c${t.class}` : `c${t.class}-${t.contrast}`);
@@ -47,3 +49,8 @@ export function contrastNote(m) {
   if (!state.contrastive) return null;
   return contrastProblem(state.classId, state.contrastId, state.metadata.labels) ?? contrastBlocker(method(m));
 }
+
+// A map of the first photo, or null while it is missing (attattr: from the Attribution panel).
+export const mapOf = (t, m) => (m === ATTATTR
+  ? t.contrast === undefined && state.attattrMap?.(t.class, state.startLayer)
+  : state.maps.get(mapKey(t))?.[m]) || null;

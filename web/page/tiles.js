@@ -1,27 +1,25 @@
 // One tile of a view: a canvas with the photo and the heat map of a (target, method), its
-// caption, and the binding that hover readouts and downloads read (canvas.__binding).
+// caption, and the binding that hover readouts and downloads read (canvas.__binding); drawn
+// by the views (web/page/views.js), which alone import it.
 import { heatImage } from '../lib/render.js';
-import { drawOverlay, cellAt } from '../lib/overlay.js';
+import { drawOverlay } from '../lib/overlay.js';
 import { isConstantMap, CONSTANT_NOTE } from 'vit-relevance/runtime/confidence.js';
-import { scaleOf } from '../lib/scale-view.js';
-import { $, state, photoKey } from './state.js';
-import { mapKey, targetKey, method } from './targets.js';
-import { mapOf } from './analysis.js';
-import { core } from './model.js';
-import { chooseTile } from './downloads.js';
+import { scaleOf } from './lib/scale-view.js';
+import { page, state, photoKey } from './state.js';
+import { mapKey, targetKey, mapOf } from './targets.js';
 
 // What a tile draws from: the first photo, or the compare view's second.
 export const mainView = () => ({ photo: state.photo, region: state.region, maps: state.maps });
 
 const heatCache = new Map();
-// Drawn maps go stale with their photo's maps (a new photo, a new attattr).
+// Drawn maps go stale with their photo's maps (a new photo, model or attattr map).
 export const forgetHeat = () => heatCache.clear();
 
 function heatFor(key, method, map, scale) {
   const k = `${key}|${method}|${state.colormap}|${state.threshold}|${state.display}|${scale}`;
   let img = heatCache.get(k);
   if (!img) {
-    img = heatImage(core, map, { ...state, scale });
+    img = heatImage(state.core, map, { ...state, scale });
     if (heatCache.size > 200) heatCache.clear();
     heatCache.set(k, img);
   }
@@ -50,9 +48,10 @@ export function tile(target, method, caption, sub, maxSide, view = mainView()) {
   if (canvas.dataset.constant === 'true') s.textContent += ` · ${CONSTANT_NOTE}`;
   // A click (or Enter) chooses the tile the single downloads save.
   canvas.tabIndex = 0;
-  canvas.addEventListener('click', () => chooseTile(canvas));
+  const choose = () => page.set({ chosenTile: canvas.dataset.tile });
+  canvas.addEventListener('click', choose);
   canvas.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); chooseTile(canvas); }
+    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); choose(); }
   });
   return fig;
 }
@@ -63,7 +62,7 @@ export function paint(canvas, target, method, maxSide, { photo, region, maps: st
   // A constant map has nothing to colour: the photo alone, and the notices say why.
   const constant = isConstantMap(map);
   const scale = scaleOf(state, target, method);
-  const heat = map && core && !constant ? heatFor(`${photoKey(photo)}|${mapKey(target)}`, method, map, scale) : null;
+  const heat = map && state.core && !constant ? heatFor(`${photoKey(photo)}|${mapKey(target)}`, method, map, scale) : null;
   drawOverlay(canvas, photo, region, heat, {
     opacity: state.opacity, smooth: state.display === 'smooth' || map?.shape[0] > 64, maxSide, frame: state.frame,
   });
@@ -78,23 +77,4 @@ export function paint(canvas, target, method, maxSide, { photo, region, maps: st
   canvas.dataset.scale = scale;
   canvas.__binding = map ? { target, method, map, scale, photo, region } : null;
   return canvas.dataset.rendered === 'heat';
-}
-
-// Readout of the patch under the pointer over any canvas of the views: on hover, and on a
-// tap where there is no hover (phones).
-function showReadout(e) {
-  const canvas = e.target instanceof HTMLCanvasElement ? e.target : null;
-  const b = canvas?.__binding;
-  if (!b || !b.region) return;
-  const cell = cellAt(e, canvas, b.photo, b.region, b.map, canvas.dataset.frame);
-  let lo = Infinity; let hi = -Infinity;
-  for (const v of b.map.data) { if (v < lo) lo = v; if (v > hi) hi = v; }
-  $('hover-readout').textContent = cell
-    ? `${method(b.method).shortName} · ${b.map.shape[0] > 64 ? 'pixel' : 'patch'} (row ${cell.row}, col ${cell.col}): `
-      + `relevance ${cell.value.toPrecision(4)} (${Math.round(((cell.value - lo) / (hi - lo || 1)) * 100)}% of the map's range)`
-    : 'Outside the region the model saw.';
-}
-
-export function bindReadout() {
-  for (const type of ['pointermove', 'pointerdown']) document.querySelector('.stage').addEventListener(type, showReadout);
 }

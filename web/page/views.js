@@ -1,32 +1,41 @@
 // The views: single, grid (every method), pair (two classes) and compare (two photos),
-// with their captions, the notices under them and the colour legend.
+// with their captions, the notices under them and the colour legend, drawn from the state
+// when what they show changes.
 import { legendImage } from '../lib/render.js';
 import { CONSTANT_NOTE, unlikelyNote } from 'vit-relevance/runtime/confidence.js';
-import { methodHelp } from '../lib/method-help.js';
-import { framingNote } from '../lib/framing.js';
-import { scaleOf, mapCaption, legendWords } from '../lib/scale-view.js';
-import { ATTATTR } from '../lib/attribution-panel.js';
-import { $, state, timeline } from './state.js';
-import { showTimings } from './status.js';
-import { primaryTarget, viewTargets, targetLabel, targetKey, method, contrastNote, standing } from './targets.js';
-import { mapOf } from './analysis.js';
-import { core } from './model.js';
-import { showStanding } from './classes.js';
-import { compare } from './photo-input.js';
-import { writeLink } from './link.js';
-import { showDownloadScope, disableDownloads } from './downloads.js';
-import { tile, paint } from './tiles.js';
+import { methodHelp } from './lib/method-help.js';
+import { framingNote } from './lib/framing.js';
+import { scaleOf, mapCaption, legendWords } from './lib/scale-view.js';
+import { ATTATTR } from './lib/attribution-panel.js';
+import { $, page, state, timeline } from './state.js';
+import { primaryTarget, viewTargets, targetLabel, targetKey, method, contrastNote, standing, mapOf } from './targets.js';
+import { tile, paint, forgetHeat } from './tiles.js';
 
 // The single view's canvas, long side in pixels: twice its width on a wide screen; a
 // 4096 px canvas cost the main thread hundreds of ms per redraw (issue 13).
 const SINGLE_SIDE = 2048;
 
-const captionOf = (canvas) => mapCaption(core, canvas.__binding.map, canvas.__binding.scale);
+const captionOf = (canvas) => mapCaption(state.core, canvas.__binding.map, canvas.__binding.scale);
 
-export function drawViews() {
+// What the views draw from: a change of any redraws them ('maps': the maps to show may have
+// changed; the classes and the start layer are drawn once their maps are there).
+const DRAWN_FROM = ['photo', 'maps', 'method', 'view', 'colormap', 'threshold', 'scale', 'opacity', 'display', 'frame', 'compare'];
+
+export function bindViews() {
+  // Drawn maps go stale with their photo's maps (a new photo, model or attattr map): forgotten
+  // before the views redraw.
+  page.subscribe(['photo', 'explainer', 'attattrMap'], forgetHeat);
+  page.subscribe(['photo'], () => {
+    const photo = state.photo;
+    if (photo) $('main-caption').textContent = `${photo.name} · ${photo.width}×${photo.height}${photo.note}`;
+  });
+  page.subscribe(DRAWN_FROM, drawViews);
+  page.subscribe(['core', 'colormap', 'scale'], drawLegend);
+}
+
+function drawViews() {
   const photo = state.photo;
-  disableDownloads();
-  writeLink();
+  page.set({ drawn: null }); // while the views redraw, nothing is there to save
   if (!photo) return;
   if (state.view === 'single') drawSingle();
   else if (state.view === 'grid') drawGrid();
@@ -44,13 +53,11 @@ export function drawViews() {
   }
   drawLegend();
   const drawnAny = document.querySelector(`#view-${state.view} canvas[data-rendered="heat"]`);
-  showDownloadScope();
+  page.set({ drawn: { view: state.view, at: performance.now() } }); // the downloads save what is drawn
   if (drawnAny && !timeline.firstHeatmap) timeline.firstHeatmap = performance.now();
   if (drawnAny) timeline.lastRender = { at: performance.now(), target: drawnAny.dataset.target, view: state.view };
   showNotices();
-  showStanding();
   document.body.dataset.renders = String(Number(document.body.dataset.renders ?? 0) + 1);
-  showTimings();
 }
 
 function drawSingle() {
@@ -87,6 +94,7 @@ function drawCompare() {
   // Each photo with its own probability of the class.
   const sub = (logits) => (t ? `${method(state.method).name} · ${targetLabel(t, logits)}` : '');
   const figs = [tile(t, state.method, state.photo.name, sub(state.logits), 640)];
+  const compare = state.compare;
   if (compare.photo) {
     figs.push(tile(t, state.method, compare.photo.name, sub(compare.logits), 640, compare.view));
     // The first photo's unlikely class has its note above the views; the second's is here.
@@ -114,7 +122,8 @@ function showNotices() {
     : '';
 }
 
-export function drawLegend() {
+function drawLegend() {
+  const core = state.core;
   if (!core) return;
   const c = $('legend');
   const strip = new OffscreenCanvas(256, 1);

@@ -5,8 +5,8 @@
 // a site model opens, without a second read path (OPFS would need one in the Worker and
 // in the attribution job). A key is a name in the cache only: nothing is ever requested
 // from it, nothing leaves the browser.
-import { openCache, versionedUrl, sha256Hex, keepBytes, wholeKey } from './model-fetch.js';
-import { pageFiles } from './model-files.js';
+import { openCache, versionedUrl, sha256Hex, keepBytes, wholeKey } from '../../lib/model-fetch.js';
+import { pageFiles } from '../../lib/model-files.js';
 
 const FOLDER = 'local/';
 // Written after every file is kept: a model is listed only once it is whole.
@@ -35,10 +35,10 @@ export async function listLocalModels(siteBase) {
 }
 
 // The keys a kept model's files are under: built from its checked name and file names
-// (web/lib/model-folder.js) and their hashes only. A file's pieces are named from its key.
+// (web/page/lib/model-folder.js) and their hashes only. A file's pieces are named from its key.
 const keysOf = ({ entry, base }) => new Set(pageFiles(entry).map((n) => versionedUrl(new URL(n, base).href, entry.sha256[n])));
 
-// Keeps a checked folder's model's files (web/lib/model-folder.js), each hashed, checked
+// Keeps a checked folder's model's files (web/page/lib/model-folder.js), each hashed, checked
 // against its index.json's hash where it gives one, and stored under that hash, beside
 // those of a kept model of the same name, which stays listed and whole: the page opens
 // the new one first (web/page/model-picker.js), then lists it (commitLocalModel) or takes

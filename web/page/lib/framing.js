@@ -1,7 +1,7 @@
 // What part of the photo the model saw, in one sentence under the views: the centre crop
 // leaves the rest of a non-square photo out (the page dims it, or shows the crop alone in
 // the model's view); "no crop" squeezes the whole photo into the input size.
-import { cropsPhoto } from './overlay.js';
+import { cropsPhoto } from '../../lib/overlay.js';
 
 // photo: { width, height }; region: the model's box in photo pixels; crop: 'center' |
 // 'none'; frame: 'photo' | 'model'; input: [height, width] of the model input.

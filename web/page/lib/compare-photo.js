@@ -1,8 +1,8 @@
 // The compare view's second photo: decoded once (the public API's decodePhoto), opened as
-// a photo session on the page's explainer, analysed and explained for the class and method
+// an opened photo on the page's explainer (docs/glossary.md), analysed and explained for the class and method
 // the first photo shows. Its requests never supersede the first photo's (they queue beside
 // them), so both maps arrive.
-import { decodePhoto } from '../vit-relevance.js';
+import { decodePhoto } from '../../vit-relevance.js';
 
 export class ComparePhoto {
   // explainer(): the page's current explainer (null while a model loads); onChange():
@@ -12,7 +12,7 @@ export class ComparePhoto {
     this.onChange = onChange;
     this.onError = onError;
     this.photo = null;   // a DecodedPhoto
-    this.session = null; // promise of its photo session on the explainer
+    this.opened = null;  // promise of the photo opened on the explainer (the API's Photo)
     this.region = null;
     this.logits = null;
     this.maps = new Map(); // same keys as the first photo's: `${target}|${startLayer}`
@@ -35,11 +35,11 @@ export class ComparePhoto {
     this.onChange();
   }
 
-  // Forgets what was computed on the photo (kept: the photo itself); its photo session
+  // Forgets what was computed on the photo (kept: the photo itself); the opened photo
   // ends (another model, another framing).
   reset() {
-    this.session?.then((session) => session.close(), () => {});
-    this.session = null;
+    this.opened?.then((opened) => opened.close(), () => {});
+    this.opened = null;
     this.region = null;
     this.logits = null;
     this.maps.clear();
@@ -64,12 +64,12 @@ export class ComparePhoto {
     if (this.maps.get(key)?.[method] || this.inflight === want) return;
     this.inflight = want;
     try {
-      const opening = (this.session ??= explainer.open(photo, { crop }));
-      const session = await opening;
+      const opening = (this.opened ??= explainer.open(photo, { crop }));
+      const opened = await opening;
       const spec = target.contrast === undefined ? target.class : target;
-      const result = await session.explain({ targets: [spec], methods: [method], startLayer });
-      if (opening !== this.session) return;
-      ({ region: this.region, logits: this.logits } = session);
+      const result = await opened.explain({ targets: [spec], methods: [method], startLayer });
+      if (opening !== this.opened) return;
+      ({ region: this.region, logits: this.logits } = opened);
       this.maps.set(key, { ...this.maps.get(key), [method]: result.targets[0].maps[method] });
       this.onChange();
     } catch (err) {

@@ -9,7 +9,7 @@
 import { parseBlocks } from 'vit-relevance/runtime/attribution.js';
 import { treeSvg } from 'vit-relevance/runtime/attribution-svg.js';
 import { tokenLayout } from 'vit-relevance/runtime/metadata.js';
-import { drawOverlay } from './overlay.js';
+import { drawOverlay } from '../../lib/overlay.js';
 import { blocksHint, panelStatus } from './attribution-words.js';
 
 export const ATTATTR = 'attattr';
@@ -46,7 +46,7 @@ const html = `
     </figure>
   </div>`;
 
-// page(): { core, photo, photoKey (a number per photo), session (its photo session, the
+// page(): { core, photo, photoKey (a number per photo), opened (the photo opened on the explainer, the
 // public API's Photo), region, metadata, classId, colormap };
 // onAttattr(): a new attattr map may be available (all blocks of a class arrived).
 export function createAttributionPanel(root, { page, onAttattr }) {
@@ -163,7 +163,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   // Draws what is known for the current photo, class and m, and says what to do next.
   function render() {
     const p = page();
-    $('attr-run').disabled = !(p.photo && p.region && p.classId !== null && p.session) || Boolean(running);
+    $('attr-run').disabled = !(p.photo && p.region && p.classId !== null && p.opened) || Boolean(running);
     if (p.metadata) $('attr-blocks-help').textContent = blocksHint(arch().blocks);
     const key = p.photo && p.classId !== null && p.metadata ? keyOf(p, p.classId, steps()) : null;
     const entry = key ? store.get(key) : null;
@@ -215,7 +215,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     };
     let outcome;
     try {
-      await p.session.attribute({ class: classId, blocks: todo, steps: m, onBlock, signal: controller.signal });
+      await p.opened.attribute({ class: classId, blocks: todo, steps: m, onBlock, signal: controller.signal });
       outcome = 'done';
     } catch (err) {
       outcome = controller.signal.aborted ? 'cancelled' : 'error';

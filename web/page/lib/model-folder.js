@@ -2,14 +2,14 @@
 // `vit-relevance export` writes it: its index.json, metadata, graphs and weights. It is
 // checked before anything is read in bulk; each problem is one line naming the folder.
 import { validateMetadata } from 'vit-relevance/runtime/metadata.js';
-import { modelInfo, pageFiles } from './model-files.js';
+import { modelInfo, pageFiles } from '../../lib/model-files.js';
 
 const MB = 1048576;
 const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
 // A name from the folder as a message quotes it: in quotes, a long one cut.
 const quoted = (text) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 // A model's name and its files' names become the keys it is kept under in this browser
-// (web/lib/local-models.js): plain names only, so that none can name another folder
+// (web/page/lib/local-models.js): plain names only, so that none can name another folder
 // ("..", "a/b"), another origin ("https:evil.example") or a query. Every name
 // `vit-relevance export` writes passes (models/exporter/metadata.py, MODEL_NAME).
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -1,4 +1,4 @@
-// The Attribution panel's words (web/lib/attribution-panel.js): in each state, what to do
+// The Attribution panel's words (web/page/lib/attribution-panel.js): in each state, what to do
 // next, and the block hint fitted to the model's depth.
 
 // "all, or indices 0..11 such as 0,6,11" for a 12-block model; "0..3 such as 0,2,3" for 4.

@@ -1,0 +1,108 @@
+// The model step of the controller (web/page/controller.js): loads the explainer (the
+// public API, web/vit-relevance.js) and watches its load; what it sets in the state is
+// shown by the features (the load bar: web/page/model.js; the status line: status.js).
+import { loadExplainer } from '../vit-relevance.js';
+import { PHASE_WORDS } from '../lib/load-phases.js';
+import { watchLoad } from './lib/load-watch.js';
+import { ATTATTR } from './lib/attribution-panel.js';
+import { page, state, timeline, showError, addNotices } from './state.js';
+import { analyze, closeOpened, takeLink } from './analysis.js';
+
+// The load under way: a newer choice aborts it.
+let loading = null;
+// Whether a load has taken over index.html's early Worker (window.__vitrelWorker).
+let earlyWorkerTaken = false;
+
+// A load that reports nothing for this long has stopped: the Worker reports while it reads
+// and as each phase starts and ends, and a ViT-B/16's whole load takes 5 s here (the
+// README's scale bench), its longest phase a fraction of that.
+const LOAD_SILENCE_MS = 120_000;
+
+// The page's words for a load that stopped, naming what it waited for.
+function silentLoad(model, phases) {
+  const silence = `${LOAD_SILENCE_MS / 1000} s`;
+  const waited = phases.length ? `said nothing for ${silence} while ${phases.map((p) => PHASE_WORDS[p]).join(', ')}` : `did not answer in ${silence}`;
+  page.set({ status: `${model.name}: stopped` });
+  showError(`The model ${model.name} stopped loading: the inference Worker ${waited}. Reload the page to try again.`);
+}
+
+// The load phases in the status line; the download's numbers for its bar.
+function showLoad(model, loaded, total, phases) {
+  if (phases !== state.load?.phases) page.set({ status: `${model.name}: ${phases.map((p) => PHASE_WORDS[p]).join(', ')}…` });
+  page.set({ load: { loaded, total: total || model.bytes || 0, phases } });
+}
+
+// `base`: the absolute URL of the model's folder (the site's models/, or a kept model's own).
+// verify: every graph opened and checked before ready (a folder the visitor brought).
+// coreLoading: the page's core, loading meanwhile.
+// → { ready: true }, { error } (shown) or { aborted: true } (another model was chosen).
+export async function openModel(model, base, { verify = false } = {}, coreLoading = null) {
+  document.body.dataset.modelReady = 'false';
+  // The old explainer's opened photos and work end with it (its Worker, the page's only
+  // holder, is terminated), as does a load still under way.
+  loading?.abort();
+  const aborter = new AbortController();
+  loading = aborter;
+  closeOpened();
+  state.explainer?.close();
+  page.set({ model, modelBase: base, metadata: null, explainer: null, load: null, status: `Loading ${model.name}…` });
+  // index.html's start-worker.js started the first Worker before this script loaded,
+  // compiling onnxruntime meanwhile: the first load takes it over.
+  const worker = earlyWorkerTaken ? undefined : window.__vitrelWorker ?? undefined;
+  earlyWorkerTaken = true;
+  let ready;
+  const watch = watchLoad({ silenceMs: LOAD_SILENCE_MS, onSilent: (phases) => silentLoad(model, phases) });
+  try {
+    ready = await loadExplainer({
+      model: { base, entry: model }, backend: state.backend, prepare: true, verify, worker, signal: aborter.signal,
+      onProgress: (loaded, total, phases) => { watch.heard(phases); showLoad(model, loaded, total, phases); }, onNotice,
+    });
+  } catch (err) {
+    if (aborter.signal.aborted) return { aborted: true }; // another model was chosen meanwhile
+    page.set({ status: `${model.name}: not loaded`, load: null, modelError: `The model ${model.name} could not be loaded: ${err.message}` });
+    showError(state.modelError);
+    return { error: err };
+  } finally {
+    watch.stop();
+  }
+  loading = null;
+  timeline.modelReady = { at: performance.now(), ...ready.load };
+  const methods = [...ready.methods];
+  const methodInfo = new Map(ready.methods.map((m) => [m, ready.method(m)])); // the core's registry
+  await coreLoading;
+  if (model.attribution && state.core) { // attattr: from the Attribution panel's run (web/page/lib/attribution-panel.js)
+    methods.push(ATTATTR);
+    methodInfo.set(ATTATTR, state.core.method(ATTATTR));
+  }
+  // The backend that runs, and why it is not the one chosen where WebGPU could not open.
+  const backend = `${ready.backend === 'webgpu' ? 'WebGPU' : 'WebAssembly'}${ready.backendNote ? ` (${ready.backendNote})` : ''}`;
+  const threads = `${ready.threads} thread${ready.threads === 1 ? '' : 's'}`;
+  page.set({
+    explainer: ready, load: null, modelError: null, error: null, metadata: ready.metadata, methods, methodInfo,
+    status: `${model.name} · ${backend} · ${threads}${ready.load.fromCache ? ' · cached' : ''}`,
+    statusTitle: ready.load.isolated ? 'Cross-origin isolated: WebAssembly threads enabled'
+      : 'Not cross-origin isolated (no COOP/COEP headers): one thread',
+  });
+  if (!methods.includes(state.method)) page.set({ method: methods[0] });
+  takeLink('model', { methods, blocks: ready.metadata.architecture.blocks });
+  addNotices();
+  // The photo's maps were another model's (or backend's): it is explained again.
+  state.maps.clear();
+  page.touch('maps');
+  document.body.dataset.model = model.name; // what the tests and the bench wait on
+  document.body.dataset.classes = String(ready.metadata.labels.length);
+  document.body.dataset.modelReady = 'true';
+  if (state.photo) analyze(state.photo);
+  return { ready: true };
+}
+
+// The Worker's background work (for the benchmark): its explainer graph's session open,
+// and then all; a photo's target-independent tensors kept (split graphs): a class switch
+// runs the target graph alone.
+function onNotice(notice) {
+  if (notice.type === 'sessions-ready') timeline.sessionsReady = performance.now();
+  if (notice.type === 'explainer-ready') timeline.explainerReady = { at: performance.now(), ms: notice.ms };
+  if (!notice.photo || notice.photo !== state.opened) return;
+  if (notice.type === 'photo-cached') timeline.photoCached = { at: performance.now(), modelMs: notice.modelMs };
+  else if (notice.type === 'photo-cache-failed') console.warn(`class switches use the single graph: ${notice.message}`);
+}
