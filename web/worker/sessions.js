@@ -3,7 +3,8 @@
 // they open in: the first at `init`, the default method's graph right after `ready`, the
 // others when the Worker is idle. `site` is web/lib/site-files.js's URLs, which only the
 // top-level script can build (web/worker.js).
-import { openExplainer, LARGE_WEIGHTS_BYTES, FOLD_WEIGHTS_BYTES } from '../../runtime/explainer.js';
+import { openExplainer } from '../../runtime/explainer.js';
+import { LARGE_WEIGHTS_BYTES, FOLD_WEIGHTS_BYTES } from '../../runtime/session-options.js';
 import { createPhotoSessions } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds } from '../../runtime/metadata.js';
