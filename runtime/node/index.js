@@ -1,7 +1,9 @@
 // @ts-check
 // The public JavaScript API in Node (package entry "vit-relevance/node"; its types are
-// this file's JSDoc): the same loadExplainer/explain/render as the browser entry, on files
-// and Buffers. The CLI's `explain` runs on it. Maps are { shape: [rows, cols], data }.
+// this file's JSDoc): the same loadExplainer, decodePhoto, explainer.open(image, { crop,
+// exif }), explain and render as the browser entry, with the same results, on files and
+// Buffers; readModel checks a model before it loads. The CLI's `explain` runs on it. Maps
+// are { shape: [rows, cols], data }.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
