@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CPU_SESSION, FORWARD_SESSION } from '../runtime/explainer.js';
+import { CPU_SESSION, FORWARD_SESSION } from '../runtime/session-options.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modelsDir = path.join(here, '..', 'build', 'models');

@@ -3,6 +3,45 @@
 // src/preprocess. Maps are row-major Float32Arrays with rows x cols given alongside;
 // images are RGBA bytes (canvas ImageData layout). Every check happens in the C++ core
 // (InputError with its message); results are copies owned by JS.
+//
+// Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
+// (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
+//   core.colormapIds ['jet','viridis','inferno','turbo','gray','rdbu'], core.thresholdIds
+//       ['none','mean','otsu'], core.blendModeIds ['alpha','notebook'],
+//       core.mapSamplingIds ['bilinear','patch_grid'], core.cropModeIds ['center','none']
+//   core.normalize(map, rows?, cols?)             → Float32Array min-max to [0,1] (constant → 0)
+//   core.mapScaleIds ['positive','signed'] (src/render/map_scale.h)
+//   core.scaled({ data, shape }, scale)           → Float32Array in [0,1]: a pixel map
+//       smoothed, then positive = min-max, signed = v / (2p) + 0.5 clipped to [0,1], p the
+//       97th percentile of |v| (0 in the middle; docs/display-scale.md)
+//   core.colormapFor(scale, colormap)             → the colormap the scale draws with
+//       (signed: 'rdbu', the diverging blue–white–red)
+//   core.summarize({ data, shape }, scale)        → { min, max, negativeShare } of the raw
+//       map and { low, high, clippedShare, smoothed }: the values at the colour scale's ends
+//   core.upsample(map, rows, cols, outRows, outCols) → Float32Array, bilinear, align_corners=False
+//   core.colorize(map01, rows, cols, colormap) or (map01, colormap) → RGBA Uint8ClampedArray
+//   core.threshold(map01, rows, cols, mode) or (map01, mode) → Float32Array mask (1 = kept)
+//   core.otsuLevel(map01)                         → 0..255
+//   core.legend(colormap)                         → 256 x 1 RGBA, value 0 on the left
+//   core.composite(rgba, width, height, map01, { colormap, mode, opacity }) → RGBA
+//       (heatmap over an image of the map's size)
+//   core.preprocess(rgba, width, height, spec, { crop }?) → { data: Float32Array [1,3,H,W] flat,
+//       shape, pixels: { data, shape }, width, height, rgba (input before normalisation),
+//       region: { x, y, width, height } of the photo the model saw, passthrough }
+//       spec: metadata.preprocess, or the whole metadata (then the input size is checked
+//       against architecture.image_size); crop: 'center' (the spec's framing, default) or
+//       'none' (the whole photo resized to the input size, no crop)
+//   core.inputRegion(width, height, spec, { crop }?) → that region without preprocessing
+//   core.preprocessSpec(metadata, { crop }?)     → the flat spec the binding reads
+//   core.renderHeat(map, rows, cols, { scale, colormap, sampling, threshold, width?, height? })
+//       → { data: RGBA, width, height }: THE heat image every view draws (page, element,
+//       render() in both APIs): the raw map on its scale, sampled ('bilinear' at 224 or the
+//       map's size if finer; 'patch_grid' at the map's size), thresholded (removed pixels
+//       transparent), coloured (src/render/heat_image.h)
+//   core.overlayOnPhoto(rgba, width, height, map01, rows, cols, region,
+//       { colormap, sampling, opacity, outsideDim, threshold }) → RGBA copy of the ORIGINAL
+//       photo with the map drawn over `region` at full resolution (the inverse-mapped
+//       overlay); threshold leaves the photo where renderHeat's image is transparent
 import { preprocessSpec, expectedInputSize } from './preprocess-spec.js';
 import { heapHelpers } from './core-heap.js';
 

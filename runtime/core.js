@@ -64,44 +64,8 @@
  *       and the two maps' Pearson r (null when one is constant: near 1, the method hardly
  *       tells the classes apart); an Error for a method whose contrast is false.
  *
- * Rendering and preprocessing (runtime/core-render.js). Maps are row-major Float32Arrays
- * (or { data, shape }); images are RGBA Uint8ClampedArrays (canvas ImageData layout).
- *   core.colormapIds ['jet','viridis','inferno','turbo','gray','rdbu'], core.thresholdIds
- *       ['none','mean','otsu'], core.blendModeIds ['alpha','notebook'],
- *       core.mapSamplingIds ['bilinear','patch_grid'], core.cropModeIds ['center','none']
- *   core.normalize(map, rows?, cols?)             → Float32Array min-max to [0,1] (constant → 0)
- *   core.mapScaleIds ['positive','signed'] (src/render/map_scale.h)
- *   core.scaled({ data, shape }, scale)           → Float32Array in [0,1]: a pixel map
- *       smoothed, then positive = min-max, signed = v / (2p) + 0.5 clipped to [0,1], p the
- *       97th percentile of |v| (0 in the middle; docs/display-scale.md)
- *   core.colormapFor(scale, colormap)             → the colormap the scale draws with
- *       (signed: 'rdbu', the diverging blue–white–red)
- *   core.summarize({ data, shape }, scale)        → { min, max, negativeShare } of the raw
- *       map and { low, high, clippedShare, smoothed }: the values at the colour scale's ends
- *   core.upsample(map, rows, cols, outRows, outCols) → Float32Array, bilinear, align_corners=False
- *   core.colorize(map01, rows, cols, colormap) or (map01, colormap) → RGBA Uint8ClampedArray
- *   core.threshold(map01, rows, cols, mode) or (map01, mode) → Float32Array mask (1 = kept)
- *   core.otsuLevel(map01)                         → 0..255
- *   core.legend(colormap)                         → 256 x 1 RGBA, value 0 on the left
- *   core.composite(rgba, width, height, map01, { colormap, mode, opacity }) → RGBA
- *       (heatmap over an image of the map's size)
- *   core.preprocess(rgba, width, height, spec, { crop }?) → { data: Float32Array [1,3,H,W] flat,
- *       shape, pixels: { data, shape }, width, height, rgba (input before normalisation),
- *       region: { x, y, width, height } of the photo the model saw, passthrough }
- *       spec: metadata.preprocess, or the whole metadata (then the input size is checked
- *       against architecture.image_size); crop: 'center' (the spec's framing, default) or
- *       'none' (the whole photo resized to the input size, no crop)
- *   core.inputRegion(width, height, spec, { crop }?) → that region without preprocessing
- *   core.preprocessSpec(metadata, { crop }?)     → the flat spec the binding reads
- *   core.renderHeat(map, rows, cols, { scale, colormap, sampling, threshold, width?, height? })
- *       → { data: RGBA, width, height }: THE heat image every view draws (page, element,
- *       render() in both APIs): the raw map on its scale, sampled ('bilinear' at 224 or the
- *       map's size if finer; 'patch_grid' at the map's size), thresholded (removed pixels
- *       transparent), coloured (src/render/heat_image.h)
- *   core.overlayOnPhoto(rgba, width, height, map01, rows, cols, region,
- *       { colormap, sampling, opacity, outsideDim, threshold }) → RGBA copy of the ORIGINAL
- *       photo with the map drawn over `region` at full resolution (the inverse-mapped
- *       overlay); threshold leaves the photo where renderHeat's image is transparent
+ * Rendering and preprocessing (core.renderHeat, core.preprocess, core.overlayOnPhoto, …):
+ * runtime/core-render.js lists them. Loading the WebAssembly module: runtime/core-module.js.
  *
  * Evaluation (runtime/core-eval.js, on loadEvalCore's core only; the paper's protocols,
  * METHODS.md). Maps are row-major Float32Arrays, masks Uint8Arrays of 0 (background) / 1
@@ -134,24 +98,7 @@ import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { heapHelpers } from './core-heap.js';
 import { textApi, textLayout, resolveStartLayer } from './core-text.js';
-
-// The Emscripten module, by the package's export (package.json): not a path from this file,
-// which a bundle moves.
-const CORE_MODULE = 'vit-relevance/wasm/vit_relevance_core.mjs';
-const WASM_FILE = 'vit_relevance_core.wasm';
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
-
-async function readWasmInNode(moduleUrl) {
-  const { readFile } = await import('node:fs/promises');
-  const wasmUrl = new URL(WASM_FILE, moduleUrl);
-  try {
-    return await readFile(wasmUrl);
-  } catch (err) {
-    if (err.code !== 'ENOENT') throw err;
-    throw new Error(`the WebAssembly core is not built (${wasmUrl.pathname} is missing): ` +
-      'run `npm run build -- WebAssembly`');
-  }
-}
+import { loadModule } from './core-module.js';
 
 /**
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, moduleUrl?: string | URL,
@@ -170,32 +117,6 @@ export async function loadCore(options = {}) {
 export async function loadCoreWith(moreApi, options = {}) {
   const M = await loadModule(options);
   return { ...createCore(M), ...moreApi(M) };
-}
-
-/** @param {Parameters<typeof loadCore>[0]} options */
-async function loadModule({ wasmBinary, locateFile, moduleUrl }) {
-  const url = new URL(moduleUrl ?? resolveCoreModule());
-  const moduleOptions = {};
-  if (wasmBinary) moduleOptions.wasmBinary = wasmBinary;
-  else if (isNode) moduleOptions.wasmBinary = await readWasmInNode(url);
-  if (locateFile) moduleOptions.locateFile = locateFile;
-  let factory;
-  try {
-    ({ default: factory } = await import(url.href));
-  } catch (err) {
-    throw new Error(`cannot load the WebAssembly core from ${url.href}: ${err.message}` +
-      (isNode ? ' (run `npm run build -- WebAssembly`)' : ''));
-  }
-  return factory(moduleOptions);
-}
-
-function resolveCoreModule() {
-  try {
-    return import.meta.resolve(CORE_MODULE);
-  } catch {
-    throw new Error(`loadCore: ${CORE_MODULE} does not resolve here (a Worker, or a page without ` +
-      'an import map naming it): give options.moduleUrl, the URL of vit_relevance_core.mjs');
-  }
 }
 
 const deepFreeze = (list) => Object.freeze(list.map((e) => Object.freeze({ ...e, ...(e.tensors && { tensors: Object.freeze([...e.tensors]) }) })));

@@ -25,8 +25,19 @@ function classTargets(targets) {
 // DeiT-tiny's classes for about a dozen, ViT-B/16's for two or three.
 export const TENSOR_CACHE_BYTES = 192 * 2 ** 20;
 
+// RGBA bytes → what the model reads: the core's preprocess as the metadata says (crop:
+// 'center', its framing, or 'none', the whole photo: core.cropModeIds) → { pixels, region
+// (of the photo, the model's input), passthrough (a photo of the input's size, normalised
+// only) }. The one preprocessing of a photo, for the Worker, the Node API and the CLI.
+export function preprocessPhoto(core, metadata, rgba, width, height, { crop = 'center' } = {}) {
+  // Given the whole metadata, the core also checks the result against image_size.
+  const pre = core.preprocess(rgba, width, height, metadata, { crop });
+  const { x, y, width: w, height: h } = pre.region;
+  return { pixels: pre.pixels, region: { x, y, width: w, height: h }, passthrough: pre.passthrough };
+}
+
 // tensorCacheBytes: that budget, for this explainer's photos.
-export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR_CACHE_BYTES }) {
+export function createPhotoCache({ explainer, core, tensorCacheBytes = TENSOR_CACHE_BYTES }) {
   if (!(Number.isFinite(tensorCacheBytes) && tensorCacheBytes >= 0)) {
     throw new TypeError(`tensorCacheBytes must be a number of bytes, 0 or more (got ${tensorCacheBytes})`);
   }
@@ -53,12 +64,10 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
     holding = photo;
   }
 
-  // RGBA bytes → a photo: the core's preprocess, and the region of it the model saw.
-  // crop: 'center' (the metadata's framing) or 'none' (the whole photo, core.cropModeIds).
+  // RGBA bytes → a photo: preprocessPhoto's pixels, and the region of it the model saw.
   function openPhoto(rgba, width, height, { crop = 'center' } = {}) {
-    const pre = core.preprocess(rgba, width, height, metadata, { crop });
-    const { x, y, width: w, height: h } = pre.region;
-    return newPhoto(pre.pixels, { x, y, width: w, height: h });
+    const { pixels, region } = preprocessPhoto(core, metadata, rgba, width, height, { crop });
+    return newPhoto(pixels, region);
   }
 
   // One class's tensors of a run, into the core's heap and the cache → the cache's entry.
@@ -179,8 +188,9 @@ export function createPhotoSessions({ explainer, core, tensorCacheBytes = TENSOR
     metadata,
     explainer,
     openPhoto,
-    // A photo from already-normalised pixels (a .npy tensor): no region.
-    pixelsPhoto: (pixels) => newPhoto(pixels, null),
+    // A photo from already-normalised pixels (a .npy tensor; a text's token ids): region,
+    // where the model's input lies in what the caller shows (null: nothing shown).
+    pixelsPhoto: (pixels, region = null) => newPhoto(pixels, region),
     predict,
     predictFromPhoto,
     predictForward,

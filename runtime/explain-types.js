@@ -100,12 +100,41 @@ export {};
  */
 
 /**
+ * How open() (and explain()) read a photo, in Node and in the browser alike. crop: the
+ * model's input, 'center' (its preprocessing: resize and centre crop; the default) or
+ * 'none' (the whole photo, squeezed). exif: 'use' (the EXIF orientation, as viewers show
+ * the photo; the default) or 'ignore' (the stored pixels, as PIL reads them).
+ * @typedef {{ crop?: 'center' | 'none', exif?: 'use' | 'ignore', signal?: AbortSignal }} OpenOptions
+ */
+
+/**
  * @typedef {object} LoadOptions
  * @property {'wasm' | 'webgpu'} [backend]
  * @property {number} [threads]
- * @property {(loaded: number, total: number) => void} [onProgress] Bytes of the model
- *   files loaded so far (the browser's adds the load phases running now).
+ * @property {(info: ProgressInfo) => void} [onProgress] What the load (and, in the
+ *   browser, the Worker's background work) reports, one ProgressInfo at a time.
  * @property {AbortSignal} [signal]
+ */
+
+/**
+ * One report of a load or of the runtime's background work, told apart by its `status`
+ * (transformers.js's ProgressInfo is the model): one callback, `onProgress`, hears them all.
+ * - 'progress': `loaded` bytes of the model files of `total`, and the load `phases` running
+ *   now (the browser's, web/lib/load-phases.js; Node's load has none).
+ * - 'explainer-ready' (browser): the ONNX session of the graph of the default method is
+ *   open, onnxruntime having taken `ms`.
+ * - 'sessions-ready' (browser): every graph a class switch needs is open.
+ * - 'photo-cached' (browser): `photo`'s tensors are kept: its class switches run the class
+ *   graph alone (`modelMs`: the photo graph's run).
+ * - 'photo-cache-failed' (browser): they could not be kept (`message`); class switches run
+ *   a whole graph.
+ * @template [Photo=unknown]
+ * @template [Phase=string]
+ * @typedef {{ status: 'progress', loaded: number, total: number, phases: readonly Phase[] }
+ *   | { status: 'explainer-ready', ms: number }
+ *   | { status: 'sessions-ready' }
+ *   | { status: 'photo-cached', photo: Photo, modelMs: number }
+ *   | { status: 'photo-cache-failed', photo: Photo, message: string }} ProgressInfo
  */
 
 /**

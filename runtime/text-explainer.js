@@ -9,7 +9,9 @@
 import { validateMetadata, checkSessionShapes, graphOutputs, CONTRACT_OUTPUTS, OPTIONAL_OUTPUTS } from './metadata.js';
 import { TEXT_INPUTS, TEXT_SWITCHES, kindMismatch, textDims, textShapes } from './text-metadata.js';
 import { targetRows } from './targets.js';
-import { argmax, createOnnxSession, onCpu, sameDims, CPU_SESSION, FORWARD_SESSION } from './explainer.js';
+import { argmax, sameDims } from './graph-tensors.js';
+import { createOnnxSession } from './onnx-session.js';
+import { onCpu, CPU_SESSION, FORWARD_SESSION } from './session-options.js';
 
 const now = () => (globalThis.performance ?? Date).now();
 

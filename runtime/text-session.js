@@ -7,7 +7,7 @@
 // data }). Each map also gets its word-level map (a word scores the max of its pieces,
 // specials dropped: METHODS.md, "Word-level scores"). Environment-neutral: the Node API
 // and the Worker share it.
-import { createPhotoSessions } from './explain-session.js';
+import { createPhotoCache } from './explain-session.js';
 import { checkText } from './text-input.js';
 import { textDims } from './text-metadata.js';
 
@@ -58,7 +58,7 @@ export function textTokenizer(core, vocab, metadata) {
 export function createTextSessions({ explainer, core, tokenizer, tensorCacheBytes = undefined }) {
   const { metadata } = explainer;
   const { maxTokens } = textDims(metadata);
-  const sessions = createPhotoSessions({ explainer, core, tensorCacheBytes });
+  const sessions = createPhotoCache({ explainer, core, tensorCacheBytes });
 
   // Each method's word map beside its token map.
   const withWordMaps = (doc, results) => results.map((r) => {

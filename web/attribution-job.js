@@ -27,25 +27,25 @@ const opened = new WeakMap(); // a model's photo sessions → Promise of its ope
 const runs = { blocks: 0, states: 0 };
 export const attributionRuns = () => ({ ...runs });
 
-async function openFor(photoSessions, ort) {
-  const files = photoSessions.entry.attribution;
-  if (!files) throw new Error(`model ${photoSessions.entry.name} has no attribution graphs in models/index.json (npm run build writes them)`);
-  const get = async (file) => (await fetchModelBytes(new URL(file, photoSessions.base).href, { sha256: photoSessions.entry.sha256?.[file] })).bytes;
+async function openFor(photoCache, ort) {
+  const files = photoCache.entry.attribution;
+  if (!files) throw new Error(`model ${photoCache.entry.name} has no attribution graphs in models/index.json (npm run build writes them)`);
+  const get = async (file) => (await fetchModelBytes(new URL(file, photoCache.base).href, { sha256: photoCache.entry.sha256?.[file] })).bytes;
   return openAttribution({
     ort,
     sessionOptions: SESSION_OPTIONS,
-    metadata: photoSessions.metadata,
+    metadata: photoCache.metadata,
     weightsName: files.weights,
     files: { states: await get(files.states), blocks: await Promise.all(files.blocks.map(get)), weights: await get(files.weights) },
   });
 }
 
-function graphsOf(photoSessions, ort) {
-  let p = opened.get(photoSessions);
+function graphsOf(photoCache, ort) {
+  let p = opened.get(photoCache);
   if (!p) {
-    p = openFor(photoSessions, ort);
-    opened.set(photoSessions, p);
-    p.catch(() => opened.delete(photoSessions)); // a later request may retry
+    p = openFor(photoCache, ort);
+    opened.set(photoCache, p);
+    p.catch(() => opened.delete(photoCache)); // a later request may retry
   }
   return p;
 }
@@ -63,10 +63,10 @@ function checkRequest({ target, blocks, steps }, metadata) {
 
 // Runs the first part (graphs, hidden states) and returns the step of the first block;
 // each step returns the next one, the last returns nothing.
-export async function attribute(msg, reply, { photoSessions, photo, ort }) {
+export async function attribute(msg, reply, { photoCache, photo, ort }) {
   const { imageId, target, blocks, steps } = msg;
-  checkRequest(msg, photoSessions.metadata);
-  const graphs = await graphsOf(photoSessions, ort);
+  checkRequest(msg, photoCache.metadata);
+  const graphs = await graphsOf(photoCache, ort);
   if (!photo.hiddenStates) {
     runs.states++;
     photo.hiddenStates = graphs.hiddenStates(photo.pixels.data ?? photo.pixels); // core.preprocess gives { data, shape }

@@ -211,7 +211,7 @@ export class VitRelevanceElement extends HTMLElement {
     const key = `${model}|${backend}`;
     if (this.#explainer?.key !== key) {
       const promise = loadExplainer({
-        model, backend, onProgress: (loaded, total, phases) => this.#emit('progress', { loaded, total, phases }),
+        model, backend, onProgress: (info) => { if (info.status === 'progress') this.#emit('progress', { loaded: info.loaded, total: info.total, phases: info.phases }); },
       });
       promise.then((explainer) => { if (this.#explainer?.promise === promise) this.#emit('load', { metadata: explainer.metadata }); }, () => {});
       this.#explainer = { key, promise };

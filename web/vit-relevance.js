@@ -11,7 +11,7 @@ import { siteFiles } from './lib/site-files.js';
 export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no code
 
 /**
- * @import { ClassProbability, ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, Region, ClassSpec, RelevanceMap, RenderOptions, TextExplainResult } from 'vit-relevance/runtime/explain-types.js'
+ * @import { ClassProbability, ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, OpenOptions, ProgressInfo, Region, ClassSpec, RelevanceMap, RenderOptions, TextExplainResult } from 'vit-relevance/runtime/explain-types.js'
  * @typedef {import('./lib/load-phases.js').LoadPhase} LoadPhase
  */
 
@@ -28,13 +28,6 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  * for drawing it small.
  * @typedef {{ name: string, width: number, height: number, original: { width: number, height: number },
  *   bitmap: ImageBitmap, copies: ImageBitmap[] }} DecodedPhoto
- */
-
-/**
- * How open() reads a photo. crop: the model's input, 'center' (its preprocessing:
- * resize and centre crop) or 'none' (the whole photo, squeezed). exif: 'use' (the EXIF
- * orientation, as viewers show the photo) or 'ignore' (the stored pixels, as PIL reads them).
- * @typedef {{ crop?: 'center' | 'none', exif?: 'use' | 'ignore', signal?: AbortSignal }} OpenOptions
  */
 
 /**
@@ -102,12 +95,11 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  */
 
 /**
- * What the Worker did in the background (for benchmarks): 'explainer-ready' (the
- * default method's graph open, `ms`), 'sessions-ready' (every graph a class switch needs),
- * 'photo-cached' (a photo's tensors kept: class switches run the target graph alone,
- * `modelMs`), 'photo-cache-failed' (`message`).
- * @typedef {{ type: 'explainer-ready' | 'sessions-ready' | 'photo-cached' | 'photo-cache-failed',
- *   ms?: number, photo?: Photo, modelMs?: number, message?: string }} Notice
+ * What a load and the Worker's background work report to `onProgress`, told apart by
+ * `status` (runtime/explain-types.js): the download's bytes and the load phases running,
+ * then (for benchmarks) 'explainer-ready', 'sessions-ready', 'photo-cached',
+ * 'photo-cache-failed'.
+ * @typedef {ProgressInfo<Photo, LoadPhase>} BrowserProgressInfo
  */
 
 /**
@@ -132,19 +124,23 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
 /**
  * model: URL of a built models folder, or of one model's metadata JSON (default: the
  * site's models/), or a models/index.json entry with its folder's absolute URL. onProgress:
- * called as the model's files download (bytes so far) and as its load phases start and
- * end (the phases running now: web/lib/load-phases.js). prepare: open every graph's
+ * hears every BrowserProgressInfo: the model's files as they download (bytes so far) and
+ * its load phases as they start and end (the phases running now: web/lib/load-phases.js),
+ * then the Worker's background work. prepare: open every graph's
  * session in the background after the load, for a page that explains many photos and
  * classes (a photo's first maps then come from one explainer graph run and its class
  * switches from its kept tensors); default: open what the first photo needs. worker: a
  * Worker the page started early from the site's worker.js (index.html), taken over (and
  * ended where the page's runtime already has its Worker). verify: open and check every
  * graph before the load is ready (a model a visitor brought, before it is kept).
- * onNotice: diagnostics (Notice).
+ * onNotice (old form, still accepted until the page moves to the one callback): given
+ * it, onProgress is called as (loaded, total, phases) and onNotice hears the rest, each
+ * with `type` for `status` (docs/glossary.md, "Old names still accepted").
  * @typedef {Omit<LoadOptions, 'onProgress'> & {
  *   model?: string | URL | { base: string, entry: object },
- *   onProgress?: (loaded: number, total: number, phases: readonly LoadPhase[]) => void,
- *   prepare?: boolean, verify?: boolean, worker?: Worker, onNotice?: (notice: Notice) => void,
+ *   onProgress?: (info: BrowserProgressInfo) => void,
+ *   prepare?: boolean, verify?: boolean, worker?: Worker,
+ *   onNotice?: (notice: BrowserProgressInfo & { type: string }) => void,
  * }} BrowserLoadOptions
  */
 

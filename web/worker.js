@@ -1,3 +1,4 @@
+// @ts-check
 // The inference Worker, shared by the page and every <vit-relevance> element of a page:
 // downloads and opens each explainer graph once (onnxruntime-web), preprocesses photos
 // and turns the graph's tensors into relevance maps (the C++ core in WebAssembly), all
@@ -29,9 +30,12 @@ const warmBackend = /^vit-relevance:(wasm|webgpu)$/.exec(self.name)?.[1];
 if (warmBackend) warmUp(SITE, warmBackend);
 
 // Every request but a cancel queues (web/worker/queue.js); a handler's result, if any, is
-// its last reply before `done`.
+// its last reply before `done`. The switch covers every request type of the protocol
+// (tsc: `unhandled` is `never` only when it does).
+/** @param {MessageEvent<import('./lib/protocol.js').Request>} event */
 self.onmessage = ({ data: msg }) => {
-  const reply = (body, transfer = []) => self.postMessage({ id: msg.id, ...body }, transfer);
+  /** @type {import('./lib/protocol.js').ReplyFn} */
+  const reply = (body, transfer = []) => self.postMessage({ id: msg.id, ...body }, { transfer });
   switch (msg.type) {
     case REQUEST.CANCEL:
       cancel(msg.ids);
@@ -44,6 +48,11 @@ self.onmessage = ({ data: msg }) => {
     case REQUEST.STATS: return queued(msg, reply, () => stats(attribution));
     case REQUEST.BENCH: return queued(msg, reply, () => benchForward(msg));
     case REQUEST.ATTRIBUTE: return queued(msg, reply, () => attribution.attribute(msg, reply));
-    default: return queued(msg, reply, () => { throw new Error(`unknown request type "${msg.type}"`); });
+    default: {
+      /** @type {never} */
+      const unhandled = msg;
+      const { type } = /** @type {{ type: string }} */ (unhandled);
+      return queued(unhandled, reply, () => { throw new Error(`unknown request type "${type}"`); });
+    }
   }
 };

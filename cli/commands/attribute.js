@@ -15,7 +15,7 @@ import { headGridSvg, headGridWidth, legendColour, treeSvg } from '../../runtime
 import { scaleEnds, scaleWords } from '../../runtime/map-scale.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
-import { loadExplainInput } from '../../runtime/node/explain-input.js';
+import { decodePhoto, preparePhoto } from '../../runtime/node/photo-input.js';
 import { writeNpyFile } from '../../runtime/node/npy-file.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { encodePng, writeCaptionedPng } from '../../runtime/node/png.js';
@@ -121,7 +121,7 @@ export async function run(argv) {
   }
   let input;
   try {
-    input = await loadExplainInput(inputFile, metadata, core);
+    input = preparePhoto(await decodePhoto(inputFile), metadata, core);
   } catch (err) {
     throw err instanceof UserError ? err : new UserError(err.message);
   }
@@ -170,7 +170,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, classId, t
   written.push(heads);
   let skipped = [];
   if (tree) {
-    const { width, height, rgba } = input.photo;
+    const { width, height, rgba } = input;
     const colours = Array.from({ length: arch.blocks }, (_, b) => colour(arch.blocks > 1 ? b / (arch.blocks - 1) : 0));
     const drawing = treeSvg(tree, { width, height, region: input.region, grid, specialTokens, colours });
     skipped = drawing.skipped;
@@ -184,10 +184,10 @@ async function writeResults(core, { opts, metadata, input, inputFile, classId, t
   }
   if (map) {
     const file = path.join(opts.out, 'attattr.png');
-    const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
+    const rgba = core.overlayOnPhoto(input.rgba, input.width, input.height,
       core.scaled(map, 'positive'), map.shape[0], map.shape[1], input.region, { colormap: opts.colormap, opacity: 0.5 });
     const [low, high] = scaleEnds(core, map, 'positive');
-    await writeCaptionedPng(file, { rgba, height: input.photo.height }, input.photo.width, {
+    await writeCaptionedPng(file, { rgba, height: input.height }, input.width, {
       text: `${label} · ${core.method('attattr').name} · ${scaleWords(core, map, 'positive')}`, legend, low, high,
     });
     written.push(file);
@@ -204,7 +204,7 @@ async function writeResults(core, { opts, metadata, input, inputFile, classId, t
     format: 'vit-relevance-attribution',
     model: metadata.name,
     input: path.basename(inputFile),
-    image: { width: input.photo.width, height: input.photo.height, region: input.region },
+    image: { width: input.width, height: input.height, region: input.region },
     target: { id: classId, label: metadata.labels[classId], prob: pFull },
     top5,
     steps: opts.steps,

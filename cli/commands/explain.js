@@ -10,15 +10,14 @@ import { UserError } from '../../runtime/errors.js';
 import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
-import { explainerGraphFile, metadataPathFor, readMetadata } from '../../runtime/node/open-explainer.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { attributionMaps, attributionMethodsOf } from '../../runtime/attribution-maps.js';
-import { loadExplainer } from '../../runtime/node/index.js';
+import { decodePhoto, loadExplainer, readModel } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
-import { checkBlocksFor, graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
+import { checkBlocksFor, graphMethodIds } from '../../runtime/metadata.js';
 import { nearEqualNote, standingText, unlikelyNote } from '../../runtime/confidence.js';
-import { isNpyPath, loadExplainInput } from '../../runtime/node/explain-input.js';
+import { isNpyPath, preparePhoto } from '../../runtime/node/photo-input.js';
 import { writeCaptionedPng } from '../../runtime/node/png.js';
 import { resolveClass } from '../../runtime/targets.js';
 import { SCALE_CHOICES, scaleFor, scaleEnds, scaleWords } from '../../runtime/map-scale.js';
@@ -154,11 +153,11 @@ async function writeOverlays(core, dir, input, targets, labels, opts) {
     for (const [method, map] of Object.entries(t.maps)) {
       const scale = scaleFor(opts.scale, method, Boolean(t.contrast));
       const colormap = core.colormapFor(scale, opts.colormap);
-      const rgba = core.overlayOnPhoto(input.photo.rgba, input.photo.width, input.photo.height,
+      const rgba = core.overlayOnPhoto(input.rgba, input.width, input.height,
         core.scaled(map, scale), map.shape[0], map.shape[1], input.region, { colormap, opacity: opts.opacity });
       const [low, high] = scaleEnds(core, map, scale);
       const file = path.join(dir, overlayName(labels, t.id, method, t.contrast?.id));
-      await writeCaptionedPng(file, { rgba, height: input.photo.height }, input.photo.width, {
+      await writeCaptionedPng(file, { rgba, height: input.height }, input.width, {
         text: `${what} · ${core.method(method).name} · ${scaleWords(core, map, scale)}`, legend: core.legend(colormap), low, high,
       });
       files.push(file);
@@ -203,9 +202,11 @@ export async function run(argv) {
   // the output folder, the metadata, the classes, the methods and the input itself.
   await prepareOutDir(opts.out, ['maps.json', ...(opts.timings ? [TIMINGS_FILE] : [])]);
   if (!existsSync(opts.model)) throw new UserError(`cannot read model ${opts.model}: no such file`);
-  opts.model = await userStep(() => explainerGraphFile(opts.model)); // a model folder: its index's graph
-  const metadata = await userStep(async () => validateMetadata(
-    await readMetadata(metadataPathFor(opts.model), opts.model), `metadata of ${path.basename(opts.model)}`));
+  // The graph found (a model folder: its index's) and its metadata read and checked, once:
+  // loadExplainer takes them as they are.
+  const model = await userStep(() => readModel(opts.model));
+  const { metadata } = model;
+  opts.model = model.file;
   const wrongKind = kindMismatch(metadata, 'image', path.basename(opts.model, '.onnx'));
   if (wrongKind) throw new UserError(wrongKind, { exitCode: 2 });
   opts.startLayer = await userStep(() => resolveStartLayer(metadata, opts.startLayer, '--start-layer'));
@@ -240,19 +241,23 @@ export async function run(argv) {
   }
   if (attributionMethods.length) await userStep(() => checkAttributionFiles(opts.model, metadata.architecture.blocks));
   await prepareOutDir(opts.out, classIds.filter((id) => id !== null).flatMap((id) => methods.map((m) => overlayName(metadata.labels, id, m, contrastId))));
+  // The photo is read and preprocessed for this model before its graph loads (a wrong
+  // input fails in seconds); open() then takes it as it is.
   let t0 = performance.now();
-  const input = await userStep(() => loadExplainInput(inputFile, metadata, core, { exif: opts.exif, crop: opts.crop }));
+  const prepared = await userStep(async () => preparePhoto(await decodePhoto(inputFile, { exif: opts.exif }), metadata, core, { crop: opts.crop }));
   timings.preprocessMs = ms(t0);
 
   t0 = performance.now();
-  const explainer = await userStep(() => loadExplainer({ model: opts.model, threads: opts.threads, engine: opts.engine }));
+  const explainer = await userStep(() => loadExplainer({ model, threads: opts.threads, engine: opts.engine }));
   timings.loadMs = ms(t0);
+  let input;
   try {
+    input = await userStep(() => explainer.open(prepared));
     // A null class: the predicted class, explained in the run that predicts it. With attattr
     // alone the run still gives the top-5 and the predicted class (raw_attention, the
     // cheapest map, stands in and is dropped).
     const runMethods = explainerMethods.length ? explainerMethods : ['raw_attention'];
-    const out = await userStep(() => explainer.explain({ pixels: input.pixels }, { targets: wanted, methods: runMethods, startLayer: opts.startLayer }));
+    const out = await userStep(() => input.explain({ targets: wanted, methods: runMethods, startLayer: opts.startLayer }));
     if (!explainerMethods.length) for (const t of out.targets) t.maps = {};
     timings.modelMs = Math.round(out.timings.modelMs * 10) / 10;
     const { top5, targets } = out;
@@ -281,7 +286,7 @@ export async function run(argv) {
     const doc = mapsDocument(targets.map(mapsTarget), {
       model: metadata.name,
       input: path.basename(inputFile),
-      image: { width: input.photo.width, height: input.photo.height, region: input.region, source: input.source, exif: input.exif, crop: input.crop },
+      image: { width: input.width, height: input.height, region: input.region, source: input.source, exif: input.exif, crop: input.crop },
       startLayer: opts.startLayer,
       top5,
     });
@@ -304,6 +309,7 @@ export async function run(argv) {
     console.log(`wrote ${file} and ${pngs.length} overlay PNG(s) in ${opts.out} (graph ${timings.modelMs} ms, maps ${timings.relevanceMs} ms)`);
     return 0;
   } finally {
+    input?.close();
     await explainer.close();
   }
 }

@@ -1,36 +1,44 @@
 // @ts-check
 // The public JavaScript API in Node (package entry "vit-relevance/node"; its types are
-// this file's JSDoc): the same loadExplainer/explain/render as the browser entry, on files
-// and Buffers. The CLI's `explain` runs on it. Maps are { shape: [rows, cols], data }.
+// this file's JSDoc): the same loadExplainer, decodePhoto, explainer.open(image, { crop,
+// exif }), explain and render as the browser entry, with the same results, on files and
+// Buffers; readModel checks a model before it loads. The CLI's `explain` runs on it. Maps
+// are { shape: [rows, cols], data }.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../core.js';
-import { resolveClass } from '../targets.js';
-import { graphMethodIds } from '../metadata.js';
-import { createPhotoSessions } from '../explain-session.js';
-import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, resolveStartLayer } from '../explain-request.js';
 import { explainerGraphFile, metadataPathFor, openExplainerFile, readMetadata } from './open-explainer.js';
 import { loadTextExplainer } from './open-text.js';
+import { photoExplainer } from './photo-explainer.js';
+import { decodePhoto as decode } from './photo-input.js';
 import { validateMetadata } from '../metadata.js';
-import { kindMismatch, modelKind } from '../text-metadata.js';
-import { isTextInput } from '../text-input.js';
+import { modelKind } from '../text-metadata.js';
 import { RENDER_SIDE, longSide } from '../render-size.js';
-import { decodeImage, decodeImageBytes } from './image.js';
 export * from '../explain-types.js'; // the shared types: no code
 
 /**
- * @import { ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, RelevanceMap, RenderOptions, TextExplainResult, TextFields } from '../explain-types.js'
+ * @import { ExplainerBase, ExplainOptions, ExplainResult, LoadOptions, OpenOptions, Region, ClassProbability, RelevanceMap, RenderOptions, TextExplainResult, TextFields } from '../explain-types.js'
  */
 
 /**
- * A photo file path, an encoded photo, or an already-normalised input (3·H·W floats).
- * @typedef {string | Uint8Array | { pixels: Float32Array }} NodeImage
+ * A photo file path, an encoded photo, an already-normalised input (3·H·W floats: a
+ * .npy file path, or { pixels }), or either read once by decodePhoto.
+ * @typedef {string | Uint8Array | { pixels: Float32Array } | import('./photo-input.js').DecodedPhoto} NodeImage
  */
 
 /**
- * A photo opened on an image model: explained several times, its tensors kept between.
- * @typedef {{ explain: (options?: ExplainOptions) => Promise<ExplainResult>, close: () => void }} NodePhoto
+ * A photo opened on an image model (open(image, { crop, exif }), as the browser's Photo):
+ * read and preprocessed once, explained several times, its tensors kept between until
+ * close(). name: the file's (null for bytes); rgba, width, height: the photo as decoded
+ * (a tensor: its un-normalised input), for drawing its maps (render({ photo, region }));
+ * pixels: what the model reads (3·H·W normalised values); region: the part of the photo
+ * the model saw; source: 'photo', 'photo (exact size, normalised
+ * only)' or 'tensor'; exif, crop: as read (null for a tensor); top5 and logits once
+ * explained.
+ * @typedef {{ name: string | null, rgba: Uint8Array, width: number, height: number, pixels: Float32Array, region: Region, source: string,
+ *   exif: 'use' | 'ignore' | null, crop: 'center' | 'none' | null, top5: ClassProbability[] | null, logits: Float32Array | null,
+ *   explain: (options?: ExplainOptions) => Promise<ExplainResult>, close: () => void }} NodePhoto
  */
 
 /**
@@ -43,29 +51,35 @@ export * from '../explain-types.js'; // the shared types: no code
 /**
  * An explainer; `kind` (the model's metadata) says whether it reads photos or texts.
  * engine: the onnxruntime that runs ('web': onnxruntime-web, as the page; 'node').
- * explain(input) and open(input): a photo (a file path, bytes, or { pixels }) for an image
- * model; `{ text }` for a text model, or a string (typed as a photo's path here, since the
+ * explain(input, options) and open(input, options): a photo (a file path, bytes, or
+ * { pixels }) for an image model, with the browser's OpenOptions (crop, exif: default
+ * 'center', 'use'); `{ text }` for a text model, or a string (typed as a photo's path here, since the
  * kind is known only once the model has loaded). forward(text): a text model's plain
  * forward pass alone (the benchmark's reference).
  * @typedef {Omit<ExplainerBase<NodeImage>, 'explain'> & { kind: 'image' | 'text', engine: 'web' | 'node',
- *   explain: ((image: NodeImage, options?: ExplainOptions) => Promise<ExplainResult>)
+ *   explain: ((image: NodeImage, options?: ExplainOptions & OpenOptions) => Promise<ExplainResult>)
  *     & ((text: { text: string }, options?: ExplainOptions) => Promise<TextExplainResult>),
- *   open: ((image: NodeImage) => NodePhoto) & ((text: { text: string }) => NodeText),
+ *   open: ((image: NodeImage, options?: OpenOptions) => Promise<NodePhoto>) & ((text: { text: string }) => NodeText),
  *   forward?: (text: string | { text: string }) => Promise<{ logits: Float32Array, modelMs: number }>,
  *   close: () => Promise<void> }} NodeExplainer
  */
 
 /**
+ * A model's explainer graph file and its metadata, read and checked (readModel).
+ * @typedef {{ file: string, metadata: any }} ModelFiles
+ */
+
+/**
  * model: an explainer graph .onnx (metadata .json beside it) or a models folder (default:
- * the package's build/models). engine: 'web', onnxruntime-web as in the page (default);
- * 'node', onnxruntime-node; 'auto'. onProgress hears the graph's bytes once, read.
- * @typedef {Omit<LoadOptions, 'backend'> & { model?: string, engine?: 'web' | 'node' | 'auto' }} NodeLoadOptions
+ * the package's build/models), or what readModel gave. engine: 'web', onnxruntime-web as
+ * in the page (default); 'node', onnxruntime-node; 'auto'. onProgress hears one
+ * ProgressInfo, the graph's bytes once read.
+ * @typedef {Omit<LoadOptions, 'backend'> & { model?: string | ModelFiles, engine?: 'web' | 'node' | 'auto' }} NodeLoadOptions
  */
 
 const DEFAULT_MODELS = fileURLToPath(new URL('../../build/models/', import.meta.url));
 // The default text model's graph (npm run build exports it from bert-mini-sst2-movies).
 export const DEFAULT_TEXT_MODEL = fileURLToPath(new URL('../../build/models/bert-mini-sst2-movies.onnx', import.meta.url));
-const now = () => performance.now();
 let corePromise = null;
 const sharedCore = () => (corePromise ??= loadCore());
 
@@ -73,29 +87,18 @@ function abortIf(signal) {
   if (signal?.aborted) throw signal.reason ?? new DOMException('the request was aborted', 'AbortError');
 }
 
-// Photos are equal when the model sees the same pixels of the same region (pixels: the
-// core's { data, shape }, or the caller's Float32Array).
-function samePhoto(a, b) {
-  const { region: r } = a;
-  const { region: q } = b;
-  if (Boolean(r) !== Boolean(q) || (r && ['x', 'y', 'width', 'height'].some((k) => r[k] !== q[k]))) return false;
-  const p = a.pixels.data ?? a.pixels;
-  const o = b.pixels.data ?? b.pixels;
-  if (p.length !== o.length) return false;
-  for (let i = 0; i < p.length; i++) if (p[i] !== o[i]) return false;
-  return true;
-}
-
-// image: a file path, an encoded photo (Buffer / Uint8Array), or { pixels } already
-// normalised (Float32Array of 3·H·W, as a .npy tensor holds).
-async function openPhoto(photoSessions, image) {
-  if (isTextInput(image)) throw new Error(kindMismatch(photoSessions.metadata, 'text'));
-  if (image?.pixels instanceof Float32Array) return { photo: photoSessions.pixelsPhoto(image.pixels), width: null, height: null };
-  let decoded;
-  if (typeof image === 'string') decoded = await decodeImage(image);
-  else if (image instanceof Uint8Array) decoded = await decodeImageBytes(image, 'the image buffer');
-  else throw new Error('image must be a file path, a Buffer / Uint8Array of an encoded photo, or { pixels: Float32Array }');
-  return { photo: photoSessions.openPhoto(decoded.rgba, decoded.width, decoded.height), width: decoded.width, height: decoded.height };
+/**
+ * A model found and its metadata read and checked, before any graph opens: what a caller
+ * checks its requests against (the CLI: classes, methods, blocks) and then hands to
+ * loadExplainer as `model`, which reads nothing twice. model: as loadExplainer's.
+ * @param {string} [model]
+ * @returns {Promise<ModelFiles>}
+ */
+export async function readModel(model = DEFAULT_MODELS) {
+  const file = await explainerGraphFile(model);
+  // The kind of model decides what it explains: photos, or texts (runtime/node/open-text.js).
+  const metadata = validateMetadata(await readMetadata(metadataPathFor(file), file), `metadata of ${path.basename(file)}`);
+  return { file, metadata };
 }
 
 /**
@@ -104,92 +107,31 @@ async function openPhoto(photoSessions, image) {
  */
 export async function loadExplainer({ model = DEFAULT_MODELS, engine = 'web', threads, onProgress, signal } = {}) {
   abortIf(signal);
-  const file = await explainerGraphFile(model);
-  // The kind of model decides what it explains: photos, or texts (runtime/node/open-text.js).
-  const metadata = validateMetadata(await readMetadata(metadataPathFor(file), file), `metadata of ${path.basename(file)}`);
+  const { file, metadata } = typeof model === 'string' ? await readModel(model) : model;
   const bytes = statSync(file).size;
   if (modelKind(metadata) === 'text') {
     const text = await loadTextExplainer({ onnxPath: file, metadata, core: await sharedCore(), engine, threads });
-    onProgress?.(bytes, bytes);
+    onProgress?.({ status: 'progress', loaded: bytes, total: bytes, phases: [] });
     return /** @type {NodeExplainer} */ (/** @type {unknown} */ (text));
   }
   const [core, explainer] = await Promise.all([sharedCore(), openExplainerFile(file, { threads, engine, split: true, metadata })]);
-  onProgress?.(bytes, bytes);
+  onProgress?.({ status: 'progress', loaded: bytes, total: bytes, phases: [] });
   if (signal?.aborted) {
     await explainer.release();
     abortIf(signal);
   }
-  const photoSessions = createPhotoSessions({ explainer, core });
-  // The last photo explained, kept with its tensors: asking again for the same photo (other
-  // classes, methods, start layers) reuses them, and with the split graphs its first repeat
-  // caches its class-independent tensors, so that each class after costs the class graph
-  // alone (a class switch, as in the page), not the whole explainer graph.
-  let last = null;
-  const reuse = (opened) => {
-    if (last && samePhoto(last.photo, opened.photo)) return { ...opened, photo: last.photo, repeated: true };
-    if (last) photoSessions.closePhoto(last.photo);
-    last = opened;
-    return { ...opened, repeated: false };
-  };
-  const photoExplainer = {
-    kind: 'image',
-    metadata,
-    methods: graphMethodIds(core, metadata), // attattr runs the attribution graphs (vit-relevance attribute)
-    method: (id) => core.method(id),
-    engine: explainer.engine,
-    classId: (spec) => resolveClass(metadata, spec),
-    label: (id) => metadata.labels[id],
-    // → { top5, targets: [{ id, label, prob, rank, contrast?, maps }], region, width, height, timings }
-    /** @param {NodeImage} image @param {ExplainOptions} [options] */
-    async explain(image, { targets, methods, startLayer = 0, signal: explainSignal } = {}) {
-      const started = now();
-      const wanted = resolveTargets(metadata, targets);
-      const list = checkMethods(methods, core.explainerMethodIds);
-      const start = resolveStartLayer(metadata, startLayer);
-      abortIf(explainSignal);
-      const { photo, width, height, repeated } = reuse(await openPhoto(photoSessions, image));
-      const preprocessMs = now() - started;
-      try {
-        // A failed caching leaves explain() the single graph.
-        const caching = repeated && !photo.cache ? photoSessions.cachePhoto(photo) : null;
-        const cachingMs = (caching && (await caching.catch(() => null))?.modelMs) ?? 0;
-        // The predicted class comes from the same run as its maps (a repeated photo knows it).
-        const wantsPredicted = wanted.some((t) => t.class === null);
-        const known = wantsPredicted && photo.logits ? photoSessions.top5(photo)[0].id : null;
-        const predicted = wantsPredicted && known === null ? await photoSessions.predict(photo, { methods: list }) : null;
-        abortIf(explainSignal);
-        const resolved = wantsPredicted ? withPredicted(wanted, predicted?.target.class ?? known) : wanted;
-        const { results, timings } = await photoSessions.explain(photo, resolved, { methods: list, startLayer: start });
-        const modelMs = cachingMs + (predicted?.modelMs ?? 0) + timings.modelMs;
-        return {
-          top5: top5Of(metadata, photoSessions.top5(photo)),
-          targets: results.map(({ target, maps }) => resultTarget(metadata, target, maps, list, photo.logits)),
-          region: photo.region,
-          width,
-          height,
-          timings: { preprocessMs, modelMs, relevanceMs: timings.relevanceMs, totalMs: now() - started },
-        };
-      } catch (err) {
-        if (last?.photo === photo) last = null;
-        photoSessions.closePhoto(photo);
-        throw err;
-      }
-    },
-    // A photo to explain several times (the text models' open(text), for photos): its
-    // tensors are kept between explanations as for a photo explained again.
-    open: (image) => {
-      if (isTextInput(image)) throw new Error(kindMismatch(metadata, 'text'));
-      return { explain: (options) => photoExplainer.explain(image, options), close: () => {} };
-    },
-    close: () => {
-      if (last) photoSessions.closePhoto(last.photo);
-      last = null;
-      return photoSessions.close();
-    },
-  };
+  const photos = photoExplainer({ explainer, core, metadata });
   // Typed as both kinds' explainer (NodeExplainer's overloads); this one reads photos.
-  return /** @type {NodeExplainer} */ (/** @type {unknown} */ (photoExplainer));
+  return /** @type {NodeExplainer} */ (/** @type {unknown} */ (photos));
 }
+
+/**
+ * Reads a photo once for the explainers that open it, as the browser's decodePhoto: a
+ * photo file or its bytes decoded (EXIF orientation as `exif` says: 'use', the default, or
+ * 'ignore'), a .npy file read; explainer.open(decoded, { crop }) then preprocesses it.
+ * @type {(image: NodeImage, options?: { exif?: 'use' | 'ignore' }) => Promise<import('./photo-input.js').DecodedPhoto>}
+ */
+export const decodePhoto = decode;
 
 // A pixel map's patch map (attnlrp, cp_lrp, lrp_full; METHODS.md): the sum of the map over
 // each patch of grid = [rows, cols] (the model's metadata.architecture.grid), signed.

@@ -48,7 +48,7 @@ export async function bundleScripts({ webDir, outDir }) {
     target: TARGET,
     minify: true,
     sourcemap: 'linked',
-    external: ['node:*'], // runtime/core.js's Node branch, never taken in a browser
+    external: ['node:*'], // runtime/core-module.js's Node branch, never taken in a browser
     plugins: [otherEntries],
     logLevel: 'silent',
     metafile: true,

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LARGE_WEIGHTS_BYTES } from '../../runtime/explainer.js';
+import { LARGE_WEIGHTS_BYTES } from '../../runtime/session-options.js';
 import { skipReason, startSite, launch, openPage, sample, waitForHeat, choosePhoto, copiedMap, paths } from './harness.js';
 import { pearson } from './reference.js';
 

@@ -35,7 +35,8 @@ test('a prepared explainer: the prediction comes before the maps, and an aborted
     const { loadExplainer, decodePhoto } = window.__api;
     const events = [];
     const phases = new Set();
-    const explainer = await loadExplainer({ prepare: true, onProgress: (l, t, p) => p.forEach((x) => phases.add(x)) });
+    const statuses = new Set();
+    const explainer = await loadExplainer({ prepare: true, onProgress: (info) => { statuses.add(info.status); if (info.status === 'progress') info.phases.forEach((x) => phases.add(x)); } });
     const blob = await (await fetch('samples/catdog.png')).blob();
     const photo = await explainer.open(await decodePhoto(blob));
     const first = await photo.explain({ onPrediction: (p) => events.push(['prediction', p.top5[0].id, p.logits.length, p.predictedBy]) });
@@ -45,7 +46,7 @@ test('a prepared explainer: the prediction comes before the maps, and an aborted
     const stale = photo.explain({ targets: [282], signal: controller.signal }).then(() => 'resolved', (e) => e.name);
     controller.abort();
     const next = await photo.explain({ targets: [282] });
-    const out = { events, phases: [...phases], stale: await stale, next: next.targets[0].id, shape: next.targets[0].maps.transformer_attribution.shape, load: explainer.load };
+    const out = { events, phases: [...phases], statuses: [...statuses], stale: await stale, next: next.targets[0].id, shape: next.targets[0].maps.transformer_attribution.shape, load: explainer.load };
     photo.close();
     explainer.close();
     return out;
@@ -55,6 +56,9 @@ test('a prepared explainer: the prediction comes before the maps, and an aborted
   assert.equal(r.events[0][2], 1000, 'every class\'s logit');
   assert.equal(r.events[1][1], 243);
   assert.ok(r.phases.includes('fetch') && r.phases.includes('compile'), r.phases.join(','));
+  // One callback hears the load and the Worker's notices: its default graph opened (or
+  // failed to) before the photo's request ran, in the Worker's queue.
+  assert.ok(r.statuses.includes('progress') && r.statuses.includes('explainer-ready'), r.statuses.join(','));
   assert.equal(r.stale, 'AbortError');
   assert.equal(r.next, 282);
   assert.deepEqual(r.shape, [14, 14]);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { splitArgv } from '../../cli/commands/explain.js';
-import { checkInputTensor, tensorToRgba, isNpyPath } from '../../runtime/node/explain-input.js';
+import { checkInputTensor, tensorToRgba, isNpyPath } from '../../runtime/node/photo-input.js';
 
 test('splitArgv collects the input and every --class, passes the rest on', () => {
   const r = splitArgv(['photo.jpg', '--model', 'm.onnx', '--class', '243', '--class=tiger cat', '--out', 'o', '--threads', '2']);

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
-import { createPhotoSessions } from '../../runtime/explain-session.js';
+import { createPhotoCache } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { tinyExplainerOnnx, tinyMetadata, TINY } from './explainer-fixture.js';
 import { coreBuilt } from './explain-support.js';
@@ -32,7 +32,7 @@ after(() => ex?.release());
 const explain = (sessions, photo, target) => sessions.explain(photo, [target], { methods });
 
 test('classes kept within the byte budget, the least recently used re-run', { skip }, async () => {
-  const sessions = createPhotoSessions({ explainer: ex, core, tensorCacheBytes: 2.5 * CLASS_BYTES });
+  const sessions = createPhotoCache({ explainer: ex, core, tensorCacheBytes: 2.5 * CLASS_BYTES });
   const photo = sessions.pixelsPhoto(pixels);
   const other = sessions.pixelsPhoto(pixels);
   await explain(sessions, photo, { class: 0 });
@@ -55,7 +55,7 @@ test('classes kept within the byte budget, the least recently used re-run', { sk
 });
 
 test('a contrast whose two classes do not fit the budget together is still whole', { skip }, async () => {
-  const sessions = createPhotoSessions({ explainer: ex, core, tensorCacheBytes: CLASS_BYTES });
+  const sessions = createPhotoCache({ explainer: ex, core, tensorCacheBytes: CLASS_BYTES });
   const photo = sessions.pixelsPhoto(pixels);
   const { results } = await sessions.explain(photo, [{ class: 1, contrast: 2 }, { class: 3 }], { methods });
   const [contrast, plain] = results;
@@ -69,6 +69,6 @@ test('a contrast whose two classes do not fit the budget together is still whole
 
 test('a budget that is not a byte count is refused before anything is kept', { skip }, () => {
   for (const bad of [NaN, -1, '192 MB', Infinity]) {
-    assert.throws(() => createPhotoSessions({ explainer: ex, core, tensorCacheBytes: bad }), /tensorCacheBytes must be a number of bytes, 0 or more/);
+    assert.throws(() => createPhotoCache({ explainer: ex, core, tensorCacheBytes: bad }), /tensorCacheBytes must be a number of bytes, 0 or more/);
   }
 });

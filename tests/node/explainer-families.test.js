@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
-import { createPhotoSessions } from '../../runtime/explain-session.js';
+import { createPhotoCache } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds, tokenLayout } from '../../runtime/metadata.js';
 import { graphIoNames } from '../../runtime/onnx-io.js';
@@ -131,7 +131,7 @@ test('one session: the last photo keeps its denominators for its class switches'
   const { metadata } = ex;
   const given = [];
   const recorded = { metadata, canCachePhoto: ex.canCachePhoto, explain: (p, rows, o) => { given.push(Boolean(o.denominators)); return ex.explain(p, rows, o); } };
-  const sessions = createPhotoSessions({ explainer: recorded, core });
+  const sessions = createPhotoCache({ explainer: recorded, core });
   const methods = ['transformer_attribution'];
   try {
     const pixels = (await readNpyFile(goldenInput)).data;

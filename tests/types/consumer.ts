@@ -1,12 +1,12 @@
 // A consumer of the public API, type-checked (tsc --noEmit, tests/node/api.test.js)
 // against the declarations the package ships, through its own "exports".
-import { loadExplainer, render, runtimeStats, decodePhoto, type ExplainResult, type LoadPhase, type MethodId, type MethodInfo, type Prediction, type Notice } from 'vit-relevance';
-import { loadExplainer as loadInNode, render as renderInNode } from 'vit-relevance/node';
+import { loadExplainer, render, runtimeStats, decodePhoto, type ExplainResult, type LoadPhase, type MethodId, type MethodInfo, type Prediction, type BrowserProgressInfo } from 'vit-relevance';
+import { loadExplainer as loadInNode, render as renderInNode, decodePhoto as decodeInNode, readModel } from 'vit-relevance/node';
 import 'vit-relevance/element';
 
 export async function inThePage(file: File): Promise<ImageData> {
   const phasesSeen: LoadPhase[] = [];
-  const explainer = await loadExplainer({ model: 'models/', onProgress: (loaded, total, phases) => { phasesSeen.push(...phases); console.log(loaded / total); } });
+  const explainer = await loadExplainer({ model: 'models/', onProgress: (info) => { if (info.status === 'progress') { phasesSeen.push(...info.phases); console.log(info.loaded / info.total); } } });
   // @ts-expect-error: a load phase is one of the Worker's (web/lib/load-phases.js)
   const phase: LoadPhase = 'downloading';
   // Every method of the core's registry is a MethodId, and nothing else is.
@@ -48,8 +48,13 @@ export async function inThePage(file: File): Promise<ImageData> {
 // What the page uses: an early Worker, prepared sessions, notices, a decoded photo with its
 // crop and EXIF options, the prediction before the maps, abort, attribution, timed forwards.
 export async function asThePage(file: File, worker: Worker): Promise<number> {
-  const notices: Notice['type'][] = [];
-  const explainer = await loadExplainer({ model: { base: 'https://example.org/models/', entry: { name: 'm' } }, prepare: true, worker, onNotice: (n) => notices.push(n.type) });
+  const statuses: BrowserProgressInfo['status'][] = [];
+  const explainer = await loadExplainer({ model: { base: 'https://example.org/models/', entry: { name: 'm' } }, prepare: true, worker, onProgress: (info) => {
+    statuses.push(info.status);
+    if (info.status === 'photo-cached') console.log(info.photo.name, info.modelMs);
+    // @ts-expect-error: only a photo's reports name a photo
+    if (info.status === 'explainer-ready') console.log(info.photo);
+  } });
   const decoded = await decodePhoto(file, { exif: 'ignore' });
   // @ts-expect-error: exif is 'use' or 'ignore'
   await decodePhoto(file, { exif: 'rotate' });
@@ -62,16 +67,23 @@ export async function asThePage(file: File, worker: Worker): Promise<number> {
   const { class: explained, prob } = await photo.attribute({ class: 'tiger cat', blocks: [0], steps: 2, onBlock: ({ attr, done, total }) => console.log(attr.length, done / total) });
   const times: number[] = await photo.timeForward(3);
   const again = await explainer.open(photo); // another explainer's photo opens as decoded
-  console.log(notices, predicted, result.targets[0].id, explained, prob, photo.logits?.length, decoded.original.width, explainer.load.compileMs);
+  console.log(statuses, predicted, result.targets[0].id, explained, prob, photo.logits?.length, decoded.original.width, explainer.load.compileMs);
   again.close();
   explainer.close();
   return times.length;
 }
 
 export async function inNode(): Promise<number> {
-  const explainer = await loadInNode({ model: 'build/models', engine: 'web' });
-  const result = await explainer.explain('catdog.png', { targets: [explainer.classId('n02108422')] });
+  const explainer = await loadInNode({ model: await readModel('build/models'), engine: 'web', onProgress: (info) => console.log(info.status) });
+  const result = await explainer.explain('catdog.png', { targets: [explainer.classId('n02108422')], crop: 'none', exif: 'ignore' });
+  // The browser's open(image, { crop, exif }), the same options, the same result.
+  const photo = await explainer.open(await decodeInNode('catdog.png', { exif: 'use' }), { crop: 'center' });
+  // @ts-expect-error: crop is 'center' or 'none'
+  await explainer.open('catdog.png', { crop: 'middle' });
+  const again: typeof result = await photo.explain({ targets: [243] });
+  const drawn = await renderInNode(again.targets[0].maps.transformer_attribution, { photo, region: photo.region });
+  photo.close();
   const { data, width } = await renderInNode(result.targets[0].maps.transformer_attribution, { size: 224 });
   await explainer.close();
-  return data.length / width;
+  return data.length / width + drawn.width;
 }

@@ -3,7 +3,7 @@
 // open in the page's shared inference Worker (web/lib/shared-runtime.js); its photos
 // (./photo.js) keep their tensors there between explanations.
 import { sharedClient, openSharedModel, hold, listenToNotices } from '../lib/shared-runtime.js';
-import { REQUEST, REPLY, NOTICE } from '../lib/protocol.js';
+import { REQUEST, REPLY, NOTICE, replyOf } from '../lib/protocol.js';
 import { resolveClass } from 'vit-relevance/runtime/targets.js';
 import { openPhoto, photoOfImageId, abortError } from './photo.js';
 import { KeptText } from './text.js';
@@ -27,15 +27,28 @@ const untilAborted = (signal) => new Promise((_, reject) => {
   signal.addEventListener('abort', () => reject(abortError()), { once: true });
 });
 
-// The Worker's notices as the API tells them: its photo id → the Photo.
-function noticeOf(msg) {
-  if (msg.type === NOTICE.EXPLAINER_READY) return { type: msg.type, ms: msg.ms };
-  if (msg.type === NOTICE.SESSIONS_READY) return { type: msg.type };
+// A Worker's notice (web/lib/protocol.js) as the API tells it, a ProgressInfo: its photo
+// id → the Photo; null for a photo this page no longer holds.
+/** @param {import('../lib/protocol.js').Notice} msg @returns {import('../vit-relevance.js').BrowserProgressInfo | null} */
+function progressOfNotice(msg) {
+  if (msg.type === NOTICE.EXPLAINER_READY) return { status: msg.type, ms: msg.ms };
+  if (msg.type === NOTICE.SESSIONS_READY) return { status: msg.type };
   const photo = photoOfImageId(msg.imageId);
   if (!photo) return null;
-  if (msg.type === NOTICE.PHOTO_CACHED) return { type: msg.type, photo, modelMs: msg.timings.modelMs };
-  if (msg.type === NOTICE.PHOTO_CACHE_FAILED) return { type: msg.type, photo, message: msg.message };
-  return null;
+  if (msg.type === NOTICE.PHOTO_CACHED) return { status: msg.type, photo, modelMs: msg.timings.modelMs };
+  return { status: msg.type, photo, message: msg.message };
+}
+
+// Who hears the load's progress and who the notices: onProgress both, or, in the old form
+// (onNotice given), onProgress(loaded, total, phases) and onNotice({ type, ... }).
+/** @param {import('../vit-relevance.js').BrowserLoadOptions} options */
+function progressListeners({ onProgress, onNotice }) {
+  if (!onNotice) return { progress: onProgress, notice: onProgress };
+  const positional = /** @type {any} */ (onProgress);
+  return {
+    progress: positional && ((info) => positional(info.loaded, info.total, info.phases)),
+    notice: (info) => onNotice({ type: info.status, ...info }),
+  };
 }
 
 /**
@@ -43,7 +56,9 @@ function noticeOf(msg) {
  * @param {import('../vit-relevance.js').BrowserLoadOptions} [options]
  * @returns {Promise<import('../vit-relevance.js').Explainer>}
  */
-export async function loadExplainer(site, { model, backend = 'wasm', threads, prepare = false, verify = false, worker, onProgress, onNotice, signal } = {}) {
+export async function loadExplainer(site, options = {}) {
+  const { model, backend = 'wasm', threads, prepare = false, verify = false, worker, signal } = options;
+  const hear = progressListeners(options);
   if (signal?.aborted) throw abortError();
   const release = hold();
   // A load aborted while under way ends the Worker's work where nothing else holds it.
@@ -51,7 +66,7 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
   signal?.addEventListener('abort', onAbort, { once: true });
   let ready;
   try {
-    const opening = openSharedModel(site, { model, backend, threads, prepare, verify, worker, onProgress });
+    const opening = openSharedModel(site, { model, backend, threads, prepare, verify, worker, onProgress: hear.progress });
     ready = await (signal ? Promise.race([opening, untilAborted(signal)]) : opening);
   } catch (err) {
     release(false);
@@ -60,7 +75,7 @@ export async function loadExplainer(site, { model, backend = 'wasm', threads, pr
     signal?.removeEventListener('abort', onAbort);
   }
   const client = sharedClient(site);
-  const stopNotices = onNotice ? listenToNotices((msg) => { const n = noticeOf(msg); if (n) onNotice(n); }) : () => {};
+  const stopNotices = hear.notice ? listenToNotices((msg) => { const info = progressOfNotice(msg); if (info) hear.notice(info); }) : () => {};
   const photos = []; // opened and not yet closed
   const { metadata } = ready;
   // The core's method registry: { id, name, shortName, description, paper, ... }.
@@ -123,7 +138,8 @@ function openInput(client, model, input, options) {
  * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string, attribution: { blocks: number, states: number } }>}
  */
 export async function runtimeStats(site) {
-  const { replies } = await sharedClient(site).request(REQUEST.STATS);
-  const { sessions, graphRuns, photos, workerId, attribution } = replies.find((m) => m.type === REPLY.STATS);
+  const answer = await sharedClient(site).request(REQUEST.STATS);
+  if (answer.stale === true) throw new Error('the Worker was ended before it answered');
+  const { sessions, graphRuns, photos, workerId, attribution } = replyOf(answer.replies, REPLY.STATS);
   return { sessions, graphRuns, photos, workerId, attribution };
 }

@@ -3,7 +3,8 @@
 // web/vit-relevance.js): other targets, methods and start layers reuse its tensors (and
 // with the split graphs, a class switch runs the target graph alone). Photos opened from
 // the same URL on the same model are one photo, counted: the last close() frees it.
-import { REQUEST, REPLY } from '../lib/protocol.js';
+import { REQUEST, REPLY, replyOf } from '../lib/protocol.js';
+/** @import { Reply, RequestBody } from '../lib/protocol.js' */
 import { decodeImage } from '../lib/image-source.js';
 import { rgbaOf } from '../lib/image-input.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, contrastBlocker, resolveStartLayer } from 'vit-relevance/runtime/explain-request.js';
@@ -18,6 +19,7 @@ const byImageId = new Map();
 export const photoOfImageId = (id) => byImageId.get(id) ?? null;
 
 export class KeptPhoto {
+  /** @type {import('../lib/worker-client.js').WorkerClient} */
   #client;
   #model;
   #imageId = null;
@@ -28,6 +30,8 @@ export class KeptPhoto {
   #onFree;
   // model: the explainer's { modelKey, metadata, methods, method, backend, backendNote, prepare };
   // decoded: web/lib/image-source.js's; crop: the model's input ('center' or 'none').
+  /** @param {import('../lib/worker-client.js').WorkerClient} client @param {any} model @param {any} decoded
+   * @param {{ crop?: 'center' | 'none', onFree?: () => void }} [options] */
   constructor(client, model, decoded, { crop = 'center', onFree = () => {} } = {}) {
     this.#client = client;
     this.#model = model;
@@ -50,10 +54,16 @@ export class KeptPhoto {
     return this;
   }
 
-  /** @param {string} type @param {object} body @param {{ signal?: AbortSignal, transfer?: Transferable[], onEvent?: (msg: any) => void }} [options] */
+  /**
+   * A request to the Worker → its replies; stale (aborted, or the photo released) throws.
+   * @template {RequestBody['type']} T
+   * @param {T} type @param {Omit<Extract<RequestBody, { type: T }>, 'type'>} body
+   * @param {{ signal?: AbortSignal, transfer?: Transferable[], onEvent?: (msg: Reply) => void }} [options]
+   * @returns {Promise<Reply[]>}
+   */
   async #ask(type, body, { signal, transfer = [], onEvent } = {}) {
     const r = await this.#client.request(type, body, { signal, transfer, onEvent });
-    if (r.stale) throw signal?.aborted ? abortError() : new Error('the photo was released');
+    if (r.stale === true) throw signal?.aborted ? abortError() : new Error('the photo was released');
     return r.replies;
   }
 
@@ -68,6 +78,7 @@ export class KeptPhoto {
     // The decoder's bytes go to the Worker; an analysis again reads them back from the bitmap.
     const rgba = this.#decoded.rgba ?? rgbaOf(this.bitmap);
     this.#decoded.rgba = null;
+    /** @param {Reply} msg */
     const onEvent = (msg) => {
       if (msg.type !== REPLY.PREDICTION) return;
       this.#imageId = imageId;
@@ -81,7 +92,7 @@ export class KeptPhoto {
       modelKey: this.#model.modelKey, imageId, rgba: rgba.buffer, width: this.width, height: this.height,
       methods, startLayer, photoGraph: !this.#model.prepare, crop: this.#crop,
     }, { signal, transfer: [rgba.buffer], onEvent });
-    return { prediction: replies.find((m) => m.type === REPLY.PREDICTION), maps: replies.find((m) => m.type === REPLY.MAPS) };
+    return { prediction: replyOf(replies, REPLY.PREDICTION), maps: replyOf(replies, REPLY.MAPS) };
   }
 
   // A contrast leaves out the methods that cannot contrast, and says so in `notes`; when
@@ -107,6 +118,7 @@ export class KeptPhoto {
     const timings = /** @type {import('../vit-relevance.js').BrowserExplainResult['timings']} */ ({});
     const started = now();
     const results = new Map();
+    /** @param {import('../lib/protocol.js').MapsReply} msg */
     const keep = (msg) => { for (const r of msg.results) results.set(`${r.target.class}|${r.target.contrast}`, r.maps); Object.assign(timings, msg.timings); };
     while (this.#imageId === null) {
       if (this.#analyzing) {
@@ -128,7 +140,7 @@ export class KeptPhoto {
     const missing = all.filter((t) => !results.has(`${t.class}|${t.contrast}`));
     if (missing.length) {
       const replies = await this.#ask(REQUEST.EXPLAIN, { imageId: this.#imageId, targets: missing, methods: list, startLayer }, { signal });
-      keep(replies.find((m) => m.type === REPLY.MAPS));
+      keep(replyOf(replies, REPLY.MAPS));
     }
     timings.totalMs = now() - started;
     return {
@@ -159,6 +171,7 @@ export class KeptPhoto {
     const imageId = await this.#analysed(signal);
     const target = id ?? this.top5?.[0].id;
     let prob = null;
+    /** @param {Reply} msg */
     const onEvent = (msg) => {
       if (msg.type === REPLY.ATTRIBUTION_START) prob = msg.prob;
       if (msg.type === REPLY.ATTRIBUTION_BLOCK) {
@@ -174,7 +187,7 @@ export class KeptPhoto {
   async timeForward(runs = 5) {
     if (!this.#model.prepare) throw new Error('timeForward needs an explainer loaded with prepare: true (its plain forward graph)');
     const imageId = await this.#analysed();
-    return (await this.#ask(REQUEST.BENCH, { imageId, runs })).find((m) => m.type === REPLY.BENCH).times;
+    return replyOf(await this.#ask(REQUEST.BENCH, { imageId, runs }), REPLY.BENCH).times;
   }
 
   // Frees the photo's tensors in the Worker once its last holder closes it.

@@ -4,7 +4,8 @@
 // it between explanations as it keeps a photo: other classes, methods and start layers
 // reuse its tensors. Its tokens, offsets, words and prediction are known after the first
 // explain(), as a photo's prediction is.
-import { REQUEST, REPLY } from '../lib/protocol.js';
+import { REQUEST, REPLY, replyOf } from '../lib/protocol.js';
+/** @import { Reply, RequestBody } from '../lib/protocol.js' */
 import { checkText } from 'vit-relevance/runtime/text-input.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resolveStartLayer, textTarget } from 'vit-relevance/runtime/explain-request.js';
 import { abortError, nextImageId } from './photo.js';
@@ -13,6 +14,7 @@ const now = () => performance.now();
 const keyOf = (t) => `${t.class}|${t.contrast}`;
 
 export class KeptText {
+  /** @type {import('../lib/worker-client.js').WorkerClient} */
   #client;
   #model;
   #imageId = null;
@@ -33,16 +35,23 @@ export class KeptText {
     /** @type {Float32Array | null} */ this.logits = null;
   }
 
-  /** @param {string} type @param {object} body @param {{ signal?: AbortSignal, onEvent?: (msg: any) => void }} [options] */
+  /**
+   * A request to the Worker → its replies; stale (aborted, or the text released) throws.
+   * @template {RequestBody['type']} T
+   * @param {T} type @param {Omit<Extract<RequestBody, { type: T }>, 'type'>} body
+   * @param {{ signal?: AbortSignal, onEvent?: (msg: Reply) => void }} [options]
+   * @returns {Promise<Reply[]>}
+   */
   async #ask(type, body, { signal, onEvent } = {}) {
     const r = await this.#client.request(type, body, { signal, onEvent });
-    if (r.stale) throw signal?.aborted ? abortError() : new Error('the text was released');
+    if (r.stale === true) throw signal?.aborted ? abortError() : new Error('the text was released');
     return r.replies;
   }
 
   // Tokens, prediction and the predicted class's maps, once per text.
   async #analyze(methods, startLayer, signal) {
     const imageId = nextImageId();
+    /** @param {Reply} msg */
     const onEvent = (msg) => {
       if (msg.type === REPLY.TOKENS) Object.assign(this, { tokens: msg.tokens, ids: msg.ids, offsets: msg.offsets, words: msg.words, truncated: msg.truncated, notice: msg.notice });
       if (msg.type === REPLY.PREDICTION) {
@@ -52,7 +61,7 @@ export class KeptText {
       }
     };
     const replies = await this.#ask(REQUEST.ANALYZE_TEXT, { modelKey: this.#model.modelKey, imageId, text: this.text, methods, startLayer }, { signal, onEvent });
-    return replies.find((m) => m.type === REPLY.MAPS);
+    return replyOf(replies, REPLY.MAPS);
   }
 
   /** @param {import('vit-relevance/runtime/explain-types.js').ExplainOptions} [options] */
@@ -64,6 +73,7 @@ export class KeptText {
     const started = now();
     const timings = /** @type {any} */ ({});
     const results = new Map();
+    /** @param {import('../lib/protocol.js').MapsReply} msg */
     const keep = (msg) => { for (const r of msg.results) results.set(keyOf(r.target), r); Object.assign(timings, msg.timings); };
     while (this.#imageId === null) {
       if (!this.#analyzing) this.#analyzing = this.#analyze(list, start, signal).finally(() => { this.#analyzing = null; });
@@ -73,7 +83,7 @@ export class KeptText {
     const missing = all.filter((t) => !results.has(keyOf(t)));
     if (missing.length) {
       const replies = await this.#ask(REQUEST.EXPLAIN, { imageId: this.#imageId, targets: missing, methods: list, startLayer: start }, { signal });
-      keep(replies.find((m) => m.type === REPLY.MAPS));
+      keep(replyOf(replies, REPLY.MAPS));
     }
     timings.totalMs = now() - started;
     const notes = [this.#model.backendNote, this.notice].filter(Boolean);
@@ -104,7 +114,7 @@ export class KeptText {
   async timeForward(runs = 5) {
     if (!this.#model.prepare) throw new Error('timeForward needs an explainer loaded with prepare: true (its plain forward graph)');
     if (this.#imageId === null) await this.explain();
-    return (await this.#ask(REQUEST.BENCH, { imageId: this.#imageId, runs })).find((m) => m.type === REPLY.BENCH).times;
+    return replyOf(await this.#ask(REQUEST.BENCH, { imageId: this.#imageId, runs }), REPLY.BENCH).times;
   }
 
   // Frees the text's tensors in the Worker.

@@ -1,8 +1,12 @@
+// @ts-check
 // The message protocol between the page's side (web/lib/worker-client.js) and the
 // inference Worker (web/worker.js): every request and reply, in one place. Each request
 // carries a numbered `id`; every reply to it carries the same id and the last one is
 // `done`, `stale` or `error`. Replies with id 0 are notices that belong to no request.
-// Maps travel as { shape: [rows, cols], data } (row-major Float32Array).
+// Maps travel as { shape: [rows, cols], data } (row-major Float32Array). The messages'
+// types are the discriminated unions Request, Reply and Notice below (typedefs, checked by
+// tsc against the Worker's switch, web/worker.js, and its client, web/lib/worker-client.js,
+// and the API, web/api/); the constants name their `type`s.
 
 /** @typedef {{ x: number, y: number, width: number, height: number }} Region */
 /** @typedef {{ class: number, contrast?: number }} Target  a class, or "the class rather than the contrast class" */
@@ -12,8 +16,10 @@
  * A models/index.json entry: the graph files, relative to the models folder.
  * @typedef {{ name: string, onnx: string, metadata: string, bytes?: number,
  *   forward_onnx?: string, forward_bytes?: number,
- *   split?: { graph: string, photo: string, target: string, forward?: string, weights: string, bytes: number },
- *   sha256?: Object<string, string> }} ModelEntry  sha256: each named file's hash (web/lib/model-fetch.js)
+ *   split?: { graph: string, photo: string, target: string, forward?: string, weights: string, bytes: number,
+ *     families?: Object<string, string> },
+ *   sha256?: Object<string, string>, kind?: 'image' | 'text', vocab?: string }} ModelEntry  sha256: each named file's hash
+ *   (web/lib/model-fetch.js); families: each method family's graph (models/exporter/families.py)
  */
 
 export const REQUEST = Object.freeze({
@@ -109,8 +115,76 @@ export const NOTICE = Object.freeze({
   EXPLAINER_READY: 'explainer-ready',
 });
 
+/**
+ * The requests, each as the Worker receives it: the client adds `id` and `supersede`.
+ * @typedef {{ id: number, supersede?: boolean }} Numbered
+ * @typedef {{ type: 'init', model: ModelEntry, base: string, backend: 'wasm' | 'webgpu', threads?: number,
+ *   prepare?: boolean, verify?: boolean }} InitRequest
+ * @typedef {{ type: 'analyze', modelKey: string, imageId: number, rgba: ArrayBuffer, width: number, height: number,
+ *   methods: string[], startLayer: number, photoGraph?: boolean, crop?: 'center' | 'none' }} AnalyzeRequest
+ * @typedef {{ type: 'analyze-text', modelKey: string, imageId: number, text: string, methods: string[],
+ *   startLayer: number }} AnalyzeTextRequest
+ * @typedef {{ type: 'explain', imageId: number, targets: Target[], methods: string[], startLayer: number }} ExplainRequest
+ * @typedef {{ type: 'release', imageId: number }} ReleaseRequest
+ * @typedef {{ type: 'cancel', ids: number[] }} CancelRequest
+ * @typedef {{ type: 'stats' }} StatsRequest
+ * @typedef {{ type: 'bench', imageId: number, runs: number }} BenchRequest
+ * @typedef {{ type: 'attribute', modelKey: string, imageId: number, target: number, blocks: number[], steps: number }} AttributeRequest
+ * @typedef {InitRequest | AnalyzeRequest | AnalyzeTextRequest | ExplainRequest | ReleaseRequest | CancelRequest
+ *   | StatsRequest | BenchRequest | AttributeRequest} RequestBody
+ * @typedef {RequestBody & Numbered} Request
+ */
+
+/**
+ * The replies, each as the Worker sends it (the Worker adds the request's `id`).
+ * @typedef {{ type: 'progress', loaded: number, total: number }} ProgressReply
+ * @typedef {{ type: 'phase', phases: import('./load-phases.js').LoadPhase[] }} PhaseReply
+ * @typedef {{ type: 'ready', modelKey: string, metadata: any, backend: 'wasm' | 'webgpu', backendNote?: string | null | false,
+ *   threads: number, isolated: boolean, fromCache: boolean, bytes: number, split: boolean, phaseMs: Record<string, number>,
+ *   compileMs: number, methods: any[] }} ReadyReply
+ * @typedef {{ type: 'prediction', imageId: number, top5: { id: number, prob: number }[], logits: Float32Array, region: Region,
+ *   predictedBy: 'forward' | 'photo' | 'explainer', timings: { preprocessMs: number } }} PredictionReply
+ * @typedef {{ type: 'tokens', imageId: number, text: string, tokens: string[], ids: number[], offsets: [number, number][],
+ *   words: string[] | null, truncated: { tokens: number, at: number } | null, notice: string | null }} TokensReply
+ * @typedef {{ type: 'maps', imageId: number, results: TargetMaps[], startLayer: number,
+ *   timings: { modelMs: number, relevanceMs: number } }} MapsReply
+ * @typedef {{ type: 'stats', graphRuns: number, attribution: { blocks: number, states: number }, sessions: number,
+ *   photos: number, workerId: string }} StatsReply
+ * @typedef {{ type: 'bench', times: number[] }} BenchReply
+ * @typedef {{ type: 'attribution-start', imageId: number, target: number, prob: number, blocks: number[], steps: number }} AttributionStartReply
+ * @typedef {{ type: 'attribution-block', imageId: number, target: number, steps: number, block: number, done: number,
+ *   total: number, attr: Float32Array, probs: Float32Array }} AttributionBlockReply
+ * @typedef {{ type: 'done' }} DoneReply
+ * @typedef {{ type: 'stale' }} StaleReply
+ * @typedef {{ type: 'error', message: string }} ErrorReply
+ * @typedef {ProgressReply | PhaseReply | ReadyReply | PredictionReply | TokensReply | MapsReply | StatsReply | BenchReply
+ *   | AttributionStartReply | AttributionBlockReply | DoneReply | StaleReply | ErrorReply} ReplyBody
+ * @typedef {ReplyBody & { id: number }} Reply
+ * @typedef {(body: ReplyBody, transfer?: Transferable[]) => void} ReplyFn  how a Worker handler replies
+ */
+
+/**
+ * The notices (id 0): what the Worker did in the background, for no request.
+ * @typedef {{ type: 'photo-cached', imageId: number, timings: { modelMs: number } }} PhotoCachedNotice
+ * @typedef {{ type: 'photo-cache-failed', imageId: number, message: string }} PhotoCacheFailedNotice
+ * @typedef {{ type: 'sessions-ready' }} SessionsReadyNotice
+ * @typedef {{ type: 'explainer-ready', ms: number }} ExplainerReadyNotice
+ * @typedef {PhotoCachedNotice | PhotoCacheFailedNotice | SessionsReadyNotice | ExplainerReadyNotice} NoticeBody
+ * @typedef {NoticeBody & { id: 0 }} Notice
+ */
+
+/**
+ * The first reply of type T among a request's replies, or undefined.
+ * @template {ReplyBody['type']} T
+ * @param {Reply[]} replies @param {T} type
+ * @returns {Extract<Reply, { type: T }> | undefined}
+ */
+export const replyOf = (replies, type) => /** @type {any} */ (replies.find((m) => m.type === type));
+
 // Replies after which a request has no more.
+/** @param {string} type */
 export const isFinal = (type) => type === REPLY.DONE || type === REPLY.STALE || type === REPLY.ERROR;
 
 // The key a Worker gives an opened model: its folder and every file its entry names.
+/** @param {string} base @param {ModelEntry} model */
 export const modelKeyOf = (base, model) => `${base}|${JSON.stringify(model)}`;

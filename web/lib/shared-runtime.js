@@ -1,8 +1,9 @@
 // One runtime per page: every explainer loaded through the public API (the elements, the
 // iframe route, the page, a page's own script) shares one inference Worker, which opens
 // each model once (one download, one onnxruntime session per model). Loads of the same
-// model share one promise; each caller still hears the load's progress: the download's
-// bytes and the load phases running (web/lib/load-phases.js). The runtime counts its
+// model share one promise; each caller still hears the load's progress (a ProgressInfo
+// of status 'progress': runtime/explain-types.js): the download's bytes and the load
+// phases running (web/lib/load-phases.js). The runtime counts its
 // holders (loads under way and explainers open): when a close() or an aborted load leaves
 // none, the Worker is terminated, which frees its sessions and stops its work, and the
 // next load starts a fresh one. `site`: the site's files (web/lib/site-files.js) as the
@@ -11,6 +12,7 @@ import { WorkerClient } from './worker-client.js';
 import { REQUEST, REPLY } from './protocol.js';
 import { resolveModel } from './model-source.js';
 
+/** @type {WorkerClient | null} */
 let client = null;
 let holders = 0;
 const models = new Map(); // `${model}|${backend}` → { promise, listeners }
@@ -19,6 +21,7 @@ const noticeListeners = new Set();
 // `worker`: one already started from site.worker (index.html's web/start-worker.js),
 // taken over where the runtime has none yet; else one starts, named after the backend so
 // that it compiles onnxruntime for it at once (web/worker.js).
+/** @param {{ worker: URL }} site @param {{ worker?: Worker, backend?: string }} [options] @returns {WorkerClient} */
 export function sharedClient(site, { worker, backend = 'wasm' } = {}) {
   if (!client) {
     client = new WorkerClient(site.worker, { worker, name: `vit-relevance:${backend}` });
@@ -63,7 +66,7 @@ const keyOf = (model, backend) => {
 /**
  * @param {{ models: URL, worker: URL }} site
  * @param {{ model?: string | URL | { base: string, entry: object }, backend?: string, threads?: number, prepare?: boolean,
- *   verify?: boolean, worker?: Worker, onProgress?: Function }} [options]
+ *   verify?: boolean, worker?: Worker, onProgress?: (info: { status: 'progress', loaded: number, total: number, phases: readonly any[] }) => void }} [options]
  */
 export function openSharedModel(site, { model = site.models.href, backend = 'wasm', threads, prepare = false, verify = false, worker, onProgress } = {}) {
   const key = keyOf(model, backend);
@@ -78,7 +81,8 @@ export function openSharedModel(site, { model = site.models.href, backend = 'was
         if (msg.type === REPLY.PROGRESS) ({ loaded, total } = msg);
         else if (msg.type === REPLY.PHASE) phases = Object.freeze([...msg.phases]);
         else return;
-        for (const l of listeners) l(loaded, total, phases);
+        const info = { status: /** @type {const} */ ('progress'), loaded, total, phases };
+        for (const l of listeners) l(info);
       };
       const r = await runtime.request(REQUEST.INIT, { model: found, base, backend, threads, prepare, verify }, { onEvent });
       if (r.stale) throw new DOMException('the Worker was ended while the model loaded', 'AbortError');

@@ -1,3 +1,4 @@
+// @ts-check
 // load() → a function giving the Promise of its one load; a failed load is forgotten, so
 // the next call tries again. For what the Worker loads on first need.
 export function onceRetrying(load) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The inference Worker's photos: each analysed photo kept with its preprocessed pixels (its
 // classes' tensors in the core's heap, within the model's budget: runtime/explain-session.js)
 // for later classes, methods and start layers, the newest MAX_PHOTOS of them; analysis
@@ -5,12 +6,12 @@
 // cached when the Worker is idle (split graphs).
 import { graphMethodIds } from '../../runtime/metadata.js';
 import { REPLY, NOTICE } from '../lib/protocol.js';
-import { core, photoSessionsOf } from './sessions.js';
+import { core, photoCacheOf } from './sessions.js';
 import { Stale, checkFresh, notice, whenIdle, forgetIdle } from './queue.js';
 
 const now = () => performance.now();
 
-const photos = new Map();    // imageId → { photoSessions, photo }, oldest first
+const photos = new Map();    // imageId → { photoCache, photo }, oldest first
 const MAX_PHOTOS = 8;        // closing one frees its tensors
 export const photoCount = () => photos.size;
 
@@ -23,7 +24,7 @@ export function photoOf(imageId) {
 function dropPhoto(imageId) {
   const entry = photos.get(imageId);
   if (!entry) return;
-  entry.photoSessions.closePhoto(entry.photo);
+  entry.photoCache.closePhoto(entry.photo);
   photos.delete(imageId);
 }
 
@@ -47,6 +48,7 @@ export function keepPhoto(imageId, entry) {
 }
 
 // Frees a photo's tensors, and forgets its caching if it has not run yet.
+/** @param {import('../lib/protocol.js').ReleaseRequest} msg */
 export function release({ imageId }) {
   forgetIdle(`photo ${imageId}`);
   dropPhoto(imageId);
@@ -56,22 +58,23 @@ export function release({ imageId }) {
 // photo graph, kept as the photo's cache, then the target graph: embeds, whose next
 // request follows at once). Also gives the region of the photo the model saw, where the
 // page draws the heat map.
+/** @param {import('../lib/protocol.js').AnalyzeRequest} msg @param {import('../lib/protocol.js').ReplyFn} reply */
 export async function analyze(msg, reply) {
   const { modelKey, imageId, rgba, width, height, startLayer = 0, photoGraph = false, crop } = msg;
-  const photoSessions = await photoSessionsOf(modelKey);
-  const methods = msg.methods ?? graphMethodIds(core, photoSessions.explainer.metadata);
+  const photoCache = await photoCacheOf(modelKey);
+  const methods = msg.methods ?? graphMethodIds(core, photoCache.explainer.metadata);
   const t0 = now();
-  const photo = photoSessions.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
-  keepPhoto(imageId, { photoSessions, photo });
+  const photo = photoCache.openPhoto(new Uint8ClampedArray(rgba), width, height, { crop });
+  keepPhoto(imageId, { photoCache, photo });
   const preprocessMs = now() - t0;
   checkFresh(msg);
-  const viaPhoto = photoGraph && photoSessions.explainer.canCachePhoto;
+  const viaPhoto = photoGraph && photoCache.explainer.canCachePhoto;
   // Before the session of the graph that explains these methods is open, the forward graph
   // predicts at once (not where one session is open at a time: it would be opened in vain).
-  const { explainer } = photoSessions;
+  const { explainer } = photoCache;
   const viaForward = !viaPhoto && explainer.hasForward && !explainer.oneSession && !explainer.isOpenFor(core.outputsFor(methods));
-  const { top5, target, modelMs } = viaPhoto ? await photoSessions.predictFromPhoto(photo)
-    : viaForward ? await photoSessions.predictForward(photo) : await photoSessions.predict(photo, { methods });
+  const { top5, target, modelMs } = viaPhoto ? await photoCache.predictFromPhoto(photo)
+    : viaForward ? await photoCache.predictForward(photo) : await photoCache.predict(photo, { methods });
   reply({
     type: REPLY.PREDICTION, imageId,
     top5: top5.map(({ id: cls, prob }) => ({ id: cls, prob })),
@@ -80,24 +83,25 @@ export async function analyze(msg, reply) {
     predictedBy: viaPhoto ? 'photo' : viaForward ? 'forward' : 'explainer',
     timings: { preprocessMs },
   });
-  const { results, timings } = await photoSessions.explain(photo, [target], { methods, startLayer });
+  const { results, timings } = await photoCache.explain(photo, [target], { methods, startLayer });
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
-  if (photoSessions.explainer.canCachePhoto && !viaPhoto) whenIdle(`photo ${imageId}`, () => cacheIdlePhoto(imageId));
+  if (photoCache.explainer.canCachePhoto && !viaPhoto) whenIdle(`photo ${imageId}`, () => cacheIdlePhoto(imageId));
 }
 
+/** @param {import('../lib/protocol.js').ExplainRequest} msg @param {import('../lib/protocol.js').ReplyFn} reply */
 export async function explain(msg, reply) {
   const { imageId, targets, startLayer = 0 } = msg;
-  const { photoSessions, photo } = photoOf(imageId);
-  const methods = msg.methods ?? graphMethodIds(core, photoSessions.explainer.metadata);
+  const { photoCache, photo } = photoOf(imageId);
+  const methods = msg.methods ?? graphMethodIds(core, photoCache.explainer.metadata);
   checkFresh(msg);
-  const { results, timings } = await photoSessions.explain(photo, targets, { methods, startLayer });
+  const { results, timings } = await photoCache.explain(photo, targets, { methods, startLayer });
   checkFresh(msg);
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings });
 }
 
 async function cacheIdlePhoto(imageId) {
   const entry = photos.get(imageId);
-  const promise = entry && entry.photoSessions.cachePhoto(entry.photo);
+  const promise = entry && entry.photoCache.cachePhoto(entry.photo);
   if (!promise) return;
   try {
     const cache = await promise;

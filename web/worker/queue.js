@@ -1,3 +1,4 @@
+// @ts-check
 // The order the inference Worker's requests run in: one at a time, in arrival order;
 // queued requests that a newer superseding one replaced, or that their sender cancelled,
 // are skipped (answered `stale`). Background work (web/worker/sessions.js opening graphs,
@@ -11,6 +12,7 @@ export class Stale extends Error {}
 export const checkFresh = (msg) => { if (cancelled.has(msg.id) || (msg.supersede && msg.id < latestId)) throw new Stale(); };
 
 // A message that belongs to no request (id 0): the Engine hands it to onNotice.
+/** @param {import('../lib/protocol.js').NoticeBody} body */
 export const notice = (body) => self.postMessage({ id: 0, ...body });
 
 // Cancelling jumps the queue: the requests it names are skipped when their turn comes.
@@ -25,6 +27,7 @@ export function enqueue(fn) {
 
 // A request, queued: one that replaces the shown result supersedes every older one, and
 // background work waits until requests stop coming.
+/** @param {import('../lib/protocol.js').Request} msg @param {import('../lib/protocol.js').ReplyFn} reply @param {() => any} work */
 export function queued(msg, reply, work) {
   if (msg.supersede) latestId = Math.max(latestId, msg.id);
   clearTimeout(idleTimer);

@@ -1,10 +1,12 @@
+// @ts-check
 // The inference Worker's models: onnxruntime-web and the C++ core loaded once, each model's
 // files read and its graphs' sessions opened once (runtime/explainer.js), and the order
 // they open in: the first at `init`, the default method's graph right after `ready`, the
 // others when the Worker is idle. `site` is web/lib/site-files.js's URLs, which only the
 // top-level script can build (web/worker.js).
-import { openExplainer, LARGE_WEIGHTS_BYTES, FOLD_WEIGHTS_BYTES } from '../../runtime/explainer.js';
-import { createPhotoSessions } from '../../runtime/explain-session.js';
+import { openExplainer } from '../../runtime/explainer.js';
+import { LARGE_WEIGHTS_BYTES, FOLD_WEIGHTS_BYTES } from '../../runtime/session-options.js';
+import { createPhotoCache } from '../../runtime/explain-session.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds } from '../../runtime/metadata.js';
 import { fetchModelBytes } from '../lib/model-fetch.js';
@@ -20,7 +22,7 @@ const now = () => performance.now();
 /** The C++ core, once the first model has loaded it (the Worker's handlers run after). */
 export let core = null;
 const orts = new Map();      // backend → its onnxruntime-web loader (onceRetrying)
-const sessions = new Map();  // modelKey → Promise of { photoSessions, ready }
+const sessions = new Map();  // modelKey → Promise of { photoCache, ready }
 
 // onnxruntime-web for `backend`, loaded once → { ort, compileMs }: compileMs is how long
 // loading and compiling took, from wherever it started (a warm Worker starts before init).
@@ -99,6 +101,7 @@ function readAgain(first, url, sha256) {
 // needed (runtime/explainer.js, oneSession): the page's ready is its default method's
 // graph's, and no split graph is read. The attribution graphs open elsewhere
 // (web/attribution-job.js).
+/** @param {import('../lib/protocol.js').InitRequest} msg @param {import('../lib/protocol.js').ReplyFn} reply @param {any} site */
 async function openModel({ model, base, backend = 'wasm', threads, prepare = false, verify = false }, reply, site) {
   const url = (file) => new URL(file, base).href;
   const { time, ms, report } = phaseTimer(reply);
@@ -115,7 +118,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
   const files = split ? [[split.weights], [split.graph], ...pair.map((f) => [f]), [forward], ...families.map((f) => [f])]
     .filter(([f]) => f) : [[model.onnx, model.bytes]];
   const bytesOf = (f) => downloads[files.findIndex(([name]) => name === f)];
-  const total = split ? split.bytes : files.reduce((s, [, b]) => s + (b || 0), 0);
+  const total = split ? split.bytes : files.reduce((s, [, b]) => s + (Number(b) || 0), 0);
   let fromCache = true;
   // The files are read at once, not one after another (each read from Cache Storage waits
   // on its own I/O); the progress is their bytes so far, summed.
@@ -203,12 +206,12 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
       explainer.unopenedExplainers().forEach((open, i) => whenIdle(`explainer ${i}`, () => open().catch(() => {})));
     });
   }
-  const photoSessions = createPhotoSessions({ explainer, core });
-  photoSessions.entry = model;
-  photoSessions.base = base;
-  photoSessions.ort = ort;
+  const photoCache = createPhotoCache({ explainer, core });
+  photoCache.entry = model;
+  photoCache.base = base;
+  photoCache.ort = ort;
   return {
-    photoSessions,
+    photoCache,
     ready: {
       type: REPLY.READY,
       metadata: meta,
@@ -229,6 +232,7 @@ async function openModel({ model, base, backend = 'wasm', threads, prepare = fal
 }
 
 // Each model opens once; a failed open is forgotten so a later init can retry it.
+/** @param {import('../lib/protocol.js').InitRequest} msg @param {import('../lib/protocol.js').ReplyFn} reply @param {any} site web/lib/site-files.js's */
 export async function init(msg, reply, site) {
   const modelKey = modelKeyOf(msg.base, msg.model);
   let opening = sessions.get(modelKey);
@@ -243,15 +247,15 @@ export async function init(msg, reply, site) {
   return { ...ready, modelKey };
 }
 
-export async function photoSessionsOf(modelKey) {
+export async function photoCacheOf(modelKey) {
   const opening = sessions.get(modelKey);
   if (!opening) throw new Error(`model ${modelKey} is not loaded: send init first`);
-  return (await opening).photoSessions;
+  return (await opening).photoCache;
 }
 
 // For the stats request: graph runs over every model's session, and how many models opened.
 export async function sessionStats() {
   let graphRuns = 0;
-  for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.photoSessions.graphRuns ?? 0;
+  for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.photoCache.graphRuns ?? 0;
   return { graphRuns, sessions: sessions.size };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The inference Worker's text models (an index entry with `kind: "text"`): the explainer
 // graph and the vocabulary read at once (Cache Storage after the first visit, as the image
 // models' files) while onnxruntime and the core compile, the vocabulary checked against
@@ -61,7 +62,7 @@ export async function openTextModel({ model, base, backend = 'wasm', prepare = f
   });
   const textSessions = Object.assign(createTextSessions({ explainer, core, tokenizer }), { entry: model, base, ort });
   return {
-    photoSessions: textSessions,
+    photoCache: textSessions,
     ready: {
       type: REPLY.READY,
       metadata,

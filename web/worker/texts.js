@@ -1,20 +1,22 @@
+// @ts-check
 // The inference Worker's texts (a text model's: web/worker/text-model.js): a text is
 // tokenized, predicted and its predicted class explained in one graph run, then kept with
 // the photos (web/worker/photos.js), whose `explain` and `release` serve it from then on.
 import { REPLY } from '../lib/protocol.js';
-import { photoSessionsOf } from './sessions.js';
+import { photoCacheOf } from './sessions.js';
 import { keepPhoto, wireResults } from './photos.js';
 import { checkFresh } from './queue.js';
 
 const now = () => performance.now();
 
+/** @param {import('../lib/protocol.js').AnalyzeTextRequest} msg @param {import('../lib/protocol.js').ReplyFn} reply */
 export async function analyzeText(msg, reply) {
   const { modelKey, imageId, text, methods, startLayer = 0 } = msg;
-  const textSessions = await photoSessionsOf(modelKey);
+  const textSessions = await photoCacheOf(modelKey);
   if (!textSessions.openText) throw new Error(`${textSessions.metadata.name} is an image model: it explains photos, not texts`);
   const t0 = now();
   const doc = textSessions.openText(text);
-  keepPhoto(imageId, { photoSessions: textSessions, photo: doc });
+  keepPhoto(imageId, { photoCache: textSessions, photo: doc });
   const { tokenized, notice } = doc;
   reply({ type: REPLY.TOKENS, imageId, ...tokenized, notice });
   const preprocessMs = now() - t0;
