@@ -133,14 +133,10 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  * Worker the page started early from the site's worker.js (index.html), taken over (and
  * ended where the page's runtime already has its Worker). verify: open and check every
  * graph before the load is ready (a model a visitor brought, before it is kept).
- * onNotice (old form, still accepted until the page moves to the one callback): given
- * it, onProgress is called as (loaded, total, phases) and onNotice hears the rest, each
- * with `type` for `status` (docs/glossary.md, "Old names still accepted").
  * @typedef {Omit<LoadOptions, 'onProgress'> & {
  *   model?: string | URL | { base: string, entry: object },
  *   onProgress?: (info: BrowserProgressInfo) => void,
  *   prepare?: boolean, verify?: boolean, worker?: Worker,
- *   onNotice?: (notice: BrowserProgressInfo & { type: string }) => void,
  * }} BrowserLoadOptions
  */
 

@@ -39,18 +39,6 @@ function progressOfNotice(msg) {
   return { status: msg.type, photo, message: msg.message };
 }
 
-// Who hears the load's progress and who the notices: onProgress both, or, in the old form
-// (onNotice given), onProgress(loaded, total, phases) and onNotice({ type, ... }).
-/** @param {import('../vit-relevance.js').BrowserLoadOptions} options */
-function progressListeners({ onProgress, onNotice }) {
-  if (!onNotice) return { progress: onProgress, notice: onProgress };
-  const positional = /** @type {any} */ (onProgress);
-  return {
-    progress: positional && ((info) => positional(info.loaded, info.total, info.phases)),
-    notice: (info) => onNotice({ type: info.status, ...info }),
-  };
-}
-
 /**
  * @param {ReturnType<typeof import('../lib/site-files.js').siteFiles>} site
  * @param {import('../vit-relevance.js').BrowserLoadOptions} [options]
@@ -58,7 +46,7 @@ function progressListeners({ onProgress, onNotice }) {
  */
 export async function loadExplainer(site, options = {}) {
   const { model, backend = 'wasm', threads, prepare = false, verify = false, worker, signal } = options;
-  const hear = progressListeners(options);
+  const { onProgress } = options;
   if (signal?.aborted) throw abortError();
   const release = hold();
   // A load aborted while under way ends the Worker's work where nothing else holds it.
@@ -66,7 +54,7 @@ export async function loadExplainer(site, options = {}) {
   signal?.addEventListener('abort', onAbort, { once: true });
   let ready;
   try {
-    const opening = openSharedModel(site, { model, backend, threads, prepare, verify, worker, onProgress: hear.progress });
+    const opening = openSharedModel(site, { model, backend, threads, prepare, verify, worker, onProgress });
     ready = await (signal ? Promise.race([opening, untilAborted(signal)]) : opening);
   } catch (err) {
     release(false);
@@ -75,7 +63,7 @@ export async function loadExplainer(site, options = {}) {
     signal?.removeEventListener('abort', onAbort);
   }
   const client = sharedClient(site);
-  const stopNotices = hear.notice ? listenToNotices((msg) => { const info = progressOfNotice(msg); if (info) hear.notice(info); }) : () => {};
+  const stopNotices = onProgress ? listenToNotices((msg) => { const info = progressOfNotice(msg); if (info) onProgress(info); }) : () => {};
   const photos = []; // opened and not yet closed
   const { metadata } = ready;
   // The core's method registry: { id, name, shortName, description, paper, ... }.

@@ -55,7 +55,7 @@ export async function openModel(model, base, { verify = false } = {}, coreLoadin
   try {
     ready = await loadExplainer({
       model: { base, entry: model }, backend: state.backend, prepare: true, verify, worker, signal: aborter.signal,
-      onProgress: (loaded, total, phases) => { watch.heard(phases); showLoad(model, loaded, total, phases); }, onNotice,
+      onProgress: (info) => hear(model, watch, info),
     });
   } catch (err) {
     if (aborter.signal.aborted) return { aborted: true }; // another model was chosen meanwhile
@@ -99,10 +99,15 @@ export async function openModel(model, base, { verify = false } = {}, coreLoadin
 // The Worker's background work (for the benchmark): its explainer graph's session open,
 // and then all; a photo's target-independent tensors kept (split graphs): a class switch
 // runs the target graph alone.
-function onNotice(notice) {
-  if (notice.type === 'sessions-ready') timeline.sessionsReady = performance.now();
-  if (notice.type === 'explainer-ready') timeline.explainerReady = { at: performance.now(), ms: notice.ms };
-  if (!notice.photo || notice.photo !== state.opened) return;
-  if (notice.type === 'photo-cached') timeline.photoCached = { at: performance.now(), modelMs: notice.modelMs };
-  else if (notice.type === 'photo-cache-failed') console.warn(`class switches use the single graph: ${notice.message}`);
+// One ProgressInfo of the load or of the Worker's background work (runtime/explain-types.js).
+function hear(model, watch, info) {
+  if (info.status === 'progress') {
+    watch.heard(info.phases);
+    return showLoad(model, info.loaded, info.total, info.phases);
+  }
+  if (info.status === 'sessions-ready') timeline.sessionsReady = performance.now();
+  if (info.status === 'explainer-ready') timeline.explainerReady = { at: performance.now(), ms: info.ms };
+  if (!('photo' in info) || info.photo !== state.opened) return;
+  if (info.status === 'photo-cached') timeline.photoCached = { at: performance.now(), modelMs: info.modelMs };
+  else if (info.status === 'photo-cache-failed') console.warn(`class switches use the single graph: ${info.message}`);
 }
