@@ -19,10 +19,10 @@ import { decodeImage } from '../runtime/node/image.js';
 import { encodePng } from '../runtime/node/png.js';
 import { loadEvalCore } from '../runtime/core-eval.js';
 import { tokenLayout } from '../runtime/metadata.js';
-import { loadDataset } from '../runtime/node/eval/dataset.js';
-import { runPerturbation, describeTimings } from '../runtime/node/eval/perturbation-job.js';
-import { mergeRuns } from '../runtime/node/eval/merge.js';
-import { kind as perturbationKind } from '../runtime/eval/perturbation.js';
+import { loadDataset } from '../eval/node/dataset.js';
+import { runPerturbation, describeTimings } from '../eval/node/perturbation-job.js';
+import { mergeRuns } from '../eval/node/merge.js';
+import { kind as perturbationKind } from '../eval/perturbation.js';
 import { reportTarget } from './targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

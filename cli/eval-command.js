@@ -1,5 +1,5 @@
 // The one flow of every `vit-relevance eval <kind>` (perturbation, pointing-game,
-// segmentation), given the kind's job (runtime/node/eval/<kind>-job.js):
+// segmentation), given the kind's job (eval/node/<kind>-job.js):
 //   options → shard → --out writable → methods → the items and their data identity, checked against an
 //   existing --out folder (all before the model loads, so a wrong folder is reported in
 //   a second) → the model → runEvaluation
@@ -16,9 +16,9 @@ import { prepareOutDir } from '../runtime/node/out-dir.js';
 import { UserError } from '../runtime/errors.js';
 import { loadEvalCore } from '../runtime/core-eval.js';
 import { explainerGraphFile, metadataPathFor, readMetadata } from '../runtime/node/open-explainer.js';
-import { runEvaluation, SKIPPED_FILE } from '../runtime/node/eval/run.js';
-import { formatShard } from '../runtime/node/eval/shard.js';
-import { checkRunFolder } from '../runtime/node/eval/records.js';
+import { runEvaluation, SKIPPED_FILE } from '../eval/node/run.js';
+import { formatShard } from '../eval/node/shard.js';
+import { checkRunFolder } from '../eval/node/records.js';
 import { checkAttributionFiles, openAttributionFiles } from '../runtime/node/open-attribution.js';
 import { attributionMethodsOf } from '../runtime/attribution-maps.js';
 

@@ -7,9 +7,9 @@ import { parseMethods, UsageError } from './args.js';
 import { UserError } from '../runtime/errors.js';
 import { checkBlocksFor, graphMethodIds } from '../runtime/metadata.js';
 import { openExplainerFile } from '../runtime/node/open-explainer.js';
-import { resolveShard } from '../runtime/node/eval/shard.js';
-import { ON_UNREADABLE, SKIPPED_FILE } from '../runtime/node/eval/run.js';
-import { RECORDS_FILE, RUN_FILE } from '../runtime/node/eval/records.js';
+import { resolveShard } from '../eval/node/shard.js';
+import { ON_UNREADABLE, SKIPPED_FILE } from '../eval/node/run.js';
+import { RECORDS_FILE, RUN_FILE } from '../eval/node/records.js';
 
 export const EVAL_OPTIONS = {
   images: { type: 'string', value: 'DIR', required: true, help: 'folder of photos (.png .jpg .jpeg .webp), evaluated in file-name order' },

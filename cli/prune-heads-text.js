@@ -1,20 +1,20 @@
 // `vit-relevance eval prune-heads --text`: Self-Attention Attribution's head pruning on a
 // text model over labelled sentences (default: SST-2 dev, ../shared/text/sst2/dev.tsv; the
 // paper ranks on 200 sentences): the protocol, records, summary and reports of the photos'
-// prune-heads (runtime/eval/prune-heads*.js), the sentences through
-// runtime/node/eval/text-prune-job.js. Resumable; shards join with `eval merge`.
+// prune-heads (eval/prune-heads*.js), the sentences through
+// eval/node/text-prune-job.js. Resumable; shards join with `eval merge`.
 import { formatOptions, parseOptions, UsageError } from './args.js';
 import { EVAL_OPTIONS, evalShard, outFiles } from './eval-options.js';
 import { textModel } from './text-model.js';
 import { sharedPath } from './shared-data.js';
 import { loadCore } from '../runtime/core.js';
 import { prepareOutDir } from '../runtime/node/out-dir.js';
-import { runEvaluation } from '../runtime/node/eval/run.js';
-import { checkRunFolder } from '../runtime/node/eval/records.js';
-import { formatShard } from '../runtime/node/eval/shard.js';
-import { kind } from '../runtime/eval/prune-heads.js';
-import { MEASURES } from '../runtime/eval/prune-heads-protocol.js';
-import { sentenceItems, textPruneJob } from '../runtime/node/eval/text-prune-job.js';
+import { runEvaluation } from '../eval/node/run.js';
+import { checkRunFolder } from '../eval/node/records.js';
+import { formatShard } from '../eval/node/shard.js';
+import { kind } from '../eval/prune-heads.js';
+import { MEASURES } from '../eval/prune-heads-protocol.js';
+import { sentenceItems, textPruneJob } from '../eval/node/text-prune-job.js';
 
 const OPTIONS = {
   text: { type: 'boolean', help: 'prune a text model\'s heads over labelled sentences' },

@@ -9,8 +9,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadKind } from '../runtime/node/eval/kinds.js';
-import { readRunInfo } from '../runtime/node/eval/records.js';
+import { loadKind } from '../eval/node/kinds.js';
+import { readRunInfo } from '../eval/node/records.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BLOCK = /(<!-- results: ([\w./ -]+?) -->\n)[\s\S]*?(<!-- \/results -->)/g;

@@ -2,8 +2,8 @@
 // the folder a single unsharded run would have written (same records, same summary and
 // report bytes), refusing folders of other evaluations or settings.
 import { parseOptions, formatOptions, UsageError } from '../args.js';
-import { mergeRuns, readRuns } from '../../runtime/node/eval/merge.js';
-import { loadKind } from '../../runtime/node/eval/kinds.js';
+import { mergeRuns, readRuns } from '../../eval/node/merge.js';
+import { loadKind } from '../../eval/node/kinds.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { outFiles } from '../eval-options.js';
 

@@ -1,12 +1,12 @@
 // `vit-relevance eval perturbation`: the paper's positive/negative perturbation test
-// (runtime/eval/perturbation-protocol.js) over a folder of labelled photos, resumable and
-// shardable (cli/eval-command.js, runtime/node/eval/perturbation-job.js). Prints where
+// (eval/perturbation-protocol.js) over a folder of labelled photos, resumable and
+// shardable (cli/eval-command.js, eval/node/perturbation-job.js). Prints where
 // the time went: the evaluation's own overhead is everything beyond the forward passes
 // of the perturbed photos.
 import { formatOptions } from '../args.js';
 import { EVAL_OPTIONS } from '../eval-options.js';
 import { runEvalCommand } from '../eval-command.js';
-import { perturbationJob } from '../../runtime/node/eval/perturbation-job.js';
+import { perturbationJob } from '../../eval/node/perturbation-job.js';
 
 const OPTIONS = EVAL_OPTIONS;
 

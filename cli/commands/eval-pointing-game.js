@@ -1,12 +1,12 @@
 // `vit-relevance eval pointing-game`: the grid pointing game (Böhle et al., CVPR'22) over
-// 2×2 mosaics of labelled photos of different classes (runtime/eval/mosaic.js, built from
+// 2×2 mosaics of labelled photos of different classes (eval/mosaic.js, built from
 // --seed), resumable and shardable (cli/eval-command.js,
-// runtime/node/eval/pointing-game-job.js): how much of each class's relevance lands in
+// eval/node/pointing-game-job.js): how much of each class's relevance lands in
 // the tile of that class.
 import { formatOptions } from '../args.js';
 import { EVAL_OPTIONS } from '../eval-options.js';
 import { runEvalCommand } from '../eval-command.js';
-import { pointingGameJob } from '../../runtime/node/eval/pointing-game-job.js';
+import { pointingGameJob } from '../../eval/node/pointing-game-job.js';
 
 const OPTIONS = {
   ...EVAL_OPTIONS,

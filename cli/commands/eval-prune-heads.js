@@ -2,15 +2,15 @@
 // (Hao et al., AAAI 2021, Fig. 3; METHODS.md) over a folder of labelled photos: rank the
 // heads on the first --rank-images photos by each importance measure, then mask the least
 // important ones at rates 0, 10 … 100 % and measure top-1 on the rest. Resumable and
-// shardable (cli/eval-command.js, runtime/node/eval/prune-heads-job.js).
+// shardable (cli/eval-command.js, eval/node/prune-heads-job.js).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatOptions, UsageError } from '../args.js';
 import { UserError } from '../../runtime/errors.js';
 import { EVAL_OPTIONS } from '../eval-options.js';
 import { runEvalCommand } from '../eval-command.js';
-import { pruneHeadsJob } from '../../runtime/node/eval/prune-heads-job.js';
-import { MEASURES } from '../../runtime/eval/prune-heads-protocol.js';
+import { pruneHeadsJob } from '../../eval/node/prune-heads-job.js';
+import { MEASURES } from '../../eval/prune-heads-protocol.js';
 import { runTextPruning } from '../prune-heads-text.js';
 
 // --methods and --start-layer select relevance maps, which this evaluation draws none of.

@@ -1,7 +1,7 @@
 // `vit-relevance eval rationales`: the paper's ERASER Movie Reviews evaluation (METHODS.md,
 // "Evaluation: ERASER Movie Reviews") of a text model: token-level F1 of each method's top
 // k words against the human rationales, k = 5 … 80. Resumable and shardable as the photo
-// evaluations (runtime/node/eval/run.js); `eval merge` joins the shards' folders.
+// evaluations (eval/node/run.js); `eval merge` joins the shards' folders.
 import { formatOptions, parseMethods, parseOptions, UsageError } from '../args.js';
 import { EVAL_OPTIONS, evalOnUnreadable, evalShard, outFiles } from '../eval-options.js';
 import { checked, textModel } from '../text-model.js';
@@ -10,11 +10,11 @@ import { loadCore } from '../../runtime/core.js';
 import { loadExplainer } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { graphMethodIds } from '../../runtime/metadata.js';
-import { runEvaluation } from '../../runtime/node/eval/run.js';
-import { checkRunFolder } from '../../runtime/node/eval/records.js';
-import { formatShard } from '../../runtime/node/eval/shard.js';
-import { kind } from '../../runtime/eval/rationales.js';
-import { rationalesJob, reviewItems } from '../../runtime/node/eval/rationales-job.js';
+import { runEvaluation } from '../../eval/node/run.js';
+import { checkRunFolder } from '../../eval/node/records.js';
+import { formatShard } from '../../eval/node/shard.js';
+import { kind } from '../../eval/rationales.js';
+import { rationalesJob, reviewItems } from '../../eval/node/rationales-job.js';
 
 const OPTIONS = {
   data: { type: 'string', value: 'DIR', default: sharedPath('text/movies'), help: 'ERASER Movie Reviews: {train,val,test}.jsonl and docs/' },

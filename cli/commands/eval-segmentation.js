@@ -1,11 +1,11 @@
 // `vit-relevance eval segmentation`: the paper's segmentation test (pixel accuracy, mIoU,
-// mAP of the predicted class's map against ground-truth masks; runtime/eval/segmentation*.js)
+// mAP of the predicted class's map against ground-truth masks; eval/segmentation*.js)
 // over the photos of a folder that have a mask, resumable and shardable
-// (cli/eval-command.js, runtime/node/eval/segmentation-job.js).
+// (cli/eval-command.js, eval/node/segmentation-job.js).
 import { formatOptions } from '../args.js';
 import { EVAL_OPTIONS } from '../eval-options.js';
 import { runEvalCommand } from '../eval-command.js';
-import { segmentationJob } from '../../runtime/node/eval/segmentation-job.js';
+import { segmentationJob } from '../../eval/node/segmentation-job.js';
 
 const { images, ...SHARED_OPTIONS } = EVAL_OPTIONS;
 const OPTIONS = {

@@ -8,12 +8,12 @@ import { readFileSync, readdirSync, utimesSync, writeFileSync, mkdirSync } from 
 import path from 'node:path';
 import { tempDir, runCli } from './maps-support.js';
 import { fakeKind, fakeItems, fakeSettings, processFake } from './eval-fake.js';
-import { describeData } from '../../runtime/node/eval/data-identity.js';
-import { runEvaluation, UnreadableError } from '../../runtime/node/eval/run.js';
-import { mergeRuns } from '../../runtime/node/eval/merge.js';
-import { readRecords } from '../../runtime/node/eval/records.js';
-import { parseShard } from '../../runtime/node/eval/shard.js';
-import { decodePhoto } from '../../runtime/node/eval/photo.js';
+import { describeData } from '../../eval/node/data-identity.js';
+import { runEvaluation, UnreadableError } from '../../eval/node/run.js';
+import { mergeRuns } from '../../eval/node/merge.js';
+import { readRecords } from '../../eval/node/records.js';
+import { parseShard } from '../../eval/node/shard.js';
+import { decodePhoto } from '../../eval/node/photo.js';
 import { UserError } from '../../runtime/errors.js';
 import { UsageError } from '../../cli/args.js';
 import { parseNpy } from '../../runtime/npy.js';

@@ -1,7 +1,7 @@
 // A fake evaluation kind for the tests of the shared evaluation machinery (run folders,
 // resume, shards, merge) without a model: arithmetic on made-up items.
-import { markdownTable, csvTable } from '../../runtime/eval/report-table.js';
-import { lineChartSvg } from '../../runtime/eval/report-svg.js';
+import { markdownTable, csvTable } from '../../eval/report-table.js';
+import { lineChartSvg } from '../../eval/report-svg.js';
 
 // A kind doing arithmetic only: floating-point sums depend on the order of the records,
 // which is what the byte-identity checks (shards merged = one run) would catch.

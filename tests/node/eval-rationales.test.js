@@ -11,7 +11,7 @@ import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 import { readVocab } from '../../runtime/node/open-text.js';
 import { loadCore } from '../../runtime/core.js';
 import { textTokenizer } from '../../runtime/text-session.js';
-import { humanWords, randomWords, tokenF1, tokenWords, topWords, wordScores, wordSpans, SPECIAL_TOKENS } from '../../runtime/eval/rationale-f1.js';
+import { humanWords, randomWords, tokenF1, tokenWords, topWords, wordScores, wordSpans, SPECIAL_TOKENS } from '../../eval/rationale-f1.js';
 import { runCli, shared, tempDir } from './maps-support.js';
 
 const movies = path.join(shared, 'text', 'movies');

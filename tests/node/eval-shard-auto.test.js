@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { resolveShard } from '../../runtime/node/eval/shard.js';
+import { resolveShard } from '../../eval/node/shard.js';
 import { UserError } from '../../runtime/errors.js';
 import { runCli, tempDir } from './maps-support.js';
 

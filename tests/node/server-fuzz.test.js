@@ -5,7 +5,7 @@
 // end with as many open descriptors as it started with, and still serve the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mulberry32 } from '../../runtime/eval/mosaic.js';
+import { mulberry32 } from '../../eval/mosaic.js';
 import { makeSite, startServer, rawRequest, openDescriptors, settle } from './server-support.js';
 
 const SEED = Number(process.env.VITREL_FUZZ_SEED ?? 20261122);

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checkKind } from './run.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../runtime/errors.js';
 
 const KIND_MODULES = {
   perturbation: '../../eval/perturbation.js',

@@ -1,5 +1,5 @@
 // @ts-check
-// The segmentation evaluation as an evaluation kind (runtime/node/eval/run.js). A record
+// The segmentation evaluation as an evaluation kind (eval/node/run.js). A record
 // (./segmentation-protocol.js plus the CLI) holds the predicted class, the label when one
 // was given, and per method the counts of core.segmentationCounts. The summary follows
 // imagenet_seg_eval.py, in % like the paper's table:

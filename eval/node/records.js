@@ -13,7 +13,7 @@ import { mkdir, open, readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalJson, compareKeys, describeDifferences, sameJson } from './json.js';
 import { formatShard } from './shard.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../runtime/errors.js';
 
 export const RUN_FILE = 'run.json';
 export const RECORDS_FILE = 'records.jsonl';

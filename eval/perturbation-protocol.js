@@ -11,8 +11,8 @@
 //      whether the top-1 class is still the label.
 // Environment-neutral: the caller decodes the photo and owns the explainer and core.
 import { inputSizeMap } from './input-size-maps.js';
-import { mapOptions } from '../metadata.js';
-import { attributionMaps, attributionMethodsOf } from '../attribution-maps.js';
+import { mapOptions } from '../runtime/metadata.js';
+import { attributionMaps, attributionMethodsOf } from '../runtime/attribution-maps.js';
 
 export const FRACTIONS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 export const ORDERS = { pos: 'most_relevant_first', neg: 'least_relevant_first' };

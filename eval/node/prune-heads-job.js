@@ -1,4 +1,4 @@
-// Node-only: head pruning (runtime/eval/prune-heads-protocol.js) as a job for
+// Node-only: head pruning (eval/prune-heads-protocol.js) as a job for
 // cli/eval-command.js. The labelled photos in file-name order: the first --rank-images
 // rank the heads, the rest are held out and evaluated under the masks. Every shard ranks
 // on all ranking photos (the masks need the whole ranking) and evaluates its share of the
@@ -8,11 +8,11 @@ import { DECODE, decodePhoto, preprocessPhoto } from './photo.js';
 import { labelledItems } from './dataset.js';
 import { checkSameRun, readRecords, readRunInfo, sortedEntries } from './records.js';
 import { selectItems } from './shard.js';
-import { fileSha256 } from '../file-sha256.js';
-import { checkAttributionFiles, openAttributionFiles, openMaskedForwardFile } from '../open-attribution.js';
-import { UserError } from '../../errors.js';
-import { kind, isRankRecord } from '../../eval/prune-heads.js';
-import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../../eval/prune-heads-protocol.js';
+import { fileSha256 } from '../../runtime/node/file-sha256.js';
+import { checkAttributionFiles, openAttributionFiles, openMaskedForwardFile } from '../../runtime/node/open-attribution.js';
+import { UserError } from '../../runtime/errors.js';
+import { kind, isRankRecord } from '../prune-heads.js';
+import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../prune-heads-protocol.js';
 
 // --ranking DIR: the ranking records of another run folder of the same photos and settings
 // (--rank-images, --shard and the per-block masks aside: a ranking photo's record depends

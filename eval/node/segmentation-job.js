@@ -2,17 +2,17 @@
 // class's map against ground-truth masks) as a job for cli/eval-command.js. Items are the
 // photos of --images (labelled, when --labels is given) that have a mask <stem>.png in
 // --masks; the step per photo decodes both, brings the mask into the model's frame
-// (runtime/eval/segmentation-mask.js) and scores the maps (segmentation-protocol.js).
+// (eval/segmentation-mask.js) and scores the maps (segmentation-protocol.js).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { decodePhoto, preprocessPhoto } from './photo.js';
 import { listPhotos, listSome, loadDataset } from './dataset.js';
 import { describeData } from './data-identity.js';
 import { modelSettings } from './model-settings.js';
-import { UserError } from '../../errors.js';
-import { kind } from '../../eval/segmentation.js';
-import { binaryMask, maskInModelFrame } from '../../eval/segmentation-mask.js';
-import { segmentPhoto } from '../../eval/segmentation-protocol.js';
+import { UserError } from '../../runtime/errors.js';
+import { kind } from '../segmentation.js';
+import { binaryMask, maskInModelFrame } from '../segmentation-mask.js';
+import { segmentPhoto } from '../segmentation-protocol.js';
 
 // Mask files by photo stem ("n01440764_tench" → DIR/n01440764_tench.png).
 async function masksByStem(dir) {

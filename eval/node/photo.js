@@ -2,7 +2,7 @@
 // settings (./model-settings.js), so runs decoded differently are never mixed: PIL's
 // reading, EXIF orientation not applied (../image.js DEFAULT_EXIF).
 import path from 'node:path';
-import { decodeImage, DEFAULT_EXIF } from '../image.js';
+import { decodeImage, DEFAULT_EXIF } from '../../runtime/node/image.js';
 import { UnreadableError } from './run.js';
 
 export const DECODE = { exif: DEFAULT_EXIF };

@@ -9,7 +9,7 @@ import { sameJson } from './json.js';
 import { RUN_FILE, RECORDS_FILE, checkSameRun, readRecords, readRunInfo, recordLine, sortedEntries, writeRunInfo } from './records.js';
 import { writeSummary } from './run.js';
 import { formatShard } from './shard.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../runtime/errors.js';
 
 // Every folder must hold a run of the first folder's kind, settings and data.
 // → { kind (name), settings, shards: [{ dir, shard }], runs: [{ dir, info, records }] }

@@ -1,5 +1,5 @@
 // @ts-check
-// The grid pointing game as an evaluation kind (runtime/node/eval/run.js). An item is a
+// The grid pointing game as an evaluation kind (eval/node/run.js). An item is a
 // mosaic (./mosaic.js); its record (./pointing-game-protocol.js plus the CLI) is
 //   { photos: [4 names], classes: [4 ids], predicted, shares: { method: [4] }, hits: { method: [4] } }
 // and the summary averages over every tile of every mosaic:

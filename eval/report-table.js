@@ -59,7 +59,7 @@ export function csvTable(headers, rows, { precision } = {}) {
   return `${[headers.map(String), ...cells].map((row) => row.map(csvCell).join(',')).join('\n')}\n`;
 }
 
-// The report lines about items skipped as unreadable (runtime/node/eval/run.js writes
+// The report lines about items skipped as unreadable (eval/node/run.js writes
 // them to skipped.csv); none when nothing was skipped.
 export function skippedLines(summary, unit) {
   return summary.skipped ? [`${summary.skipped} ${unit}(s) could not be read or preprocessed and were skipped (skipped.csv).`, ''] : [];

@@ -1,4 +1,4 @@
-// Node-only: the ERASER Movie Reviews evaluation (runtime/eval/rationales.js) of a text
+// Node-only: the ERASER Movie Reviews evaluation (eval/rationales.js) of a text
 // model: the reviews of one split (DATA/<split>.jsonl, texts in DATA/docs/<id>), each
 // explained for its labelled class by every method (transformer_attribution from the last
 // block, as the official pipeline calls it; the other methods as defined, from block 0),
@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeData } from './data-identity.js';
 import { UnreadableError } from './run.js';
-import { fileSha256 } from '../file-sha256.js';
-import { UserError } from '../../errors.js';
-import { resolveClass } from '../../targets.js';
-import { RATIONALE_KS, humanWords, randomWords, topWords, tokenWords, wordScores, wordSpans } from '../../eval/rationale-f1.js';
+import { fileSha256 } from '../../runtime/node/file-sha256.js';
+import { UserError } from '../../runtime/errors.js';
+import { resolveClass } from '../../runtime/targets.js';
+import { RATIONALE_KS, humanWords, randomWords, topWords, tokenWords, wordScores, wordSpans } from '../rationale-f1.js';
 
 // Methods whose start layer the protocol fixes at the last block (METHODS.md).
 const FROM_LAST = ['transformer_attribution'];

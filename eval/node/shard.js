@@ -11,7 +11,7 @@
 //   GNU parallel        i = PARALLEL_SEQ (the job number, kept by --resume-failed); n from
 //                       `auto/n`. Not PARALLEL_JOBSLOT: slots are reused by other inputs.
 // Exactly one runner may be seen: a Slurm array task running GNU parallel is ambiguous.
-import { UserError } from '../../errors.js';
+import { UserError } from '../../runtime/errors.js';
 
 // "2/4" → { index: 2, count: 4 }; undefined/null → null (no sharding).
 export function parseShard(text) {

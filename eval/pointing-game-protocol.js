@@ -8,9 +8,9 @@
 //          classic pointing game; a map without any positive value never hits.
 // Environment-neutral: the caller decodes the photos and owns the explainer and core.
 import { inputSizeMap } from './input-size-maps.js';
-import { mapOptions } from '../metadata.js';
+import { mapOptions } from '../runtime/metadata.js';
 import { mosaicInput } from './pointing-game-tiles.js';
-import { attributionMaps, attributionMethodsOf } from '../attribution-maps.js';
+import { attributionMaps, attributionMethodsOf } from '../runtime/attribution-maps.js';
 
 // Index of the first maximum, or -1 when no value is positive.
 export function hottestPixel(map) {

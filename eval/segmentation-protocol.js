@@ -6,7 +6,7 @@
 // (min-max, foreground above the mean; average precision of the soft map).
 // Environment-neutral: the caller decodes the photo and mask and owns the explainer and core.
 import { inputSizeMap } from './input-size-maps.js';
-import { mapOptions } from '../metadata.js';
+import { mapOptions } from '../runtime/metadata.js';
 
 // pre: core.preprocess(...) of the photo; mask: Uint8Array H·W of 0/1 in the model's frame
 // (segmentation-mask.js); options: { methods, startLayer }.

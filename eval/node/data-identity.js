@@ -15,9 +15,9 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileSha256 } from '../file-sha256.js';
+import { fileSha256 } from '../../runtime/node/file-sha256.js';
 import { compareKeys } from './json.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../runtime/errors.js';
 
 const STAT_BATCH = 256;
 

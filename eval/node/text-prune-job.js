@@ -1,5 +1,5 @@
-// Node-only: Self-Attention Attribution's head pruning (runtime/eval/prune-heads-protocol.js,
-// the kind runtime/eval/prune-heads.js) on a text model, over a labelled sentence file
+// Node-only: Self-Attention Attribution's head pruning (eval/prune-heads-protocol.js,
+// the kind eval/prune-heads.js) on a text model, over a labelled sentence file
 // (SST-2's `label<TAB>sentence`, as ../shared/text/sst2/dev.tsv): the first --rank-texts
 // sentences rank the heads (the labelled class), the rest are held out and classified
 // through GRAPH.masked.onnx under each measure's masks. The same records, summary and
@@ -11,18 +11,18 @@ import path from 'node:path';
 import { describeData } from './data-identity.js';
 import { selectItems } from './shard.js';
 import { readRecords, sortedEntries } from './records.js';
-import { fileSha256 } from '../file-sha256.js';
-import { loadEngine } from '../ort-engine.js';
-import { forwardPathFor } from '../open-explainer.js';
-import { readVocab } from '../open-text.js';
-import { attributionPaths, checkAttributionFiles, openAttributionFiles } from '../open-attribution.js';
-import { UserError } from '../../errors.js';
-import { openTextExplainer } from '../../text-explainer.js';
-import { openMaskedTextForward } from '../../text-masked.js';
-import { textTokenizer, tokenizeText } from '../../text-session.js';
-import { textDims } from '../../text-metadata.js';
-import { isRankRecord } from '../../eval/prune-heads.js';
-import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../../eval/prune-heads-protocol.js';
+import { fileSha256 } from '../../runtime/node/file-sha256.js';
+import { loadEngine } from '../../runtime/node/ort-engine.js';
+import { forwardPathFor } from '../../runtime/node/open-explainer.js';
+import { readVocab } from '../../runtime/node/open-text.js';
+import { attributionPaths, checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
+import { UserError } from '../../runtime/errors.js';
+import { openTextExplainer } from '../../runtime/text-explainer.js';
+import { openMaskedTextForward } from '../../runtime/text-masked.js';
+import { textTokenizer, tokenizeText } from '../../runtime/text-session.js';
+import { textDims } from '../../runtime/text-metadata.js';
+import { isRankRecord } from '../prune-heads.js';
+import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../prune-heads-protocol.js';
 
 // `label<TAB>sentence` lines (a header line allowed) → [{ name, text, label, rank }] in file order.
 export async function sentenceItems({ data: file, rankTexts }, metadata) {

@@ -9,9 +9,9 @@
 // → items [{ name: file name (unique), file: path, label: class id }].
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { resolveClass } from '../../targets.js';
+import { resolveClass } from '../../runtime/targets.js';
 import { compareKeys } from './json.js';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../runtime/errors.js';
 import { describeData } from './data-identity.js';
 
 const PHOTO = /\.(png|jpe?g|webp)$/i;

@@ -1,6 +1,6 @@
 // Runs an evaluation over a list of items, resumably, and writes its results.
 //
-// An evaluation *kind* is a small module (runtime/eval/<name>.js, found by name through
+// An evaluation *kind* is a small module (eval/<name>.js, found by name through
 // ./kinds.js) exporting
 //   export const kind = {
 //     name: 'perturbation',                    // also the summary file name: DIR/perturbation.json
@@ -40,8 +40,8 @@ import { canonicalJson } from './json.js';
 import { openRun, readRecords, sortedEntries } from './records.js';
 import { selectItems } from './shard.js';
 import { createProgress } from './progress.js';
-import { UserError } from '../../errors.js';
-import { csvTable } from '../../eval/report-table.js';
+import { UserError } from '../../runtime/errors.js';
+import { csvTable } from '../report-table.js';
 
 export const ON_UNREADABLE = ['stop', 'skip'];
 

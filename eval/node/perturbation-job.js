@@ -1,12 +1,12 @@
 // Node-only: the perturbation evaluation of a folder of labelled photos as a job for
 // cli/eval-command.js (and the benchmark): its items, settings, the per-photo step
-// (decode, preprocess, runtime/eval/perturbation-protocol.js) and where the time went.
+// (decode, preprocess, eval/perturbation-protocol.js) and where the time went.
 import { decodePhoto, preprocessPhoto } from './photo.js';
 import { labelledItems } from './dataset.js';
 import { modelSettings } from './model-settings.js';
 import { runEvaluation } from './run.js';
-import { kind } from '../../eval/perturbation.js';
-import { perturbPhoto, FRACTIONS } from '../../eval/perturbation-protocol.js';
+import { kind } from '../perturbation.js';
+import { perturbPhoto, FRACTIONS } from '../perturbation-protocol.js';
 
 function newTimings() {
   return { decodeMs: 0, preprocessMs: 0, explainMs: 0, mapsMs: 0, perturbMs: 0, forwardMs: 0, forwards: 0, photos: 0, wallMs: 0 };

@@ -1,5 +1,5 @@
 // @ts-check
-// The head-pruning evaluation as an evaluation kind (runtime/node/eval/run.js). Two kinds
+// The head-pruning evaluation as an evaluation kind (eval/node/run.js). Two kinds
 // of records share the folder: a ranking photo's { label, predicted, importance } and a
 // held-out photo's { label, correct: { measure: "1101…" }, perBlock, perBlockGlobal }
 // (prune-heads-protocol.js). The summary: the head order of every measure (from the

@@ -1,9 +1,9 @@
 // @ts-check
-// The perturbation evaluation as an evaluation kind (runtime/node/eval/run.js): what a
+// The perturbation evaluation as an evaluation kind (eval/node/run.js): what a
 // finished photo's record holds (perturbation-protocol.js), and how records become the
 // summary — accuracy against the label at every k, and its AUC per method, order
 // (pos/neg) and explained class (predicted/target) — and the report files.
-import { loadEvalCore } from '../core-eval.js';
+import { loadEvalCore } from '../runtime/core-eval.js';
 import { FRACTIONS, VARIANTS, curveKey } from './perturbation-protocol.js';
 import { markdownTable, csvTable, skippedLines } from './report-table.js';
 import { lineChartSvg } from './report-svg.js';

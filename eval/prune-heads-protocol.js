@@ -14,7 +14,7 @@
 // every block the k heads latest in the same order (ties as there) and mask the other
 // h−k, B·(h−k) heads in all; beside it the global order at that same count.
 // Environment-neutral: the caller owns the graphs, the core and the photos.
-import { softmax } from '../topk.js';
+import { softmax } from '../runtime/topk.js';
 import { seededShuffle } from './mosaic.js';
 
 export const MEASURES = ['attribution', 'attention', 'taylor', 'random'];

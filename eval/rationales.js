@@ -1,5 +1,5 @@
 // @ts-check
-// The ERASER Movie Reviews evaluation as an evaluation kind (runtime/node/eval/run.js):
+// The ERASER Movie Reviews evaluation as an evaluation kind (eval/node/run.js):
 // a review's record is { label, predicted, truth: [the human rationale's word indices],
 // top: { method: [its 80 best words, best first] }, random: [80 words drawn at random] }
 // (rationale-f1.js); the summary is the token-level F1 (instance-macro and micro) of every

@@ -1,16 +1,16 @@
 // Node-only: the grid pointing game (Böhle et al., CVPR'22) as a job for
 // cli/eval-command.js. Items are 2×2 mosaics of labelled photos of different classes
-// (runtime/eval/mosaic.js, shuffled with --seed); the step per mosaic decodes its four
-// photos and scores it (runtime/eval/pointing-game-protocol.js).
+// (eval/mosaic.js, shuffled with --seed); the step per mosaic decodes its four
+// photos and scores it (eval/pointing-game-protocol.js).
 import { createHash } from 'node:crypto';
 import { checkPhotoSide, decodePhoto } from './photo.js';
 import { labelledItems } from './dataset.js';
 import { modelSettings } from './model-settings.js';
-import { UserError } from '../../errors.js';
-import { kind } from '../../eval/pointing-game.js';
-import { buildMosaics } from '../../eval/mosaic.js';
-import { tilePreprocess } from '../../eval/pointing-game-tiles.js';
-import { scoreMosaic } from '../../eval/pointing-game-protocol.js';
+import { UserError } from '../../runtime/errors.js';
+import { kind } from '../pointing-game.js';
+import { buildMosaics } from '../mosaic.js';
+import { tilePreprocess } from '../pointing-game-tiles.js';
+import { scoreMosaic } from '../pointing-game-protocol.js';
 
 export const GRID = 2;
 
