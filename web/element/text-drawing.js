@@ -49,7 +49,7 @@ export function drawText(core, element, { result, explainer }) {
   const colours = stepColours(core);
   const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : `${target.label}, ${pct(target.prob)}`;
   const tiles = methods.map((m) => {
-    const scale = scaleFor(choice, m, Boolean(target.contrast));
+    const scale = /** @type {'positive' | 'signed'} */ (scaleFor(choice, m, Boolean(target.contrast)));
     const values = words ? target.wordMaps[m] : target.maps[m].data;
     const tile = textTile(core, colours, result, runs, values, scale, `Relevance of each ${words ? 'word' : 'token'}: ${explainer.method(m).name} for ${what}`);
     tile.dataset.method = m;
@@ -96,7 +96,7 @@ function textTile(core, colours, result, runs, values, scale, label) {
   readout.className = 'score';
   readout.textContent = HINT;
   tile.append(body, ...(specials.childElementCount ? [specials] : []), legend(core, colours, values, scale), readout);
-  const first = tile.querySelector('.t');
+  const first = /** @type {HTMLElement | null} */ (tile.querySelector('.t'));
   if (first) first.tabIndex = 0;
   const show = (/** @type {Event} */ e) => {
     const t = /** @type {HTMLElement} */ (e.target);
@@ -144,7 +144,7 @@ function legend(core, colours, values, scale) {
 // The arrow keys, Home and End move the focus between the tile's words.
 /** @param {HTMLElement} tile @param {KeyboardEvent} e */
 function moveFocus(tile, e) {
-  const spans = /** @type {HTMLElement[]} */ ([...tile.querySelectorAll('.t')]);
+  const spans = /** @type {HTMLElement[]} */ (Array.from(tile.querySelectorAll('.t')));
   const i = spans.indexOf(/** @type {HTMLElement} */ (e.target));
   if (i < 0) return;
   const next = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: spans.length - 1 }[e.key];
