@@ -15,7 +15,7 @@ import { styleSheet } from './element/style.js';
 
 /**
  * @import { ClassSpec, MethodId, RenderOptions } from 'vit-relevance/runtime/explain-types.js'
- * @import { BrowserExplainResult, ExplainerMetadata, LoadPhase } from './vit-relevance.js'
+ * @import { BrowserExplainResult, BrowserTextResult, ExplainerMetadata, LoadPhase } from './vit-relevance.js'
  */
 
 /**
@@ -24,7 +24,7 @@ import { styleSheet } from './element/style.js';
  * @property {CustomEvent<{ metadata: ExplainerMetadata }>} load The model is ready.
  * @property {CustomEvent<{ loaded: number, total: number, phases: readonly LoadPhase[] }>} progress
  *   Bytes of the model files downloaded, and the load phases running now.
- * @property {CustomEvent<BrowserExplainResult>} explained
+ * @property {CustomEvent<BrowserExplainResult | BrowserTextResult>} explained
  * @property {CustomEvent<{ message: string }>} error
  */
 
@@ -137,7 +137,7 @@ export class VitRelevanceElement extends HTMLElement {
   set backend(v) { this.#set('backend', v); }
 
   connectedCallback() {
-    this.#content = watchContent(this, () => this.#started && this.#schedule('explain'));
+    this.#content = watchContent(this, () => this.#started && (!this.hasAttribute('src') || this.#opened?.key.startsWith('text:')) && this.#schedule('explain'));
     if (this.#option('loading') === 'eager') return this.#start();
     this.#observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) this.#start();

@@ -178,6 +178,10 @@ test('a method switch re-explains the kept text; scale and unit redraw from the 
   assert.deepEqual(s.tiles[0].spans.map((x) => x.text), s.result.words);
   assert.equal(await p.evaluate(() => document.getElementById('s1').result === window.__kept), true, 'no new explanation');
   assert.equal(await runs(), before.runs, 'no graph ran for a redraw');
+  // The element's content is its text: new content, a new explanation.
+  await p.evaluate(() => { document.getElementById('s2').textContent = 'A dull, lifeless film.'; });
+  await p.waitForFunction(() => { const el = document.getElementById('s2'); return el.dataset.state === 'done' && el.result.text === 'A dull, lifeless film.'; });
+  assert.equal((await shown(p, 's2')).tiles[0].text, 'A dull, lifeless film.');
   await p.evaluate(() => { const el = document.getElementById('s1'); el.removeAttribute('scale'); el.removeAttribute('unit'); el.method = 'transformer_attribution'; });
   await p.waitForFunction(() => { const el = document.getElementById('s1'); return el.dataset.state === 'done' && el.result.targets[0].maps.transformer_attribution; });
 });
