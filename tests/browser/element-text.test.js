@@ -5,14 +5,17 @@
 // class and contrast; method, scale and unit switches; a word's score on hover and focus;
 // docs/embed.md's text snippet as written (elements and the iframe's ?text=); wrapping at
 // 390 px; HTML in a text shows as text, and a 1 MB text is refused in one line before
-// anything downloads. Every wait is on a state the element exposes (data-state, data-rendered).
+// anything downloads; a site built with the text model (VITREL_MODELS) serves it whole. Every wait is on a state the element exposes (data-state, data-rendered).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { skipReason, startSite, launch, openPage, paths, screenshot, WAIT_MS } from './harness.js';
 import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 import { textModelRoutes, TEXT_MODEL_URL } from './text-api-page.js';
+import { buildSite } from '../../scripts/build/site.js';
+import { siteFiles } from '../../scripts/build/site-models.js';
+import { tempDir } from '../node/maps-support.js';
 
 const skip = skipReason() ?? (existsSync(DEFAULT_TEXT_MODEL) ? false : 'the default text model is not built: run `npm run build`');
 const PREFIX = '/vit-relevance/';
@@ -294,5 +297,38 @@ test('hostile texts: HTML shows as text; a 1 MB text is refused in one line, not
     assert.deepEqual(huge.requests.filter((u) => u.includes('/text-models/')), [], 'nothing of a model was requested');
   } finally {
     await huge.context.close();
+  }
+});
+
+test('a site built with an exported text model (VITREL_MODELS) carries it whole: model="models/<name>.json" explains', { skip, timeout: WAIT_MS }, async () => {
+  const dir = tempDir('element-text-site-');
+  let built;
+  try {
+    // An exported text model's folder: the default text model's files, an index.json listing it alone.
+    const models = path.dirname(DEFAULT_TEXT_MODEL);
+    const entry = JSON.parse(readFileSync(path.join(models, 'index.json'), 'utf8')).models.find((m) => m.name === NAME);
+    const folder = path.join(dir, NAME);
+    mkdirSync(folder);
+    for (const f of siteFiles(entry)) symlinkSync(path.join(models, f), path.join(folder, f));
+    writeFileSync(path.join(folder, 'index.json'), JSON.stringify({ models: [entry] }));
+    const root = path.join(dir, 'site');
+    await buildSite({ ...paths, site: root }, { models: folder });
+    assert.ok(existsSync(path.join(root, 'models', entry.vocab)), 'the site carries its vocabulary');
+    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>built</title><link rel="icon" href="data:,">
+<script type="module" src="vit-relevance-element.js"></script></head><body>
+<vit-relevance id="t" model="models/${entry.metadata}" text="${SENTENCE}" loading="eager"></vit-relevance></body></html>`;
+    built = await startSite({ root, build: false, overrides: { '/text.html': { body, type: 'text/html' } } });
+    const { page: p, context } = await openPage(browser, `${built.url}text.html`);
+    try {
+      await settled(p);
+      const s = await shown(p, 't');
+      assert.equal(s.state, 'done', s.caption);
+      assert.equal(s.tiles[0].text, SENTENCE);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await built?.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
