@@ -6,7 +6,7 @@
 // layer re-explain the photo (a text model: the `text`, else the content) the Worker keeps.
 // Parts by job in web/element/; `data-state` says where it is: busy, done or error.
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
-import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf } from './element/attributes.js';
+import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf, startLayerOf } from './element/attributes.js';
 import { drawMaps } from './element/drawing.js';
 import { drawText } from './element/text-drawing.js';
 import { checkSource, inputOf, watchContent } from './element/text-source.js';
@@ -119,8 +119,8 @@ export class VitRelevanceElement extends HTMLElement {
    * (min-max) or "signed" (0 white, blue < 0 < red). @type {'auto' | 'positive' | 'signed'} */
   get scale() { return this.#option('scale'); }
   set scale(v) { this.#set('scale', v); }
-  /** First block of the rollouts. @returns {number} */
-  get startLayer() { return Number(this.#option('start-layer')); }
+  /** First block of the rollouts, or 'last'. @returns {number | 'last'} */
+  get startLayer() { return startLayerOf(this); }
   /** @param {number | string | null | undefined} v */
   set startLayer(v) { this.#set('start-layer', v); }
   /** @type {'overlay' | 'side-by-side'} */
@@ -253,7 +253,7 @@ export class VitRelevanceElement extends HTMLElement {
       const contrast = this.getAttribute('contrast');
       const spec = contrast ? { class: classOf(this), contrast } : classOf(this);
       const result = await photo.explain({
-        targets: [spec], methods: methodsOf(this), startLayer: Number(this.#option('start-layer')) || 0, signal,
+        targets: [spec], methods: methodsOf(this), startLayer: startLayerOf(this), signal,
       });
       if (generation !== this.#generation) return this.#result;
       this.#result = result;

@@ -181,6 +181,21 @@ test('a method switch re-explains the kept text; scale and unit redraw from the 
   assert.deepEqual(s.tiles[0].spans.map((x) => x.text), s.result.words);
   assert.equal(await p.evaluate(() => document.getElementById('s1').result === window.__kept), true, 'no new explanation');
   assert.equal(await runs(), before.runs, 'no graph ran for a redraw');
+  // start-layer="last": the API's maps from the last block, for the same text.
+  await p.evaluate(() => { const el = document.getElementById('s5'); window.__kept = el.result; el.setAttribute('start-layer', 'last'); });
+  await p.waitForFunction(() => { const el = document.getElementById('s5'); return el.dataset.state === 'done' && el.result !== window.__kept; });
+  const last = await p.evaluate(async (model) => {
+    const { loadExplainer } = await import(new URL('vit-relevance/vit-relevance.js', document.baseURI).href);
+    const explainer = await loadExplainer({ model });
+    const el = document.getElementById('s5');
+    const want = await explainer.explain({ text: el.result.text }, { startLayer: 'last' });
+    explainer.close();
+    const values = (r) => [...r.targets[0].maps.transformer_attribution.data];
+    return { got: values(el.result), before: values(window.__kept), want: values(want), prop: el.startLayer };
+  }, MODEL);
+  assert.deepEqual(last.got, last.want, 'the element\'s start-layer="last" is the API\'s startLayer: \'last\'');
+  assert.notDeepEqual(last.got, last.before);
+  assert.equal(last.prop, 'last');
   // The element's content is its text: new content, a new explanation.
   await p.evaluate(() => { document.getElementById('s2').textContent = 'A dull, lifeless film.'; });
   await p.waitForFunction(() => { const el = document.getElementById('s2'); return el.dataset.state === 'done' && el.result.text === 'A dull, lifeless film.'; });

@@ -28,3 +28,7 @@ export const classOf = (element) => element.getAttribute('class-id') ?? element.
 
 /** The methods asked for, in order. @param {Element} element @returns {string[]} */
 export const methodsOf = (element) => optionOf(element, 'method').split(',').map((/** @type {string} */ m) => m.trim()).filter(Boolean);
+
+/** The start layer: a block number, or 'last' (the last block, as the official ERASER pipeline starts its text rollouts).
+ * @param {Element} element @returns {number | 'last'} */
+export const startLayerOf = (element) => (optionOf(element, 'start-layer') === 'last' ? 'last' : Number(optionOf(element, 'start-layer')) || 0);
