@@ -237,6 +237,11 @@ test('docs/embed.md\'s text snippet as written: the elements, and the iframe rou
     await frame.locator('vit-relevance[data-state="done"]').waitFor();
     assert.equal(await frame.locator('.text').textContent(), 'A gripping, beautifully shot film.');
     assert.ok(await frame.locator('.text .t').count() > 3, 'the frame draws the coloured text');
+    // The snippet's iframe-parent.js gives the frame its content's height.
+    await p.waitForFunction(() => {
+      const size = window.__messages.filter((m) => m?.type === 'size').at(-1);
+      return size && Math.round(document.querySelector('iframe').getBoundingClientRect().height) === size.height;
+    });
     assert.deepEqual(errors, []);
     await screenshot(p, 'element-text-docs');
   } finally {
