@@ -1,9 +1,11 @@
 // The iframe route, embed.html?src=…&class-id=…&method=…: one <vit-relevance> with the
 // element's options as query parameters, for hosts that allow iframes but no scripts.
 // It tells its parent its height ({ source: 'vit-relevance', type: 'size', height }) and
-// its explanation ({ type: 'explained', result }), by postMessage.
+// its explanation ({ type: 'explained', result }), by postMessage. A text model's text is
+// ?text=…: data, never fetched, refused in one line when longer than an element takes.
 import { VitRelevanceElement } from './vit-relevance-element.js';
 import { loadExplainer } from './vit-relevance.js';
+import { textProblem } from './element/text-source.js';
 
 const params = new URLSearchParams(location.search);
 const element = document.createElement('vit-relevance');
@@ -41,7 +43,8 @@ const post = (message) => { if (window.parent !== window) window.parent.postMess
 const urlOf = (text, base) => { try { return new URL(text, base); } catch { return null; } };
 const photo = params.has('src') ? urlOf(params.get('src'), photoBase()) : null;
 const model = params.has('model') ? new URL(params.get('model'), document.baseURI) : null;
-const refused = (model && refusal('model', model)) || (photo && refusal('photo', photo));
+const text = params.get('text');
+const refused = (model && refusal('model', model)) || (photo && refusal('photo', photo)) || (text !== null && textProblem(text));
 if (refused) {
   const p = document.createElement('p');
   p.className = 'error';

@@ -3,17 +3,19 @@
 // a live, class-specific relevance map inside any page, built on the public API
 // (vit-relevance.js). All elements of a page share one Worker and one session per model.
 // Rendering attributes re-draw from the kept maps; the class, contrast, method and start
-// layer re-explain the photo the Worker keeps (no new decode, cached tensors reused). Its
-// parts by job in web/element/: the attributes, the drawing, the controls, the styles.
+// layer re-explain the photo (a text model: the `text`, else the content) the Worker keeps.
+// Parts by job in web/element/; `data-state` says where it is: busy, done or error.
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
-import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf } from './element/attributes.js';
+import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf, startLayerOf } from './element/attributes.js';
 import { drawMaps } from './element/drawing.js';
+import { drawText } from './element/text-drawing.js';
+import { checkSource, inputOf, watchContent } from './element/text-source.js';
 import { fillControls } from './element/controls.js';
 import { styleSheet } from './element/style.js';
 
 /**
  * @import { ClassSpec, MethodId, RenderOptions } from 'vit-relevance/runtime/explain-types.js'
- * @import { BrowserExplainResult, ExplainerMetadata, LoadPhase } from './vit-relevance.js'
+ * @import { BrowserExplainResult, BrowserTextResult, ExplainerMetadata, LoadPhase } from './vit-relevance.js'
  */
 
 /**
@@ -22,7 +24,7 @@ import { styleSheet } from './element/style.js';
  * @property {CustomEvent<{ metadata: ExplainerMetadata }>} load The model is ready.
  * @property {CustomEvent<{ loaded: number, total: number, phases: readonly LoadPhase[] }>} progress
  *   Bytes of the model files downloaded, and the load phases running now.
- * @property {CustomEvent<BrowserExplainResult>} explained
+ * @property {CustomEvent<BrowserExplainResult | BrowserTextResult>} explained
  * @property {CustomEvent<{ message: string }>} error
  */
 
@@ -35,13 +37,14 @@ export class VitRelevanceElement extends HTMLElement {
   #caption;
   #controls;
   #explainer = null;   // { key, promise }
-  #photo = null;       // { src, promise of a Photo }
+  #opened = null;      // { key, promise of a Photo or Text }
   #result = null;
   #shown = null;       // { photo, explainer } of #result
   #abort = null;
   #pending = null;     // 'render' | 'explain', coalesced into one microtask
   #started = false;
   #observer = null;
+  #content = null;     // watches the element's content: its text where it has no text attribute
   #generation = 0;
 
   constructor() {
@@ -70,6 +73,12 @@ export class VitRelevanceElement extends HTMLElement {
   /** @type {string | null} */
   get src() { return this.#option('src'); }
   set src(v) { this.#set('src', v); }
+  /** The text a text model explains (else the element's content). @type {string | null} */
+  get text() { return this.#option('text'); }
+  set text(v) { this.#set('text', v); }
+  /** A text drawn by token (wordpieces) or by word. @type {'token' | 'word'} */
+  get unit() { return this.#option('unit'); }
+  set unit(v) { this.#set('unit', v); }
   /** @type {string | null} */
   get model() { return this.#option('model'); }
   set model(v) { this.#set('model', v); }
@@ -110,8 +119,8 @@ export class VitRelevanceElement extends HTMLElement {
    * (min-max) or "signed" (0 white, blue < 0 < red). @type {'auto' | 'positive' | 'signed'} */
   get scale() { return this.#option('scale'); }
   set scale(v) { this.#set('scale', v); }
-  /** First block of the rollouts. @returns {number} */
-  get startLayer() { return Number(this.#option('start-layer')); }
+  /** First block of the rollouts, or 'last'. @returns {number | 'last'} */
+  get startLayer() { return startLayerOf(this); }
   /** @param {number | string | null | undefined} v */
   set startLayer(v) { this.#set('start-layer', v); }
   /** @type {'overlay' | 'side-by-side'} */
@@ -128,6 +137,7 @@ export class VitRelevanceElement extends HTMLElement {
   set backend(v) { this.#set('backend', v); }
 
   connectedCallback() {
+    this.#content = watchContent(this, () => this.#started && (!this.hasAttribute('src') || this.#opened?.key.startsWith('text:')) && this.#schedule('explain'));
     if (this.#option('loading') === 'eager') return this.#start();
     this.#observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) this.#start();
@@ -139,8 +149,9 @@ export class VitRelevanceElement extends HTMLElement {
   disconnectedCallback() {
     this.#observer?.disconnect();
     this.#observer = null;
+    this.#content?.disconnect();
     this.#abort?.abort();
-    this.#releasePhoto();
+    this.#release();
     this.#result = null;
     this.#shown = null;
     this.#started = false;
@@ -153,8 +164,8 @@ export class VitRelevanceElement extends HTMLElement {
     if (name === 'controls') this.#fillControls();
     if (!this.#started) return;
     if (LOADING.has(name)) {
-      if (name !== 'src') this.#explainer = null;
-      this.#releasePhoto();
+      if (name === 'model' || name === 'backend') this.#explainer = null;
+      this.#release();
       this.#schedule('explain');
     } else if (EXPLAINING.has(name)) this.#schedule('explain');
     else if (RENDERING.has(name)) this.#schedule('render');
@@ -197,17 +208,16 @@ export class VitRelevanceElement extends HTMLElement {
     });
   }
 
-  #releasePhoto() {
-    const photo = this.#photo;
-    this.#photo = null;
-    photo?.promise.then((p) => p.close(), () => {});
+  #release() {
+    const opened = this.#opened;
+    this.#opened = null;
+    opened?.promise.then((p) => p.close(), () => {});
   }
 
   #emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 
   #loadExplainer(signal) {
-    const model = this.#option('model') ?? undefined;
-    const backend = this.#option('backend');
+    const [model, backend] = [this.#option('model') ?? undefined, this.#option('backend')];
     const key = `${model}|${backend}`;
     if (this.#explainer?.key !== key) {
       const promise = loadExplainer({
@@ -226,25 +236,24 @@ export class VitRelevanceElement extends HTMLElement {
     const abort = new AbortController();
     this.#abort = abort;
     const { signal } = abort;
-    this.#status(this.#result ? 'Explaining…' : 'Loading…');
+    this.#status(this.#result ? 'Explaining…' : 'Loading…', 'busy');
     try {
-      const src = this.getAttribute('src');
-      if (!src) throw new Error('no photo: set the src attribute');
+      checkSource(this); // nothing to explain, or a text too long: one line, nothing downloaded
       // The core that draws the maps loads while the model does: loaded after, it held the
       // first map back by its download and compile. A failure shows when the map is drawn.
       loadRenderer().catch(() => {});
       const explainer = await this.#loadExplainer(signal);
-      if (this.#photo?.src !== src) {
-        this.#releasePhoto();
-        this.#photo = { src, promise: explainer.open(src, { signal }) };
-        this.#photo.promise.catch(() => {});
+      const { key, input } = inputOf(this, explainer.kind);
+      if (this.#opened?.key !== key) {
+        this.#release();
+        this.#opened = { key, promise: explainer.open(/** @type {any} */ (input), { signal }) };
+        this.#opened.promise.catch(() => {});
       }
-      const photo = await this.#photo.promise;
-      const cls = classOf(this);
+      const photo = await this.#opened.promise;
       const contrast = this.getAttribute('contrast');
-      const spec = contrast ? { class: cls, contrast } : cls;
+      const spec = contrast ? { class: classOf(this), contrast } : classOf(this);
       const result = await photo.explain({
-        targets: [spec], methods: methodsOf(this), startLayer: Number(this.#option('start-layer')) || 0, signal,
+        targets: [spec], methods: methodsOf(this), startLayer: startLayerOf(this), signal,
       });
       if (generation !== this.#generation) return this.#result;
       this.#result = result;
@@ -255,31 +264,33 @@ export class VitRelevanceElement extends HTMLElement {
       return result;
     } catch (err) {
       if (signal.aborted || generation !== this.#generation) return this.#result;
-      if (this.#photo && !(await this.#photo.promise.then(() => true, () => false))) this.#photo = null;
+      if (this.#opened && !(await this.#opened.promise.then(() => true, () => false))) this.#opened = null;
       // A model that failed to load is loaded again by the next run (a broken download resumes).
       if (this.#explainer && !(await this.#explainer.promise.then(() => true, () => false))) this.#explainer = null;
       const message = err?.message ?? String(err);
-      this.#status(message, true);
+      this.#status(message, 'error');
       this.#emit('error', { message });
       throw err;
     }
   }
 
-  #status(text, isError = false) {
-    this.#caption.className = isError ? 'error' : 'status';
+  /** @param {string} text @param {'busy' | 'done' | 'error'} state */
+  #status(text, state) {
+    this.#caption.className = state === 'error' ? 'error' : 'status';
     this.#caption.textContent = text;
-    this.#internals.ariaInvalid = isError ? 'true' : null;
+    this.#internals.ariaInvalid = state === 'error' ? 'true' : null;
+    this.dataset.state = state;
   }
 
-  // Draws every method's map of the first target over the photo, from the kept maps.
+  // Draws every method's map of the first target over the photo (or as the text), from the kept maps.
   async #render() {
     if (!this.#result) return;
     const core = await loadRenderer();
-    const { tiles, caption } = drawMaps(core, this, { result: this.#result, ...this.#shown });
+    const { tiles, caption } = (this.#result.tokens ? drawText : drawMaps)(core, this, /** @type {any} */ ({ result: this.#result, ...this.#shown }));
     this.#maps.style.setProperty('--columns', String(Math.max(1, Math.min(tiles.length, 3))));
     this.#maps.replaceChildren(...tiles);
-    this.#status(caption);
-    this.#internals.ariaLabel = tiles.at(-1)?.querySelector('canvas')?.getAttribute('aria-label') ?? null;
+    this.#status(caption, 'done');
+    this.#internals.ariaLabel = tiles.at(-1)?.querySelector('[aria-label]')?.getAttribute('aria-label') ?? null;
     this.dataset.rendered = String(Number(this.dataset.rendered ?? 0) + 1);
   }
 

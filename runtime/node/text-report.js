@@ -3,39 +3,20 @@
 // each text with every method's token colours, for each explained class, and the classes'
 // probabilities. No script at all; its one <style> element is allowed by its hash in the
 // page's Content-Security-Policy (default-src 'none'), as strict as the site's headers.
-// Colours: the core's rdbu colormap in 21 steps, white at 0: a positive-scale map (min-max)
-// from white to red, a signed one (lrp_full, attnlrp, cp_lrp, contrasts) blue < 0 < red
-// (runtime/map-scale.js); each token's value is in its title.
+// Colours: runtime/text-colours.js (the element's too); each token's value is in its title.
 import { createHash } from 'node:crypto';
 import { scaleFor } from '../map-scale.js';
-
-const STEPS = 20;
+import { stepColours, valueSteps } from '../text-colours.js';
 
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-// The colour steps' CSS classes .l0 … .l20 from the core's colormap; dark steps get white text.
-function stepStyles(core) {
-  const levels = Float32Array.from({ length: STEPS + 1 }, (_, i) => i / STEPS);
-  const rgba = core.colorize(levels, 1, levels.length, 'rdbu');
-  const rules = [];
-  for (let i = 0; i <= STEPS; i++) {
-    const [r, g, b] = rgba.subarray(4 * i, 4 * i + 3);
-    const light = 0.299 * r + 0.587 * g + 0.114 * b > 140;
-    rules.push(`.l${i}{background:rgb(${r},${g},${b})${light ? '' : ';color:#fff'}}`);
-  }
-  return rules.join('\n');
-}
-
-// A map's step per token: signed maps put 0 in the middle, positive ones start there.
-function steps(core, data, scale) {
-  const v = core.scaled(data, scale);
-  return Array.from(v, (x) => Math.round((scale === 'signed' ? x : 0.5 + x / 2) * STEPS));
-}
+// The colour steps' CSS classes .l0 … .l20 (runtime/text-colours.js); dark steps get white text.
+const stepStyles = (core) => stepColours(core).map(({ rgb, light }, i) => `.l${i}{background:${rgb}${light ? '' : ';color:#fff'}}`).join('\n');
 
 // The text, each token's characters coloured by its step (whitespace between them not);
 // [CLS] and [SEP] have no characters: their values are said after the text.
 function coloured(core, entry, map, scale) {
-  const step = steps(core, map.data, scale);
+  const step = valueSteps(core, map.data, scale);
   const { text, tokens, offsets } = entry;
   let html = '';
   let at = 0;

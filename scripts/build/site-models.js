@@ -8,10 +8,12 @@ import path from 'node:path';
 import { pageFiles } from '../../web/lib/model-files.js';
 
 // The files of one index entry the site carries: those the page reads
-// (web/lib/model-files.js: the one list, shared with "Open your model…"), and the
-// self-contained explainer graph `onnx`, which the page runs where there are no split graphs.
+// (web/lib/model-files.js: the one list, shared with "Open your model…"), the
+// self-contained explainer graph `onnx`, which the page runs where there are no split graphs,
+// and a text model's vocabulary, without which the element cannot read a text (an exported
+// text model in VITREL_MODELS, for <vit-relevance text=…>: docs/embed.md, "Text").
 export function siteFiles(m) {
-  return [...new Set([m.onnx, ...pageFiles(m)])].filter(Boolean);
+  return [...new Set([m.onnx, ...pageFiles(m), m.vocab])].filter(Boolean);
 }
 
 const fail = (message) => { throw new Error(`VITREL_MODELS: ${message}`); };

@@ -153,10 +153,11 @@ function withModelOrigins(html, setting) {
   return html.replace(meta, meta.replace('content=""', `content="${modelOrigins(setting).join(' ')}"`));
 }
 
-// `models`: the extra model folders (the build setting VITREL_MODELS), checked first.
+// `models`: the extra model folders (the build setting VITREL_MODELS), checked first. The
+// built-in text models are not carried (copyModels), so an exported copy of one may be.
 export async function buildSite(paths, { models = process.env.VITREL_MODELS } = {}) {
   const index = readBuiltInIndex(paths.models);
-  const extras = extraModels(models, index?.models);
+  const extras = extraModels(models, index?.models?.filter((m) => m.kind !== 'text'));
   const warnings = [];
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
   const out = paths.site;

@@ -13,12 +13,12 @@ const NAME = path.basename(DEFAULT_TEXT_MODEL, '.onnx');
 export const TEXT_MODEL_URL = `text-models/${NAME}/`;
 
 // startSite's overrides: the files of the model's build/models/index.json entry, and an
-// index.json listing it alone.
-function textModelRoutes() {
+// index.json listing it alone (an exported text model's folder), under `prefix`.
+export function textModelRoutes(prefix = '/') {
   const models = path.dirname(DEFAULT_TEXT_MODEL);
   const entry = JSON.parse(readFileSync(path.join(models, 'index.json'), 'utf8')).models.find((m) => m.name === NAME);
   const files = [entry.metadata, entry.onnx, entry.vocab, entry.forward_onnx].filter(Boolean);
-  const route = (name, body) => [`/${TEXT_MODEL_URL}${name}`, { body, type: name.endsWith('.json') ? 'application/json' : 'application/octet-stream' }];
+  const route = (name, body) => [`${prefix}${TEXT_MODEL_URL}${name}`, { body, type: name.endsWith('.json') ? 'application/json' : 'application/octet-stream' }];
   return Object.fromEntries([
     ...files.map((f) => route(f, readFileSync(path.join(models, f)))),
     route('index.json', JSON.stringify({ models: [entry] })),

@@ -28,10 +28,6 @@ export function drawMaps(core, element, { result, photo: { bitmap }, explainer }
   const choice = SCALE_CHOICES.includes(optionOf(element, 'scale')) ? optionOf(element, 'scale') : 'auto';
   const photo = { bitmap, width: result.width, height: result.height };
   const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : target.label;
-  // Each class named with its standing: "tiger cat (3.10%, rank 3) rather than bull mastiff (…)".
-  const standing = target.contrast
-    ? `${target.label} (${standingText(target)}) rather than ${target.contrast.label} (${standingText(target.contrast)})`
-    : `${target.label} · ${standingText(target)}`;
   const tiles = [];
   if (sideBySide) tiles.push(tile(photo, null, null, 'Photo', `Photo (${result.width}×${result.height})`, opacity));
   for (const m of methods) {
@@ -48,9 +44,22 @@ export function drawMaps(core, element, { result, photo: { bitmap }, explainer }
     canvas.dataset.scale = scale;
     tiles.push(t);
   }
-  const names = methods.map((m) => explainer.method(m).shortName).join(', ');
-  // What the maps leave out (methods that cannot contrast) and the backend that ran.
-  return { tiles, caption: [standing, names, ...(result.notes ?? [])].filter(Boolean).join(' · ') };
+  return { tiles, caption: captionOf(result, explainer) };
+}
+
+/**
+ * The caption under the maps (a photo's or a text's): the class with its standing ("tiger
+ * cat (3.10%, rank 3) rather than bull mastiff (…)"), the methods drawn, and what the maps
+ * leave out (methods that cannot contrast, a text's cut end) and the backend that ran.
+ * @param {{ targets: any[], notes?: string[] }} result @param {Explainer} explainer
+ */
+export function captionOf(result, explainer) {
+  const [target] = result.targets;
+  const standing = target.contrast
+    ? `${target.label} (${standingText(target)}) rather than ${target.contrast.label} (${standingText(target.contrast)})`
+    : `${target.label} · ${standingText(target)}`;
+  const names = Object.keys(target.maps).map((m) => explainer.method(/** @type {MethodId} */ (m)).shortName).join(', ');
+  return [standing, names, ...(result.notes ?? [])].filter(Boolean).join(' · ');
 }
 
 /**
