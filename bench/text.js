@@ -163,7 +163,7 @@ function exportTime() {
 // and the page's code.
 function siteDownload() {
   const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
-  const textModules = ['runtime/text-explainer.js', 'runtime/text-session.js', 'runtime/text-metadata.js', 'runtime/text-input.js',
+  const textModules = ['runtime/text-explainer.js', 'runtime/text-cache.js', 'runtime/text-metadata.js', 'runtime/text-input.js',
     'web/api/text.js', 'web/worker/text-model.js', 'web/worker/texts.js'];
   const textJs = textModules.reduce((s, m) => s + gz(transformSync(readFileSync(path.join(root, m), 'utf8'), { minify: true, format: 'esm' }).code), 0);
   const objects = path.join(root, 'build', 'wasm-cmake');

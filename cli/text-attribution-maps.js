@@ -7,7 +7,7 @@ import { targetAttributionMaps } from '../runtime/attribution-maps.js';
 import { openAttributionFiles } from '../runtime/node/open-attribution.js';
 import { readVocab } from '../runtime/node/open-text.js';
 import { textDims } from '../runtime/text-metadata.js';
-import { textTokenizer, tokenizeText } from '../runtime/text-session.js';
+import { textTokenizer, tokenizeText } from '../runtime/text-cache.js';
 
 // → { add(result, methods, startLayer), close() }: attribution graphs and tokenizer opened once
 // for every text of the run.

@@ -2,7 +2,7 @@
 // Runs a text model's explainer graph (docs/architecture.md, "Text models": input_ids
 // [1,S] in place of the pixels, [S] in place of [H,W]) with onnxruntime-web and hands back
 // each target row's tensors, ready for core.computeMaps: the same object as
-// runtime/explainer.js's openExplainer gives, so runtime/explain-session.js explains a text
+// runtime/explainer.js's openExplainer gives, so runtime/photo-cache.js explains a text
 // as it explains a photo. One ONNX session, opened at once (a text model has no split or
 // family graphs), and the plain forward graph's beside it when given (predict(), the
 // benchmark's reference). Environment-neutral: the caller passes `ort` and the bytes.
@@ -28,7 +28,7 @@ function checkTextSession(session, name, outputs) {
 }
 
 /**
- * ids: each text's token ids as a BigInt64Array [S] (runtime/text-session.js encodes them).
+ * ids: each text's token ids as a BigInt64Array [S] (runtime/text-cache.js encodes them).
  * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
  *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string }} options
  */

@@ -2,7 +2,7 @@
 // The inference Worker, shared by the page and every <vit-relevance> element of a page:
 // downloads and opens each explainer graph once (onnxruntime-web), preprocesses photos
 // and turns the graph's tensors into relevance maps (the C++ core in WebAssembly), all
-// through runtime/explain-session.js (a text model's texts: runtime/text-session.js). This
+// through runtime/photo-cache.js (a text model's texts: runtime/text-cache.js). This
 // script is one switch over the messages of web/lib/protocol.js; each job lives in
 // web/worker/: the queue (queue.js), the models and their sessions (sessions.js; text
 // models: text-model.js), the photos (photos.js), the texts (texts.js), the Attribution

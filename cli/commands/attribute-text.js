@@ -17,7 +17,7 @@ import { resolveClass } from '../../runtime/targets.js';
 import { topK } from '../../runtime/topk.js';
 import { tokenLayout } from '../../runtime/metadata.js';
 import { textDims } from '../../runtime/text-metadata.js';
-import { textTokenizer, tokenizeText, truncationNotice } from '../../runtime/text-session.js';
+import { textTokenizer, tokenizeText, truncationNotice } from '../../runtime/text-cache.js';
 import { checked, textModel } from '../text-model.js';
 
 const FILES = ['attribution.json', 'heads.svg', 'tree.svg'];

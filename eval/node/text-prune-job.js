@@ -19,7 +19,7 @@ import { attributionPaths, checkAttributionFiles, openAttributionFiles } from '.
 import { UserError } from '../../runtime/errors.js';
 import { openTextExplainer } from '../../runtime/text-explainer.js';
 import { openMaskedTextForward } from '../../runtime/text-masked.js';
-import { textTokenizer, tokenizeText } from '../../runtime/text-session.js';
+import { textTokenizer, tokenizeText } from '../../runtime/text-cache.js';
 import { textDims } from '../../runtime/text-metadata.js';
 import { isRankRecord } from '../prune-heads.js';
 import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../prune-heads-protocol.js';

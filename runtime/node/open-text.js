@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openTextExplainer } from '../text-explainer.js';
-import { createTextSessions, textTokenizer } from '../text-session.js';
+import { createTextCache, textTokenizer } from '../text-cache.js';
 import { kindMismatch } from '../text-metadata.js';
 import { isTextInput } from '../text-input.js';
 import { graphMethodIds } from '../metadata.js';
@@ -55,14 +55,14 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
     tokenizer.free();
     throw err;
   });
-  const sessions = createTextSessions({ explainer, core, tokenizer });
+  const texts = createTextCache({ explainer, core, tokenizer });
   const open = new Set(); // texts opened and not yet closed
 
   // A text opened once: its tokens, explained for any classes, methods and start layers
   // (each class's tensors kept), until close().
   /** @returns {import('./index.js').NodeText} */
   function openText(input) {
-    const doc = sessions.openText(textOf(metadata, input));
+    const doc = texts.openText(textOf(metadata, input));
     const { tokenized } = doc; // text, tokens, ids, offsets, words, truncated
     open.add(doc);
     return {
@@ -75,11 +75,11 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
         const list = checkMethods(methods, core.explainerMethodIds);
         const start = resolveStartLayer(metadata, startLayer);
         // The predicted class comes from the run that explains it (a text explained before knows it).
-        const predicted = wanted.some((t) => t.class === null) && !doc.logits ? await sessions.predict(doc, { methods: list }) : null;
-        const resolved = withPredicted(wanted, doc.logits ? sessions.top5(doc)[0].id : null);
-        const { results, timings } = await sessions.explain(doc, resolved, { methods: list, startLayer: start });
+        const predicted = wanted.some((t) => t.class === null) && !doc.logits ? await texts.predict(doc, { methods: list }) : null;
+        const resolved = withPredicted(wanted, doc.logits ? texts.top5(doc)[0].id : null);
+        const { results, timings } = await texts.explain(doc, resolved, { methods: list, startLayer: start });
         return {
-          top5: top5Of(metadata, sessions.top5(doc)),
+          top5: top5Of(metadata, texts.top5(doc)),
           targets: results.map(({ target, maps, wordMaps }) => textTarget(metadata, target, maps, wordMaps, list, doc.logits)),
           ...tokenized,
           notes: doc.notice ? [doc.notice] : [],
@@ -90,7 +90,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
         };
       },
       close() {
-        if (open.delete(doc)) sessions.closePhoto(doc);
+        if (open.delete(doc)) texts.closePhoto(doc);
       },
     };
   }
@@ -105,7 +105,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
     label: (id) => metadata.labels[id],
     // The forward pass alone (the benchmark's reference): → { logits, modelMs }.
     async forward(input) {
-      const doc = sessions.openText(textOf(metadata, input));
+      const doc = texts.openText(textOf(metadata, input));
       const { logits, timings } = await explainer.predict(doc.pixels);
       return { logits, modelMs: timings.modelMs };
     },
@@ -119,9 +119,9 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
       }
     },
     close: () => {
-      for (const doc of open) sessions.closePhoto(doc);
+      for (const doc of open) texts.closePhoto(doc);
       open.clear();
-      return sessions.close();
+      return texts.close();
     },
   };
 }

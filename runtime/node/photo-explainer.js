@@ -9,7 +9,7 @@
 // switch, as in the page).
 import { resolveClass } from '../targets.js';
 import { graphMethodIds } from '../metadata.js';
-import { createPhotoCache } from '../explain-session.js';
+import { createPhotoCache } from '../photo-cache.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, resolveStartLayer } from '../explain-request.js';
 import { kindMismatch } from '../text-metadata.js';
 import { isTextInput } from '../text-input.js';

@@ -1,6 +1,6 @@
 // @ts-check
 // Node-only: what the Node API's open() reads, a photo or a tensor, as it is before the
-// model's preprocessing (runtime/explain-session.js preprocessPhoto, the one path):
+// model's preprocessing (runtime/photo-cache.js preprocessPhoto, the one path):
 //   { name, rgba, width, height, pixels, source, exif, crop }
 // A photo (a file path, or its encoded bytes) is decoded (./image.js: EXIF orientation as
 // `exif` says); a .npy file or { pixels } is already the model's normalised input: pixels
@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { readNpyFile } from './npy-file.js';
 import { decodeImage, decodeImageBytes, EXIF_MODES } from './image.js';
-import { preprocessPhoto } from '../explain-session.js';
+import { preprocessPhoto } from '../photo-cache.js';
 
 export function isNpyPath(file) {
   return /\.npy$/i.test(file);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 import { readVocab } from '../../runtime/node/open-text.js';
 import { loadCore } from '../../runtime/core.js';
-import { textTokenizer } from '../../runtime/text-session.js';
+import { textTokenizer } from '../../runtime/text-cache.js';
 import { humanWords, randomWords, tokenF1, tokenWords, topWords, wordScores, wordSpans, SPECIAL_TOKENS } from '../../eval/rationale-f1.js';
 import { runCli, shared, tempDir } from './maps-support.js';
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
-import { createPhotoCache } from '../../runtime/explain-session.js';
+import { createPhotoCache } from '../../runtime/photo-cache.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds, tokenLayout } from '../../runtime/metadata.js';
 import { graphIoNames } from '../../runtime/onnx-io.js';
@@ -122,7 +122,7 @@ test('one session: the default family graph returns the photo\'s denominators; g
   }
 });
 
-// The photo sessions over one session (runtime/explain-session.js): a photo's first run
+// The photo sessions over one session (runtime/photo-cache.js): a photo's first run
 // keeps its denominators and its class switches are given them; one photo holds them at a
 // time, so a photo explained again after another forms them again.
 test('one session: the last photo keeps its denominators for its class switches', { skip, timeout: 600_000 }, async () => {

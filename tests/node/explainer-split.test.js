@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
-import { createPhotoCache } from '../../runtime/explain-session.js';
+import { createPhotoCache } from '../../runtime/photo-cache.js';
 import { loadCore } from '../../runtime/core.js';
 import { readNpyFile } from '../../runtime/node/npy-file.js';
 import { root } from './maps-support.js';
@@ -74,7 +74,7 @@ test('split graphs: explainCached on a cached photo equals explain, for several 
   }
 });
 
-// The embeds' way into a new photo (explain-session predictFromPhoto): the photo graph
+// The embeds' way into a new photo (photo-cache.js predictFromPhoto): the photo graph
 // predicts, the target graph explains; the same prediction and maps as the single run, and
 // attention-only methods then cost no graph run at all.
 test('a photo analysed through the photo graph: the single run\'s prediction and maps; attention methods run no graph', { skip, timeout: 300_000 }, async () => {

@@ -1,6 +1,6 @@
 // @ts-check
 // The inference Worker's photos: each analysed photo kept with its preprocessed pixels (its
-// classes' tensors in the core's heap, within the model's budget: runtime/explain-session.js)
+// classes' tensors in the core's heap, within the model's budget: runtime/photo-cache.js)
 // for later classes, methods and start layers, the newest MAX_PHOTOS of them; analysis
 // (prediction and the first map), explanation, and a photo's target-independent tensors
 // cached when the Worker is idle (split graphs).

@@ -6,7 +6,7 @@
 // top-level script can build (web/worker.js).
 import { openExplainer } from '../../runtime/explainer.js';
 import { LARGE_WEIGHTS_BYTES, FOLD_WEIGHTS_BYTES } from '../../runtime/session-options.js';
-import { createPhotoCache } from '../../runtime/explain-session.js';
+import { createPhotoCache } from '../../runtime/photo-cache.js';
 import { loadCore } from '../../runtime/core.js';
 import { graphMethodIds } from '../../runtime/metadata.js';
 import { fetchModelBytes } from '../lib/model-fetch.js';

@@ -3,11 +3,11 @@
 // graph and the vocabulary read at once (Cache Storage after the first visit, as the image
 // models' files) while onnxruntime and the core compile, the vocabulary checked against
 // the model, then the graph's one session opened (runtime/text-explainer.js). Its texts
-// are explained by runtime/text-session.js, which web/worker/texts.js drives; the models
+// are explained by runtime/text-cache.js, which web/worker/texts.js drives; the models
 // map of web/worker/sessions.js holds it as it holds an image model's photo sessions.
 // Text models run on WebAssembly. `loaders`: sessions.js's onnxruntime and core, loaded once.
 import { openTextExplainer } from '../../runtime/text-explainer.js';
-import { createTextSessions, textTokenizer } from '../../runtime/text-session.js';
+import { createTextCache, textTokenizer } from '../../runtime/text-cache.js';
 import { kindMismatch } from '../../runtime/text-metadata.js';
 import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
 import { fetchModelBytes } from '../lib/model-fetch.js';
@@ -60,9 +60,9 @@ export async function openTextModel({ model, base, backend = 'wasm', prepare = f
     tokenizer.free();
     throw err;
   });
-  const textSessions = Object.assign(createTextSessions({ explainer, core, tokenizer }), { entry: model, base, ort });
+  const textCache = Object.assign(createTextCache({ explainer, core, tokenizer }), { entry: model, base, ort });
   return {
-    photoCache: textSessions,
+    photoCache: textCache,
     ready: {
       type: REPLY.READY,
       metadata,

@@ -12,16 +12,16 @@ const now = () => performance.now();
 /** @param {import('../lib/protocol.js').AnalyzeTextRequest} msg @param {import('../lib/protocol.js').ReplyFn} reply */
 export async function analyzeText(msg, reply) {
   const { modelKey, imageId, text, methods, startLayer = 0 } = msg;
-  const textSessions = await photoCacheOf(modelKey);
-  if (!textSessions.openText) throw new Error(`${textSessions.metadata.name} is an image model: it explains photos, not texts`);
+  const textCache = await photoCacheOf(modelKey);
+  if (!textCache.openText) throw new Error(`${textCache.metadata.name} is an image model: it explains photos, not texts`);
   const t0 = now();
-  const doc = textSessions.openText(text);
-  keepPhoto(imageId, { photoCache: textSessions, photo: doc });
+  const doc = textCache.openText(text);
+  keepPhoto(imageId, { photoCache: textCache, photo: doc });
   const { tokenized, notice } = doc;
   reply({ type: REPLY.TOKENS, imageId, ...tokenized, notice });
   const preprocessMs = now() - t0;
   checkFresh(msg);
-  const { top5, target, modelMs } = await textSessions.predict(doc, { methods });
+  const { top5, target, modelMs } = await textCache.predict(doc, { methods });
   reply({
     type: REPLY.PREDICTION, imageId,
     top5: top5.map(({ id, prob }) => ({ id, prob })),
@@ -30,6 +30,6 @@ export async function analyzeText(msg, reply) {
     predictedBy: 'explainer',
     timings: { preprocessMs },
   });
-  const { results, timings } = await textSessions.explain(doc, [target], { methods, startLayer });
+  const { results, timings } = await textCache.explain(doc, [target], { methods, startLayer });
   reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
 }

@@ -1,4 +1,4 @@
-// The photos' class tensors (runtime/explain-session.js) over the hand-written tiny graph
+// The photos' class tensors (runtime/photo-cache.js) over the hand-written tiny graph
 // and the real core: kept within one byte budget over every photo, the least recently
 // used class re-run once pushed out, a class explained again without a run while kept,
 // a contrast of two classes whose tensors do not fit together still whole, and a closed
@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../../runtime/explainer.js';
-import { createPhotoCache } from '../../runtime/explain-session.js';
+import { createPhotoCache } from '../../runtime/photo-cache.js';
 import { loadCore } from '../../runtime/core.js';
 import { tinyExplainerOnnx, tinyMetadata, TINY } from './explainer-fixture.js';
 import { coreBuilt } from './explain-support.js';

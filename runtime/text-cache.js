@@ -1,13 +1,13 @@
 // @ts-check
-// One open text model with the core, and its texts (beside runtime/explain-session.js, which
+// One open text model with the core, and its texts (beside runtime/photo-cache.js, which
 // does the same for photos): a text is checked (runtime/text-input.js), tokenized by the
 // core's BERT tokenizer (`[CLS]` w1 … wn `[SEP]`, cut at the model's positions, with a notice
-// saying how much), then explained exactly as a photo is: the photo sessions run the graph,
+// saying how much), then explained exactly as a photo is: the photo cache runs the graph,
 // keep each class's tensors and compute every method's map, over tokens here ({ shape: [S],
 // data }). Each map also gets its word-level map (a word scores the max of its pieces,
 // specials dropped: METHODS.md, "Word-level scores"). Environment-neutral: the Node API
 // and the Worker share it.
-import { createPhotoCache } from './explain-session.js';
+import { createPhotoCache } from './photo-cache.js';
 import { checkText } from './text-input.js';
 import { textDims } from './text-metadata.js';
 
@@ -55,10 +55,10 @@ export function textTokenizer(core, vocab, metadata) {
 }
 
 // tokenizer: textTokenizer's, which close() frees.
-export function createTextSessions({ explainer, core, tokenizer, tensorCacheBytes = undefined }) {
+export function createTextCache({ explainer, core, tokenizer, tensorCacheBytes = undefined }) {
   const { metadata } = explainer;
   const { maxTokens } = textDims(metadata);
-  const sessions = createPhotoCache({ explainer, core, tensorCacheBytes });
+  const photos = createPhotoCache({ explainer, core, tensorCacheBytes });
 
   // Each method's word map beside its token map.
   const withWordMaps = (doc, results) => results.map((r) => {
@@ -75,21 +75,21 @@ export function createTextSessions({ explainer, core, tokenizer, tensorCacheByte
     // (`tokenized`) and its truncation notice; one line naming `where` when it cannot be explained.
     openText(text, where = 'the text') {
       const { tokenized, encoding } = tokenizeText(tokenizer, text, maxTokens, where);
-      const doc = sessions.pixelsPhoto(BigInt64Array.from(tokenized.ids, BigInt));
+      const doc = photos.pixelsPhoto(BigInt64Array.from(tokenized.ids, BigInt));
       return Object.assign(doc, { tokenized, encoding, notice: truncationNotice(tokenized, maxTokens) });
     },
-    predict: (doc, options) => sessions.predict(doc, options),
-    top5: (doc) => sessions.top5(doc),
-    // Maps of `targets` for `methods` (runtime/explain-session.js explain()), with word maps.
+    predict: (doc, options) => photos.predict(doc, options),
+    top5: (doc) => photos.top5(doc),
+    // Maps of `targets` for `methods` (runtime/photo-cache.js explain()), with word maps.
     async explain(doc, targets, options) {
-      const out = await sessions.explain(doc, targets, options);
+      const out = await photos.explain(doc, targets, options);
       return { ...out, results: withWordMaps(doc, out.results) };
     },
-    closePhoto: (doc) => sessions.closePhoto(doc),
-    get graphRuns() { return sessions.graphRuns; },
+    closePhoto: (doc) => photos.closePhoto(doc),
+    get graphRuns() { return photos.graphRuns; },
     close: () => {
       tokenizer.free?.();
-      return sessions.close();
+      return photos.close();
     },
   };
 }
