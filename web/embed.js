@@ -60,7 +60,7 @@ if (refused) {
 // The Worker embed.html's start-worker.js started compiles WebAssembly's onnxruntime while
 // this script loads. It loads the element's model where the element starts at once on that
 // backend: the element's own load, with the same model and backend, is that same load
-// (web/lib/shared-runtime.js), and its failure is the element's to show. Otherwise it stops:
+// (web/api/shared-runtime.js), and its failure is the element's to show. Otherwise it stops:
 // a refused model, an element that waits to be seen, or another backend (whose load starts
 // a Worker named after it, which compiles that backend's onnxruntime at once).
 const early = window.__vitrelWorker ?? undefined;

@@ -3,7 +3,7 @@
 // this file's JSDoc, its code web/api/). Safe to import in a page or a Worker (a Worker
 // imports the bundle, dist/site/vit-relevance.js: as written, this module names the
 // runtime by package name, which only a page's import map resolves). Every explainer
-// shares the page's one inference Worker (web/lib/shared-runtime.js); maps come back as
+// shares the page's one inference Worker (web/api/shared-runtime.js); maps come back as
 // { shape: [rows, cols], data: Float32Array }.
 import { loadExplainer as load, runtimeStats as stats, decodePhoto as decode } from './api/explainer.js';
 import { renderer } from './api/render.js';

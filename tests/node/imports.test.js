@@ -17,7 +17,7 @@ import { importMap, withImportMap } from '../../scripts/import-map.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = ['web', 'runtime', 'cli', 'bench', 'tests', 'scripts'];
 const PACKAGE = 'vit-relevance';
-// The scripts web/ starts as Workers (web/lib/site-files.js, web/lib/photo-decoder.js).
+// The scripts web/ starts as Workers (web/lib/site-files.js, web/api/photo-decoder.js).
 const WORKERS = ['web/worker.js', 'web/decode-worker.js'];
 
 // web/'s top-level scripts are the bundles' entries; web/examples/ is copied as it is; every
@@ -194,8 +194,8 @@ test('the pages as written carry no import map; the served one comes before thei
 
 // The page and its panels are clients of the public API (issue 26): only the API's own
 // modules and the Worker's talk the Worker's message protocol.
-const PROTOCOL = ['web/lib/protocol.js', 'web/lib/worker-client.js'];
-const API = ['web/vit-relevance.js', 'web/lib/shared-runtime.js', 'web/lib/worker-client.js'];
+const PROTOCOL = ['web/lib/protocol.js', 'web/api/worker-client.js'];
+const API = ['web/vit-relevance.js', 'web/api/shared-runtime.js', 'web/api/worker-client.js'];
 
 test("no web/ module but the API's and the Worker's imports the message protocol or the WorkerClient", () => {
   const allowed = new Set([...API, ...moduleGraph(WORKERS)]);

@@ -1,8 +1,8 @@
 // @ts-check
 // loadExplainer and runtimeStats (typed in web/vit-relevance.js): an explainer is a model
-// open in the page's shared inference Worker (web/lib/shared-runtime.js); its photos
+// open in the page's shared inference Worker (web/api/shared-runtime.js); its photos
 // (./photo.js) keep their tensors there between explanations.
-import { sharedClient, openSharedModel, hold, listenToNotices } from '../lib/shared-runtime.js';
+import { sharedClient, openSharedModel, hold, listenToNotices } from './shared-runtime.js';
 import { REQUEST, REPLY, NOTICE, replyOf } from '../lib/protocol.js';
 import { resolveClass } from 'vit-relevance/runtime/targets.js';
 import { openPhoto, photoOfImageId, abortError } from './photo.js';
@@ -103,7 +103,7 @@ export async function loadExplainer(site, options = {}) {
       }
     }),
     // Frees its photos; the last explainer of the page to close ends the Worker's work and
-    // frees its sessions (web/lib/shared-runtime.js).
+    // frees its sessions (web/api/shared-runtime.js).
     close() {
       for (const p of photos.splice(0)) p.close();
       stopNotices();

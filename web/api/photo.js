@@ -5,7 +5,7 @@
 // the same URL on the same model are one photo, counted: the last close() frees it.
 import { REQUEST, REPLY, replyOf } from '../lib/protocol.js';
 /** @import { Reply, RequestBody } from '../lib/protocol.js' */
-import { decodeImage } from '../lib/image-source.js';
+import { decodeImage } from './image-source.js';
 import { rgbaOf } from '../lib/image-input.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resultTarget, contrastBlocker, resolveStartLayer } from 'vit-relevance/runtime/explain-request.js';
 
@@ -19,7 +19,7 @@ const byImageId = new Map();
 export const photoOfImageId = (id) => byImageId.get(id) ?? null;
 
 export class KeptPhoto {
-  /** @type {import('../lib/worker-client.js').WorkerClient} */
+  /** @type {import('./worker-client.js').WorkerClient} */
   #client;
   #model;
   #imageId = null;
@@ -29,8 +29,8 @@ export class KeptPhoto {
   #refs = 1;
   #onFree;
   // model: the explainer's { modelKey, metadata, methods, method, backend, backendNote, prepare };
-  // decoded: web/lib/image-source.js's; crop: the model's input ('center' or 'none').
-  /** @param {import('../lib/worker-client.js').WorkerClient} client @param {any} model @param {any} decoded
+  // decoded: web/api/image-source.js's; crop: the model's input ('center' or 'none').
+  /** @param {import('./worker-client.js').WorkerClient} client @param {any} model @param {any} decoded
    * @param {{ crop?: 'center' | 'none', onFree?: () => void }} [options] */
   constructor(client, model, decoded, { crop = 'center', onFree = () => {} } = {}) {
     this.#client = client;
@@ -248,7 +248,7 @@ export async function decodePhoto(site, image, { exif = 'use', signal } = {}) {
 const byUrl = new Map();
 
 /**
- * @param {import('../lib/worker-client.js').WorkerClient} client
+ * @param {import('./worker-client.js').WorkerClient} client
  * @param {any} model the explainer's (KeptPhoto's constructor)
  * @param {import('../vit-relevance.js').BrowserImage} image
  * @param {import('../vit-relevance.js').OpenOptions} [options]

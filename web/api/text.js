@@ -14,7 +14,7 @@ const now = () => performance.now();
 const keyOf = (t) => `${t.class}|${t.contrast}`;
 
 export class KeptText {
-  /** @type {import('../lib/worker-client.js').WorkerClient} */
+  /** @type {import('./worker-client.js').WorkerClient} */
   #client;
   #model;
   #imageId = null;

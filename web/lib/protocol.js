@@ -1,11 +1,11 @@
 // @ts-check
-// The message protocol between the page's side (web/lib/worker-client.js) and the
+// The message protocol between the page's side (web/api/worker-client.js) and the
 // inference Worker (web/worker.js): every request and reply, in one place. Each request
 // carries a numbered `id`; every reply to it carries the same id and the last one is
 // `done`, `stale` or `error`. Replies with id 0 are notices that belong to no request.
 // Maps travel as { shape: [rows, cols], data } (row-major Float32Array). The messages'
 // types are the discriminated unions Request, Reply and Notice below (typedefs, checked by
-// tsc against the Worker's switch, web/worker.js, and its client, web/lib/worker-client.js,
+// tsc against the Worker's switch, web/worker.js, and its client, web/api/worker-client.js,
 // and the API, web/api/); the constants name their `type`s.
 
 /** @typedef {{ x: number, y: number, width: number, height: number }} Region */

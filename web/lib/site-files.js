@@ -6,7 +6,7 @@
 // bundle at the top in dist/site, so a URL built from its own location would differ.
 export const siteFiles = (base) => ({
   worker: new URL('worker.js', base),
-  decoder: new URL('decode-worker.js', base), // web/lib/photo-decoder.js
+  decoder: new URL('decode-worker.js', base), // web/api/photo-decoder.js
   models: new URL('models/', base),
   // the C++ core (runtime/core.js's loadCore moduleUrl); its .wasm beside it
   core: new URL('build/wasm/vit_relevance_core.mjs', base),

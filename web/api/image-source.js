@@ -3,7 +3,7 @@
 // a file (EXIF orientation unless exif is 'ignore', no colour conversion), with an error
 // naming the photo when it fails. With `decoder` (web/decode-worker.js's URL), a Blob is
 // decoded off the main thread (./photo-decoder.js), with smaller copies for drawing.
-import { readPhoto, rgbaOf } from './image-input.js';
+import { readPhoto, rgbaOf } from '../lib/image-input.js';
 import { decodeOffThread } from './photo-decoder.js';
 
 async function fetchPhoto(url, signal) {

@@ -9,7 +9,7 @@
 // next load starts a fresh one. `site`: the site's files (web/lib/site-files.js) as the
 // API's own script finds them.
 import { WorkerClient } from './worker-client.js';
-import { REQUEST, REPLY } from './protocol.js';
+import { REQUEST, REPLY } from '../lib/protocol.js';
 import { resolveModel } from './model-source.js';
 
 /** @type {WorkerClient | null} */
@@ -61,7 +61,7 @@ const keyOf = (model, backend) => {
 };
 
 // → { modelKey, metadata, methods, backend, threads, split, ... } (the Worker's `ready`).
-// model: a URL (web/lib/model-source.js), or { base, entry } (a models/index.json entry
+// model: a URL (web/api/model-source.js), or { base, entry } (a models/index.json entry
 // and its folder's absolute URL). prepare, verify: web/lib/protocol.js REQUEST.INIT.
 /**
  * @param {{ models: URL, worker: URL }} site

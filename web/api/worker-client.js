@@ -4,10 +4,10 @@
 // request stale: the Worker skips it if still queued, and its late replies are dropped
 // here. A request's AbortSignal cancels it: it resolves as stale at once and the Worker
 // skips it if it has not started.
-import { REQUEST, REPLY, isFinal } from './protocol.js';
+import { REQUEST, REPLY, isFinal } from '../lib/protocol.js';
 
 /**
- * @import { Notice, Reply, RequestBody } from './protocol.js'
+ * @import { Notice, Reply, RequestBody } from '../lib/protocol.js'
  * @typedef {{ stale: true } | { stale: false, replies: Reply[] }} Answer  a request's replies but the last
  *   (done), or stale
  * @typedef {{ resolve: (a: Answer) => void, reject: (e: Error) => void, onEvent?: (msg: Reply) => void, supersede: boolean,
