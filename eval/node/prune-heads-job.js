@@ -6,13 +6,14 @@
 // merge` joins them. Held-out photos go through the masked forward --batch at a time.
 import { DECODE, decodePhoto, preprocessPhoto } from './photo.js';
 import { labelledItems } from './dataset.js';
-import { checkSameRun, readRecords, readRunInfo, sortedEntries } from './records.js';
+import { checkSameRun, readRecords, readRunInfo } from './records.js';
 import { selectItems } from './shard.js';
+import { pruningPlan, takeComputed } from './prune-plan.js';
 import { fileSha256 } from '../../runtime/node/file-sha256.js';
 import { checkAttributionFiles, openAttributionFiles, openMaskedForwardFile } from '../../runtime/node/open-attribution.js';
 import { UserError } from '../../runtime/errors.js';
 import { kind, isRankRecord } from '../prune-heads.js';
-import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../prune-heads-protocol.js';
+import { RATES, evaluateBatch, keptPerBlock, rankPhoto } from '../prune-heads-protocol.js';
 
 // --ranking DIR: the ranking records of another run folder of the same photos and settings
 // (--rank-images, --shard and the per-block masks aside: a ranking photo's record depends
@@ -96,31 +97,17 @@ export const pruneHeadsJob = {
     const C = metadata.labels.length;
     const timings = newTimings();
     const cache = new Map();
-    let plan = null;
 
     // The masks, from every ranking record in the folder (key order, as the summary). The
     // ranking photos come first in the work list, so each has its entry by now (a record,
     // or skipped as unreadable with --on-unreadable skip).
     const rankNames = items.filter((i) => i.rank).map((i) => i.name);
-    const masksOnce = async () => {
-      if (plan) return plan;
-      const entries = await readRecords(opts.out);
-      const missing = rankNames.filter((name) => !entries.has(name));
-      if (missing.length) throw new Error(`prune-heads: ranking photo(s) ${missing.slice(0, 3).join(', ')} have no entry in ${opts.out}`);
-      const ranking = sortedEntries(entries).map(([, e]) => e.record).filter((r) => r && isRankRecord(r));
-      if (!ranking.length) throw new UserError(`none of the ${rankNames.length} ranking photo(s) could be read: no ranking to prune by`);
-      plan = pruningMasks(headOrders(ranking, settings), settings.heads);
-      return plan;
-    };
+    const masksOnce = pruningPlan({ out: opts.out, rankNames, settings, heads: settings.heads, noun: 'photo' });
 
     const pixelsOf = async (item) => preprocessPhoto(core, await decodePhoto(item.file, item.name), metadata, item.name).data;
 
     const evaluate = async (item, upcoming) => {
-      if (cache.has(item.name)) {
-        const record = cache.get(item.name);
-        cache.delete(item.name);
-        return record;
-      }
+      if (cache.has(item.name)) return takeComputed(cache, item.name);
       const started = performance.now();
       const { masks, use } = await masksOnce();
       const batch = [{ item, pixels: await pixelsOf(item) }];

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeData } from './data-identity.js';
 import { selectItems } from './shard.js';
-import { readRecords, sortedEntries } from './records.js';
+import { pruningPlan, takeComputed } from './prune-plan.js';
 import { fileSha256 } from '../../runtime/node/file-sha256.js';
 import { loadEngine } from '../../runtime/node/ort-engine.js';
 import { forwardPathFor } from '../../runtime/node/open-explainer.js';
@@ -21,8 +21,7 @@ import { openTextExplainer } from '../../runtime/text-explainer.js';
 import { openMaskedTextForward } from '../../runtime/text-masked.js';
 import { textTokenizer, tokenizeText } from '../../runtime/text-cache.js';
 import { textDims } from '../../runtime/text-metadata.js';
-import { isRankRecord } from '../prune-heads.js';
-import { RATES, evaluateBatch, headOrders, keptPerBlock, pruningMasks, rankPhoto } from '../prune-heads-protocol.js';
+import { RATES, evaluateBatch, keptPerBlock, rankPhoto } from '../prune-heads-protocol.js';
 
 // `label<TAB>sentence` lines (a header line allowed) → [{ name, text, label, rank }] in file order.
 export async function sentenceItems({ data: file, rankTexts }, metadata) {
@@ -97,23 +96,11 @@ export const textPruneJob = {
     let attribution = null;
     const idsOf = (item) => BigInt64Array.from(tokenizeText(tokenizer, item.text, maxTokens, `${item.name}`).tokenized.ids, BigInt);
     const rankNames = items.filter((i) => i.rank).map((i) => i.name);
-    let plan = null;
-    const masksOnce = async () => {
-      if (plan) return plan;
-      const entries = await readRecords(opts.out);
-      const missing = rankNames.filter((name) => !entries.has(name));
-      if (missing.length) throw new Error(`prune-heads: ranking sentence(s) ${missing.slice(0, 3).join(', ')} have no entry in ${opts.out}`);
-      plan = pruningMasks(headOrders(sortedEntries(entries).map(([, e]) => e.record).filter((r) => r && isRankRecord(r)), settings), heads);
-      return plan;
-    };
+    const masksOnce = pruningPlan({ out: opts.out, rankNames, settings, heads, noun: 'sentence' });
     const cache = new Map();
     const counts = { ranked: 0, rankMs: 0, evaluated: 0, evalMs: 0 };
     const evaluate = async (item, upcoming) => {
-      if (cache.has(item.name)) {
-        const record = cache.get(item.name);
-        cache.delete(item.name);
-        return record;
-      }
+      if (cache.has(item.name)) return takeComputed(cache, item.name);
       const started = performance.now();
       const first = idsOf(item);
       const batch = [{ item, ids: first }];
