@@ -11,7 +11,7 @@ import { loadCore } from '../../runtime/core.js';
 import { mapsDocument, mapsTarget } from '../../runtime/maps-json.js';
 import { writeMapsJson } from '../../runtime/node/maps-file.js';
 import { checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
-import { attributionMaps, attributionMethodsOf } from '../../runtime/attribution-maps.js';
+import { targetAttributionMaps, attributionMethodsOf } from '../../runtime/attribution-maps.js';
 import { decodePhoto, loadExplainer, readModel } from '../../runtime/node/index.js';
 import { prepareOutDir } from '../../runtime/node/out-dir.js';
 import { EXIF_MODES } from '../../runtime/node/image.js';
@@ -318,21 +318,9 @@ export async function run(argv) {
 async function addAttributionMaps(core, opts, metadata, pixels, targets, methods) {
   const attribution = await userStep(() => openAttributionFiles(opts.model, metadata, { threads: opts.threads }));
   try {
-    // Each explained class, then the second class of each contrast, in one pass over Attr.
-    const others = targets.filter((t) => t.contrast).map((t) => t.contrast.id);
-    const maps = await userStep(() => attributionMaps({
-      attribution, core, metadata, pixels, classes: [...targets.map((t) => t.id), ...others], methods, startLayer: opts.startLayer,
-    }));
-    let next = targets.length;
-    targets.forEach((target, i) => {
-      const own = { ...maps[i] };
-      if (target.contrast) {
-        // Why A rather than B: the core's contrast of the two classes' maps (docs/contrast.md).
-        const other = maps[next++];
-        for (const m of Object.keys(own)) own[m] = core.contrast(m, own[m], other[m]);
-      }
-      Object.assign(target.maps, own);
-    });
+    // Each explained class, and the second class of each contrast (docs/contrast.md).
+    const maps = await userStep(() => targetAttributionMaps({ attribution, core, metadata, pixels, targets, methods, startLayer: opts.startLayer }));
+    targets.forEach((target, i) => Object.assign(target.maps, maps[i]));
   } finally {
     await attribution.release();
   }
