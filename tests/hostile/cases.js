@@ -198,7 +198,7 @@ export const CASES = [
   attribute('--out where a tensor file is a folder', ['<tmp>/input.npy', '--model', tiny, '--save-tensors', '--out', '<tmp>/tensor-is-a-folder'], 1, 'vit-relevance attribute: error: --out <tmp>/tensor-is-a-folder: attr-block1.npy exists and is a folder, so it cannot be written; remove it or choose another folder'),
 
   // ---- eval (the evaluations' own checks; more arrive with the evaluation hardening)
-  evaluation('unknown evaluation', ['frobnicate'], 2, 'vit-relevance eval: error: unknown evaluation "frobnicate"; available: perturbation, pointing-game, segmentation, prune-heads, merge (see `vit-relevance eval --help`)'),
+  evaluation('unknown evaluation', ['frobnicate'], 2, 'vit-relevance eval: error: unknown evaluation "frobnicate"; available: perturbation, pointing-game, segmentation, prune-heads, rationales, merge (see `vit-relevance eval --help`)'),
   evaluation('perturbation without --images', ['perturbation', '--labels', '<tmp>/eval/labels.csv', '--model', tiny, '--out', out], 2, 'vit-relevance eval: error: --images is required (see `vit-relevance eval perturbation --help`)'),
   evaluation('a photo smaller than one patch (1×1), refused as the page refuses it', ['segmentation', '--images', '<tmp>/eval/one', '--labels', '<tmp>/eval/one-labels.csv', '--masks', '<tmp>/eval/one-masks', '--model', tiny, '--out', '<tmp>/eval/one-run'], 1, 'vit-relevance eval: error: one.png is only 1×1 px. The model reads 2×2 patches: use a photo at least 2 px on each side. (rerun with --on-unreadable skip to record it as skipped and go on)'),
   evaluation('a malformed --shard', evalArgs('pointing-game', '--shard', '3'), 2, 'vit-relevance eval: error: --shard must look like i/n (e.g. 1/4, 1-based) or auto, got "3"'),

@@ -33,14 +33,16 @@ export async function inThePage(file: File): Promise<ImageData> {
   const shownClass: string | null = el.classId;
   el.method = ['transformer_attribution', 'attnlrp'];
   el.opacity = 0.6;
-  const opacity: number = el.opacity + el.startLayer;
+  const opacity: number = el.opacity;
+  const start = el.startLayer; // a block number, or 'last'
+  const firstBlock: number = start === 'last' ? 11 : start;
   el.colormap = 'viridis';
   // @ts-expect-error: not a colormap
   el.colormap = 'rainbow';
-  // @ts-expect-error: a number, not text
+  // @ts-expect-error: a number or 'last', never any other text
   const layer: string = el.startLayer;
   el.addEventListener('explained', (e) => console.log(e.detail.top5[0].label, e.detail.backend));
-  el.addEventListener('progress', (e) => console.log(e.detail.loaded, e.detail.phases.includes('compile'), opacity, layer, shownClass));
+  el.addEventListener('progress', (e) => console.log(e.detail.loaded, e.detail.phases.includes('compile'), opacity, layer, firstBlock, shownClass));
   const map = result.targets[0].maps.transformer_attribution;
   return render(map, { colormap: 'viridis', opacity: 0.6, photo: photo.bitmap, region: result.region });
 }
