@@ -8,8 +8,10 @@
 // (body[data-model-ready], body[data-text-explained], #text-view's data-*).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pageFiles } from '../../web/lib/model-files.js';
 import { skipReason, startSite, launch, openPage, screenshot, WAIT_MS } from './harness.js';
 import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 
@@ -178,5 +180,28 @@ test('a long text wraps and stays readable at 390 px', { skip, timeout: WAIT_MS 
     await screenshot(page, 'page-text-390');
   } finally {
     await phone.context.close();
+  }
+});
+
+test("a text model's folder opens through “Open your model…” and is explained as you type", { skip, timeout: WAIT_MS }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'page-text-folder-'));
+  const models = path.dirname(DEFAULT_TEXT_MODEL);
+  const built = JSON.parse(readFileSync(path.join(models, 'index.json'), 'utf8')).models.find((m) => m.name === NAME);
+  const entry = { ...built, name: 'my-reviews' }; // the site has a model of the built name
+  for (const f of pageFiles(entry)) copyFileSync(path.join(models, f), path.join(dir, f)); // a picked folder's links are not followed
+  writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ models: [entry] }));
+  const other = await openPage(browser, site.url);
+  try {
+    const page = other.page;
+    await page.waitForSelector('body[data-model-ready="true"]');
+    await page.setInputFiles('#model-folder', dir);
+    await page.waitForSelector('body[data-model="my-reviews"][data-model-ready="true"][data-kind="text"]');
+    await page.fill('#text-input', 'A gripping, beautifully shot film.');
+    await page.waitForSelector('body[data-text-explained="A gripping, beautifully shot film."]');
+    await page.waitForFunction(() => document.querySelector('#model-select option:checked')?.textContent.startsWith('my-reviews'));
+    assert.match(await page.$eval('#model-select option:checked', (o) => o.textContent), /^my-reviews · 2 classes · text · [\d.]+ MB · in this browser$/);
+  } finally {
+    await other.context.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
