@@ -79,6 +79,7 @@ test('typed key by key, the text is explained as it is typed; no older text is s
   await page.waitForSelector(`body[data-text-explained="${SENTENCE}"]`);
   const seen = await page.evaluate(() => window.__explained);
   assert.equal(seen.at(-1), SENTENCE);
+  assert.ok(seen.length >= 2, `the map follows the text while it is typed, not only at its end: ${JSON.stringify(seen)}`);
   for (const [i, t] of seen.entries()) {
     assert.ok(SENTENCE.startsWith(t), `"${t}" is a text that was typed`);
     if (i) assert.ok(t.length > seen[i - 1].length, `"${t}" shown after the newer "${seen[i - 1]}"`);
