@@ -102,7 +102,7 @@ export async function analyzeText(text) {
     const [first, second] = result.top5;
     // A class the person chose stays chosen while they type; else the predicted one.
     const classes = state.classChosen ? {} : { classId: first.id, contrastId: second?.id ?? null };
-    page.set({ region: { text }, top5: result.top5, logits: opened.logits, ...classes });
+    page.set({ region: { text }, top5: result.top5, logits: opened.logits, error: null, ...classes }); // an older text's error is past
     takeLink('prediction', { classes: state.metadata.labels.length });
     addNotices();
     page.touch('prediction');

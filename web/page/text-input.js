@@ -23,7 +23,11 @@ export function bindTextInput() {
     return li;
   }));
   $('text-link').addEventListener('click', copyLink);
-  page.subscribe(['kind'], () => { document.body.dataset.kind = state.kind; });
+  page.subscribe(['kind'], () => {
+    document.body.dataset.kind = state.kind;
+    // A text has one view and the grid: two classes and two photos are the photos' views.
+    if (state.kind === 'text' && (state.view === 'pair' || state.view === 'compare')) page.dispatch('settings', { view: 'single' });
+  });
   page.subscribe(['text'], () => {
     if (box.value !== state.text) box.value = state.text; // a sample or the link's text
     $('text-link').disabled = !state.text.trim();
