@@ -1,7 +1,8 @@
 // The page: one controller (web/page/controller.js) owns the flow model → photo →
 // explanation → maps and writes what each step gives into one store that announces
 // changes (web/page/state.js). The feature modules of web/page/ (status, link, model,
-// photo input, classes, settings, attribution panel, views, readout, downloads) each own
+// photo input, classes, settings, attribution panel, views, readout, downloads, the text
+// input and the text view) each own
 // their part of the DOM: they show the state as it changes and ask the controller for
 // changes by intents; none imports another (the views draw with web/page/tiles.js, which
 // no other imports). No module does anything when imported: the bind*() calls below
@@ -20,6 +21,8 @@ import { bindAttribution } from './page/attribution.js';
 import { bindReadout } from './page/readout.js';
 import { bindViews } from './page/views.js';
 import { bindDownloads } from './page/downloads.js';
+import { bindTextInput } from './page/text-input.js';
+import { bindTextView } from './page/text-view.js';
 import { siteFiles } from './lib/site-files.js';
 
 bindStatus();
@@ -31,6 +34,8 @@ bindAttribution();
 bindReadout();
 bindViews();
 bindDownloads();
+bindTextInput();
+bindTextView();
 bindLink();
 
 // Hooks for the benchmark and the browser tests that time or count the Worker's work,

@@ -71,8 +71,9 @@ function readBuiltInIndex(fromDir) {
 async function copyModels(fromDir, index, extras, toDir, warn) {
   await mkdir(toDir, { recursive: true });
   if (!index) warn(`no ${path.join(fromDir, 'index.json')}: run the model export first; the page will report that no model is available`);
-  // text models (kind "text") are built but not carried: the page does not open them yet
-  const builtIn = (index?.models ?? []).filter((m) => m.kind !== 'text');
+  // Every built model is carried, the text model too: the page downloads a model's files
+  // only when the visitor chooses it (docs/text.md, "What text adds to the site").
+  const builtIn = index?.models ?? [];
   for (const m of builtIn) {
     for (const f of siteFiles(m)) {
       const from = path.join(fromDir, f);
@@ -153,11 +154,10 @@ function withModelOrigins(html, setting) {
   return html.replace(meta, meta.replace('content=""', `content="${modelOrigins(setting).join(' ')}"`));
 }
 
-// `models`: the extra model folders (the build setting VITREL_MODELS), checked first. The
-// built-in text models are not carried (copyModels), so an exported copy of one may be.
+// `models`: the extra model folders (the build setting VITREL_MODELS), checked first.
 export async function buildSite(paths, { models = process.env.VITREL_MODELS } = {}) {
   const index = readBuiltInIndex(paths.models);
-  const extras = extraModels(models, index?.models?.filter((m) => m.kind !== 'text'));
+  const extras = extraModels(models, index?.models);
   const warnings = [];
   const warn = (msg) => { warnings.push(msg); console.warn(`build: site: warning: ${msg}`); };
   const out = paths.site;

@@ -332,7 +332,10 @@ test('a site built with an exported text model (VITREL_MODELS) carries it whole:
     for (const f of siteFiles(entry)) symlinkSync(path.join(models, f), path.join(folder, f));
     writeFileSync(path.join(folder, 'index.json'), JSON.stringify({ models: [entry] }));
     const root = path.join(dir, 'site');
-    await buildSite({ ...paths, site: root }, { models: folder });
+    // The built-in models left out (an empty folder): the site carries the default text model itself.
+    const none = path.join(dir, 'none');
+    mkdirSync(none);
+    await buildSite({ ...paths, site: root, models: none }, { models: folder });
     assert.ok(existsSync(path.join(root, 'models', entry.vocab)), 'the site carries its vocabulary');
     const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>built</title><link rel="icon" href="data:,">
 <script type="module" src="vit-relevance-element.js"></script></head><body>

@@ -1,7 +1,7 @@
 // A page of the built site with the browser API loaded (window.__api) and the default text
 // model served beside the site, its files under text-models/<name>/, for the
-// browser tests and the text benchmark: the site itself does not carry the text model (the
-// page stays image-only), so a visitor downloads none of it.
+// browser tests and the text benchmark, as a docs author hosts an exported text model (the
+// site carries it too, under models/, for the page's model picker).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';

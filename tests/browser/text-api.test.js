@@ -2,8 +2,8 @@
 // the built default text model: loadExplainer, open(text), explain({ targets, methods,
 // startLayer }), maps { shape: [S], data } with word maps, the same numbers as the Node API;
 // a photo given to a text model and a text given to an image model are refused in one
-// line. The site does not carry the text model (the page stays image-only): this test
-// serves its folder at text-models/ beside the site.
+// line. This test serves the text model's folder at text-models/ beside the site, as a
+// docs author hosts one.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -20,8 +20,8 @@ const skip = existsSync(builtInIndex) && existsSync(path.join(paths.wasm, 'vit_r
   ? false : 'needs build/models and build/wasm (npm run build)';
 const NAME = 'random_extra_vit';
 const built = skip ? [] : JSON.parse(readFileSync(builtInIndex, 'utf8')).models;
-// the site carries the built image models; text models are built but not carried (scripts/build/site.js)
-const builtIn = built.filter((m) => m.kind !== 'text');
+// the site carries every built model, the text model too (scripts/build/site.js)
+const builtIn = built;
 
 let dir;
 let folder;
@@ -39,7 +39,9 @@ test('an exported folder joins the built-in model in the site, copied once, gone
   await buildSite({ ...paths, site }, { models: folder });
   const index = readIndex(site);
   assert.deepEqual(index.models.map((m) => m.name), [...builtIn.map((m) => m.name), NAME]);
-  for (const text of built.filter((m) => m.kind === 'text')) assert.equal(existsSync(path.join(site, 'models', text.onnx)), false, text.onnx);
+  for (const text of built.filter((m) => m.kind === 'text')) {
+    for (const f of [text.onnx, text.vocab, text.metadata]) assert.ok(existsSync(path.join(site, 'models', f)), f);
+  }
   const entry = index.models.at(-1);
   assert.deepEqual(entry, JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')).models[0]);
   assert.ok(entry.split && entry.attribution, 'the CLI exports the page\'s split and attribution graphs');

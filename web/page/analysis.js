@@ -12,7 +12,8 @@ function storeMaps(result, startLayer) {
     const target = t.contrast ? { class: t.id, contrast: t.contrast.id } : { class: t.id };
     const key = `${targetKey(target)}|${startLayer}`;
     const maps = { ...state.maps.get(key) };
-    for (const [m, map] of Object.entries(t.maps)) maps[m] = map;
+    // A text's map carries its word map beside it (the words/wordpieces toggle).
+    for (const [m, map] of Object.entries(t.maps)) maps[m] = t.wordMaps ? { ...map, words: t.wordMaps[m] } : map;
     state.maps.set(key, maps);
   }
   timeline.timings = { ...timeline.timings, explainMs: result.timings.modelMs, relevanceMs: result.timings.relevanceMs };
@@ -72,6 +73,45 @@ export async function analyze(photo) {
     if (isAbort(err) || opened !== state.opened) return;
     showBusy(null);
     showError(`Could not analyse ${photo.name}: ${err.message}`);
+  }
+}
+
+// Explains a text as it is typed: each new text supersedes the last (its Worker request is
+// dropped, never waited for). The maps shown so far stay until the new text's come: they
+// are the last text's, and `region` ({ text }) says which text the maps are of.
+export async function analyzeText(text) {
+  closeOpened();
+  page.set({ region: null });
+  if (!text.trim()) {
+    state.maps.clear();
+    page.set({ top5: [], logits: null });
+    page.touch('maps');
+    return showBusy(null);
+  }
+  showBusy('Explaining as you type…');
+  const startLayer = state.startLayer;
+  const signal = supersede();
+  let opened = null;
+  try {
+    opened = await state.explainer.open(text);
+    if (text !== state.text || signal.aborted) return opened.close(); // typed on meanwhile
+    page.set({ opened });
+    const result = await opened.explain({ methods: viewMethods().filter((m) => m !== ATTATTR), startLayer, signal });
+    if (opened !== state.opened) return;
+    state.maps.clear();
+    const [first, second] = result.top5;
+    // A class the person chose stays chosen while they type; else the predicted one.
+    const classes = state.classChosen ? {} : { classId: first.id, contrastId: second?.id ?? null };
+    page.set({ region: { text }, top5: result.top5, logits: opened.logits, error: null, ...classes }); // an older text's error is past
+    takeLink('prediction', { classes: state.metadata.labels.length });
+    addNotices();
+    page.touch('prediction');
+    storeMaps(result, startLayer);
+    ensureMaps();
+  } catch (err) {
+    if (isAbort(err) || text !== state.text || (opened && opened !== state.opened)) return;
+    showBusy(null);
+    showError(`Could not explain the text: ${err.message}`);
   }
 }
 

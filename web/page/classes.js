@@ -19,10 +19,11 @@ export function bindClasses() {
     searchA.setMetadata(state.metadata);
     searchB.setMetadata(state.metadata);
   });
-  page.subscribe(['metadata', 'photo', 'top5', 'logits', 'classId', 'contrastId', 'contrastive', 'prediction'], (changed) => {
+  page.subscribe(['metadata', 'photo', 'kind', 'top5', 'logits', 'classId', 'contrastId', 'contrastive', 'prediction'], (changed) => {
     if (!state.metadata && state.top5.length) return; // another model loads: its labels are not there yet
     showClasses();
-    if (changed.has('prediction')) reveal(document.querySelector('.picker')); // the classes, the map under them
+    // The classes, the map under them (not while a text is typed: the box stays in view).
+    if (changed.has('prediction') && state.kind !== 'text') reveal(document.querySelector('.picker'));
   });
   // The views show the standing of the class they explain.
   page.subscribe(['maps'], () => state.metadata && showStanding());
@@ -64,7 +65,8 @@ function showTop5() {
   // Rebuilding the list must not drop the keyboard focus of the button just chosen.
   const focused = document.activeElement?.closest?.('#top5 button')?.dataset.classId;
   if (!state.top5.length) {
-    list.innerHTML = `<li class="muted">${state.photo ? 'Classifying…' : 'No photo yet'}</li>`;
+    const waiting = state.kind === 'text' ? (state.text.trim() ? 'Classifying…' : 'No text yet') : state.photo ? 'Classifying…' : 'No photo yet';
+    list.innerHTML = `<li class="muted">${waiting}</li>`;
     return;
   }
   list.replaceChildren(...state.top5.map(({ id, prob }) => {

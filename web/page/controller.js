@@ -7,7 +7,7 @@ import { decodePhoto } from '../vit-relevance.js';
 import { loadCore } from 'vit-relevance/runtime/core.js';
 import { page, state, link, timeline, SETTINGS, showError } from './state.js';
 import { openModel } from './model-load.js';
-import { analyze, ensureMaps, closeOpened, takeLink } from './analysis.js';
+import { analyze, analyzeText, ensureMaps, closeOpened, takeLink } from './analysis.js';
 
 // Settings that change which maps the views need; the others change only their drawing.
 const NEEDS_MAPS = new Set(['classId', 'contrastId', 'contrastive', 'method', 'view', 'startLayer']);
@@ -28,6 +28,11 @@ export async function startController(site) {
     if (state.source) takePhoto(state.source.blob, state.source.name);
   });
   page.handle('attattr', ensureMaps); // the Attribution panel has a new map
+  // A text typed, pasted or chosen: explained at once, superseding the last one's request.
+  page.handle('text', (text) => {
+    page.set({ text });
+    if (state.kind === 'text' && state.metadata) analyzeText(text);
+  });
 
   coreLoading = loadCore({ moduleUrl: site.core }).then((core) => page.set({ core }),
     (err) => showError(`The WebAssembly core could not load: ${err.message}`));
@@ -45,6 +50,7 @@ export async function startController(site) {
 // A setting chosen: the views draw it, and the maps it needs are asked for.
 function chooseSettings(values) {
   page.set(values);
+  if ('classId' in values && state.kind === 'text') page.set({ classChosen: true });
   if (Object.keys(values).some((k) => NEEDS_MAPS.has(k))) ensureMaps();
 }
 
@@ -66,15 +72,18 @@ async function takePhoto(blob, name) {
   } catch (err) {
     return showError(err.message);
   }
+  // A text model keeps the photo for the next image model: its text's work goes on.
+  const forText = state.kind === 'text';
   // Without a model no map comes: the photo shows why instead of nothing.
   if (state.modelError) showError(state.modelError);
-  else page.set({ error: null });
-  closeOpened();
+  else if (!forText) page.set({ error: null });
+  if (!forText) closeOpened();
   state.photo?.bitmap.close?.();
   for (const c of state.photo?.copies ?? []) c.close();
   photo.note = photo.original.width !== photo.width
     ? ` · scaled from ${photo.original.width}×${photo.original.height} to ${photo.width}×${photo.height} to fit in memory` : '';
   timeline.photoCached = null; // this photo's, when the Worker has kept its tensors
+  if (forText) return page.set({ photo });
   state.maps.clear();
   page.set({ photo, region: null, top5: [], logits: null });
   page.touch('maps');

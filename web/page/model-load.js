@@ -5,8 +5,8 @@ import { loadExplainer } from '../vit-relevance.js';
 import { PHASE_WORDS } from '../lib/load-phases.js';
 import { watchLoad } from './lib/load-watch.js';
 import { ATTATTR } from './lib/attribution-panel.js';
-import { page, state, timeline, showError, addNotices } from './state.js';
-import { analyze, closeOpened, takeLink } from './analysis.js';
+import { page, state, link, timeline, showError, addNotices } from './state.js';
+import { analyze, analyzeText, closeOpened, takeLink } from './analysis.js';
 
 // The load under way: a newer choice aborts it.
 let loading = null;
@@ -45,7 +45,9 @@ export async function openModel(model, base, { verify = false } = {}, coreLoadin
   loading = aborter;
   closeOpened();
   state.explainer?.close();
-  page.set({ model, modelBase: base, metadata: null, explainer: null, load: null, status: `Loading ${model.name}…` });
+  // A text model turns the photo area into a text box at once, while it loads.
+  const kind = model.kind === 'text' ? 'text' : 'image';
+  page.set({ model, modelBase: base, kind, classChosen: false, metadata: null, explainer: null, load: null, status: `Loading ${model.name}…` });
   // index.html's start-worker.js started the first Worker before this script loaded,
   // compiling onnxruntime meanwhile: the first load takes it over.
   const worker = earlyWorkerTaken ? undefined : window.__vitrelWorker ?? undefined;
@@ -54,7 +56,8 @@ export async function openModel(model, base, { verify = false } = {}, coreLoadin
   const watch = watchLoad({ silenceMs: LOAD_SILENCE_MS, onSilent: (phases) => silentLoad(model, phases) });
   try {
     ready = await loadExplainer({
-      model: { base, entry: model }, backend: state.backend, prepare: true, verify, worker, signal: aborter.signal,
+      // A text model's plain forward graph (the benchmark's) is not downloaded: only the explainer's.
+      model: { base, entry: model }, backend: state.backend, prepare: kind !== 'text', verify, worker, signal: aborter.signal,
       onProgress: (info) => hear(model, watch, info),
     });
   } catch (err) {
@@ -70,7 +73,7 @@ export async function openModel(model, base, { verify = false } = {}, coreLoadin
   const methods = [...ready.methods];
   const methodInfo = new Map(ready.methods.map((m) => [m, ready.method(m)])); // the core's registry
   await coreLoading;
-  if (model.attribution && state.core) { // attattr: from the Attribution panel's run (web/page/lib/attribution-panel.js)
+  if (model.attribution && state.core && kind !== 'text') { // attattr: from the Attribution panel's run (web/page/lib/attribution-panel.js)
     methods.push(ATTATTR);
     methodInfo.set(ATTATTR, state.core.method(ATTATTR));
   }
@@ -92,7 +95,12 @@ export async function openModel(model, base, { verify = false } = {}, coreLoadin
   document.body.dataset.model = model.name; // what the tests and the bench wait on
   document.body.dataset.classes = String(ready.metadata.labels.length);
   document.body.dataset.modelReady = 'true';
-  if (state.photo) analyze(state.photo);
+  // The link's text (only "Copy link with this text" writes one) opens with a text model.
+  const linkedText = kind === 'text' ? link.checked('text') : undefined;
+  link.forget('text');
+  if (linkedText !== undefined) page.set({ text: linkedText });
+  if (kind === 'text') analyzeText(state.text);
+  else if (state.photo) analyze(state.photo);
   return { ready: true };
 }
 

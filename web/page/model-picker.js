@@ -13,15 +13,18 @@ const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 // What opening the model downloads, as the load bar counts it, and what the Attribution
 // panel adds when it first runs: "22.9 MB (+23.2 MB for Attribution)".
 function sizeWords(entry, info) {
+  if (entry.kind === 'text') return mb(entry.bytes ?? info.bytes); // the page offers no Attribution panel for text
   const start = entry.split?.bytes ?? entry.bytes;
   if (!start) return mb(info.bytes);
   return `${mb(start)}${entry.attribution?.bytes ? ` (+${mb(entry.attribution.bytes)} for Attribution)` : ''}`;
 }
 
-// The input size as the page writes sizes: width × height.
+// The input size as the page writes sizes: width × height. A site's text model is listed
+// from its index entry alone: none of its files is read until it is chosen.
 const describe = ({ entry, info, local }) => [
   entry.name,
-  ...(info ? [`${info.classes} classes`, `${info.imageSize[1]}×${info.imageSize[0]}`, sizeWords(entry, info)] : []),
+  ...(info ? [`${info.classes} classes`, info.imageSize ? `${info.imageSize[1]}×${info.imageSize[0]}` : 'text', sizeWords(entry, info)]
+    : entry.kind === 'text' ? ['text', mb(entry.bytes ?? 0)] : []),
   ...(local ? ['in this browser'] : []),
 ].join(' · ');
 
@@ -84,8 +87,8 @@ export function createModelPicker({ box, select, openButton, folderInput, remove
     try {
       const r = await fetch(new URL('index.json', siteBase), { cache: 'no-cache' }); // it names the files' hashes: never an old copy
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
-      // The page explains photos: a models folder's text models (kind "text") are not offered.
-      return { models: ((await r.json()).models ?? []).filter((entry) => entry?.kind !== 'text') };
+      // Photo and text models alike: a text model turns the photo area into a text box.
+      return { models: (await r.json()).models ?? [] };
     } catch (err) {
       return { models: [], error: `Could not read models/index.json (${err.message}). Run \`npm run build\`.` };
     }
@@ -97,7 +100,7 @@ export function createModelPicker({ box, select, openButton, folderInput, remove
     site = index.models.map((entry) => ({ entry, base: siteBase, info: null }));
     local = kept;
     fill();
-    for (const c of site) siteInfo(c.entry, c.base).then((info) => { c.info = info; if (info) fill(); });
+    for (const c of site.filter((x) => x.entry.kind !== 'text')) siteInfo(c.entry, c.base).then((info) => { c.info = info; if (info) fill(); });
     const names = choices().map((c) => c.entry.name);
     const linked = link.peek('model');
     if (linked !== undefined && !names.includes(linked)) {

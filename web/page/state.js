@@ -21,6 +21,11 @@ export const page = createStore({
   opened: null,                // the photo opened on the explainer (the API's Photo), or null
   region: null, top5: [], logits: null,
   compare: null,               // the compare view's second photo (web/page/lib/compare-photo.js)
+  // a text model's input (docs/page.md, "Text"): the text typed, explained as it changes
+  kind: 'image',               // the chosen model's kind: 'image' or 'text'
+  text: '',
+  classChosen: false,          // the person chose a text's class: it stays while they type
+  unit: 'token',               // a text's map by 'token' (wordpieces) or 'word'
   // the settings
   crop: 'center',  // the model's input: 'center' (its preprocessing) or 'none' (whole photo)
   frame: 'photo',  // what the views show: the full 'photo' or the 'model' view (the crop, zoomed)

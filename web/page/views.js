@@ -36,7 +36,7 @@ export function bindViews() {
 function drawViews() {
   const photo = state.photo;
   page.set({ drawn: null }); // while the views redraw, nothing is there to save
-  if (!photo) return;
+  if (!photo || state.kind === 'text') return; // a text model's views: web/page/text-view.js
   if (state.view === 'single') drawSingle();
   else if (state.view === 'grid') drawGrid();
   else if (state.view === 'pair') {

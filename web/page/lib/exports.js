@@ -2,7 +2,7 @@
 // resolution (min-max scaled, or the shown scale's [0,1] values: signed puts 0 at mid-grey),
 // and the raw values as JSON on the clipboard.
 
-function saveBlob(blob, filename) {
+export function saveBlob(blob, filename) {
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = filename;

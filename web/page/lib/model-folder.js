@@ -67,11 +67,8 @@ export async function checkModelFolder({ folder, files }, { taken = [], estimate
   if (!index) throw new Error(`${where} is not an exported model folder: it has no index.json (vit-relevance export writes one)`);
   const listed = (await readJson(index, `${where}/index.json`)).models;
   if (!Array.isArray(listed) || !listed.length) throw new Error(`${where}/index.json lists no model`);
-  // The page explains photos: a folder's text models (kind "text") are left out, not stored.
-  const entries = listed.filter((entry) => entry?.kind !== 'text');
-  if (!entries.length) {
-    throw new Error(`${where} holds text models only: the page explains photos; explain texts with vit-relevance explain --text or the JavaScript APIs`);
-  }
+  // Photo and text models alike (a text model's folder holds its vocabulary too).
+  const entries = listed;
   const models = [];
   const owner = new Map(); // file name → the model naming it
   for (const entry of entries) {

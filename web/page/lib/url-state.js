@@ -9,7 +9,7 @@
 //   model       the model is open (its methods, its number of blocks)
 //   prediction  the linked photo has its prediction (the number of classes)
 //   page        the page opens these itself when it can (checked(key), then forget(key))
-// `model`, `photo` and `photo2` have no field: the page opens them itself.
+// `model`, `photo`, `photo2` and `text` have no field: the page opens them itself.
 
 const choice = (allowed) => (raw, ctx) => {
   const list = allowed(ctx);
@@ -51,6 +51,8 @@ export const LINK_KEYS = {
   exif: { stage: 'start', field: 'exif', check: choice(() => ['use', 'ignore']) },
   photo: { stage: 'page', check: name },
   photo2: { stage: 'page', check: name },
+  // A typed text may be private: only "Copy link with this text" puts it in a link.
+  text: { stage: 'page', check: (raw) => { if (raw.length > 10000) throw new Error('a text of up to 10,000 characters'); return raw; } },
   method: { stage: 'model', field: 'method', check: choice((c) => c.methods) },
   'start-layer': { stage: 'model', field: 'startLayer', check: integer(0, (c) => c.blocks - 1) },
   class: { stage: 'prediction', field: 'classId', check: classId },
