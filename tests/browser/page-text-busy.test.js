@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { skipReason, startSite, launch, openPage, WAIT_MS } from './harness.js';
+import { recordExplained, assertFollowedTyping } from './text-typing.js';
 import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 
 const skip = skipReason() ?? (existsSync(DEFAULT_TEXT_MODEL) ? false : 'the default text model is not built: run `npm run build`');
@@ -37,24 +38,12 @@ test('typed beside two CPU hogs, the final map is the final text\'s and no older
   const { page, context } = await openPage(browser, `${site.url}?model=${NAME}`);
   try {
     await page.waitForSelector(`body[data-model="${NAME}"][data-model-ready="true"]`);
-    await page.evaluate(() => {
-      window.__explained = [];
-      new MutationObserver(() => {
-        const t = document.body.dataset.textExplained;
-        if (t !== undefined && t !== window.__explained.at(-1)) window.__explained.push(t);
-      }).observe(document.body, { attributes: true, attributeFilter: ['data-text-explained'] });
-    });
+    await recordExplained(page);
     await page.focus('#text-input');
     await page.keyboard.type(SENTENCE, { delay: 125 });
     // The final text's map, and the page idle: no request of an older text left to draw.
     await page.waitForFunction((t) => document.body.dataset.textExplained === t && document.querySelector('#busy').hidden, SENTENCE);
-    const seen = await page.evaluate(() => window.__explained);
-    assert.equal(seen.at(-1), SENTENCE);
-    assert.ok(seen.length >= 2, `the map follows the text while it is typed: ${JSON.stringify(seen)}`);
-    for (const [i, t] of seen.entries()) {
-      assert.ok(SENTENCE.startsWith(t), `"${t}" is a text that was typed`);
-      if (i) assert.ok(t.length > seen[i - 1].length, `"${t}" shown after the newer "${seen[i - 1]}"`);
-    }
+    await assertFollowedTyping(page, SENTENCE);
     const view = await page.$eval('#text-view', (v) => ({ text: v.dataset.text, stale: v.classList.contains('stale'),
       words: [...v.querySelectorAll('.text-tile:first-of-type .text')].map((t) => t.textContent).join('') }));
     assert.deepEqual(view, { text: SENTENCE, stale: false, words: SENTENCE });
