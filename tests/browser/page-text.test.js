@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pageFiles } from '../../web/lib/model-files.js';
 import { skipReason, startSite, launch, openPage, screenshot, WAIT_MS } from './harness.js';
+import { recordExplained, assertFollowedTyping } from './text-typing.js';
 import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 
 const skip = skipReason() ?? (existsSync(DEFAULT_TEXT_MODEL) ? false : 'the default text model is not built: run `npm run build`');
@@ -67,23 +68,11 @@ test('typed key by key, the text is explained as it is typed; no older text is s
   assert.ok(await page.isVisible('#text-input'));
   assert.ok(!(await page.isVisible('#dropzone')), 'the text box takes the photo area');
   assert.ok(!s.requests.some((u) => u.includes(`${NAME}.forward.onnx`) || u.includes(`${NAME}.attr`)), 'only the explainer graph, its metadata and vocabulary');
-  await page.evaluate(() => {
-    window.__explained = [];
-    new MutationObserver(() => {
-      const t = document.body.dataset.textExplained;
-      if (t !== undefined && t !== window.__explained.at(-1)) window.__explained.push(t);
-    }).observe(document.body, { attributes: true, attributeFilter: ['data-text-explained'] });
-  });
+  await recordExplained(page);
   await page.focus('#text-input');
   await page.keyboard.type(SENTENCE, { delay: 60 });
   await page.waitForSelector(`body[data-text-explained="${SENTENCE}"]`);
-  const seen = await page.evaluate(() => window.__explained);
-  assert.equal(seen.at(-1), SENTENCE);
-  assert.ok(seen.length >= 2, `the map follows the text while it is typed, not only at its end: ${JSON.stringify(seen)}`);
-  for (const [i, t] of seen.entries()) {
-    assert.ok(SENTENCE.startsWith(t), `"${t}" is a text that was typed`);
-    if (i) assert.ok(t.length > seen[i - 1].length, `"${t}" shown after the newer "${seen[i - 1]}"`);
-  }
+  await assertFollowedTyping(page, SENTENCE);
   const v = await shown(page);
   assert.equal(v.text, SENTENCE);
   assert.equal(v.words, SENTENCE, 'the text itself, coloured');
