@@ -12,28 +12,23 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { skipReason, startSite, launch, openPage, paths, WAIT_MS } from './harness.js';
+import { skipReason, siteAndBrowser, openPage, paths, WAIT_MS } from './harness.js';
 import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
 
 const skip = skipReason() ?? (existsSync(DEFAULT_TEXT_MODEL) ? false : 'the default text model is not built: run `npm run build`');
 const NAME = path.basename(DEFAULT_TEXT_MODEL, '.onnx');
 const SENTENCE = 'the acting is superb, but the plot is a complete mess';
 
-let site;
-let browser;
-let s;
+let env; // { site, browser, close }
+let s; // { page, requests, errors }
 
 before(async () => {
   if (skip) return;
-  site = await startSite();
-  browser = await launch();
-  s = await openPage(browser, site.url);
+  env = await siteAndBrowser();
+  s = await openPage(env.browser, env.site.url);
   await s.page.waitForSelector('body[data-model-ready="true"]');
 });
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+after(() => env?.close());
 
 // The CLI's attribution of the same text (the default m = 20, every block).
 function cliAttribution(text) {
@@ -82,6 +77,7 @@ test('the Attribution panel attributes a text as the CLI does: head importance a
   assert.equal(tree.arcs, cli.tree.edges.length, 'an arc per edge');
   assert.ok(await page.isVisible('#attr-text-tree svg'));
   assert.match(await page.textContent('#attr-status'), /all \d+ blocks attributed/);
+  assert.deepEqual(s.errors, [], 'no error in the page');
 });
 
 test('"Download PNG" saves the coloured text, which decodes and has coloured pixels', { skip, timeout: WAIT_MS }, async () => {
