@@ -3,9 +3,10 @@
 // which web/worker.js loads on the first request: embeds never download it. The model's
 // attribution graphs are downloaded and opened on the first request; a photo's hidden
 // states (the forward below every block) are computed once and kept with the photo, so
-// a second class on it runs the block graphs alone. The work is split into one step per
-// block: web/worker/queue.js queues each step anew, so requests sent during a run are answered
-// between blocks and a cancel takes effect before the next block.
+// a second class on it runs the block graphs alone. A text is its token ids (runtime/text-cache.js
+// keeps them as its "pixels"), which a text model's graphs take as input_ids. The work is
+// split into one step per block: web/worker/queue.js queues each step anew, so requests sent
+// during a run are answered between blocks and a cancel takes effect before the next block.
 import { openAttribution, probabilityOf } from '../runtime/attribution.js';
 import { fetchModelBytes } from './lib/model-fetch.js';
 import { REPLY } from './lib/protocol.js';

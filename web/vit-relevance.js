@@ -89,6 +89,7 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  *   words: string[] | null, truncated: { tokens: number, at: number } | null, notice: string | null,
  *   top5: ClassProbability[] | null, logits: Float32Array | null,
  *   explain: (options?: ExplainOptions) => Promise<BrowserTextResult>,
+ *   attribute: (options: AttributeOptions) => Promise<{ class: number, prob: number | null }>,
  *   timeForward: (runs?: number) => Promise<number[]>,
  *   close: () => void,
  * }} Text

@@ -2,13 +2,14 @@
 // word) with the current method, or every method as one coloured copy of it (the grid),
 // drawn by the <vit-relevance> element's own drawing (web/element/text-drawing.js: the
 // signed scale where the method or a contrast is, a legend, a word's score on hover or
-// focus), and the maps' JSON download. The maps shown are always those of the text the
+// focus), the maps' JSON download and the coloured text as a PNG (./lib/text-png.js). The maps shown are always those of the text the
 // explanation came back for (`region.text`): while a newer text is explained the last
 // drawing stays, marked stale, and is replaced only by the newer text's. What is drawn is
 // exposed for tests on #text-view (data-text, data-class, data-contrast, data-method,
 // data-view, data-unit) and on the body (data-text-explained).
 import { drawText } from '../element/text-drawing.js';
-import { saveBlob, slug } from './lib/exports.js';
+import { downloadCanvas, saveBlob, slug } from './lib/exports.js';
+import { textViewCanvas } from './lib/text-png.js';
 import { $, page, state } from './state.js';
 import { primaryTarget, standing, mapOf, method, contrastNote } from './targets.js';
 
@@ -25,6 +26,7 @@ export function bindTextView() {
   });
   page.subscribe(DRAWN_FROM, draw);
   $('text-json').addEventListener('click', download);
+  $('text-png').addEventListener('click', downloadPng);
 }
 
 // The target drawn, as the element's drawing reads it: its label and standing, and the
@@ -45,7 +47,7 @@ function draw() {
   if (state.kind !== 'text') return;
   if (!state.text.trim()) {
     shown = null;
-    $('text-json').disabled = true;
+    $('text-json').disabled = $('text-png').disabled = true;
     view.classList.remove('stale');
     view.replaceChildren(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'Type or paste a text above: it is explained as you type.' }));
     for (const k of Object.keys(view.dataset)) delete view.dataset[k];
@@ -78,7 +80,7 @@ function draw() {
     text, class: String(t.class), contrast: String(t.contrast ?? ''), method: have.join(','), view: state.view === 'grid' ? 'grid' : 'single', unit: state.unit,
   });
   shown = { result, methods: have };
-  $('text-json').disabled = !have.length;
+  $('text-json').disabled = $('text-png').disabled = !have.length;
   document.body.dataset.textExplained = text; // the tests wait on this: the map of this text is drawn
 }
 
@@ -96,5 +98,15 @@ function download() {
   };
   const name = `${slug(result.text.slice(0, 40)) || 'text'}-${slug(target.label)}-${methods.length > 1 ? 'all-methods' : methods[0]}.json`;
   saveBlob(new Blob([JSON.stringify(json)], { type: 'application/json' }), name);
+  $('text-json-status').textContent = `saved ${name}`;
+}
+
+// The coloured text as drawn (every tile of the grid), its legend and caption, as a PNG.
+async function downloadPng() {
+  if (!shown) return;
+  const { result, methods } = shown;
+  const [target] = result.targets;
+  const name = `${slug(result.text.slice(0, 40)) || 'text'}-${slug(target.label)}-${methods.length > 1 ? 'all-methods' : methods[0]}.png`;
+  await downloadCanvas(textViewCanvas($('text-view'), `${state.model.name} · ${target.label}`), name);
   $('text-json-status').textContent = `saved ${name}`;
 }

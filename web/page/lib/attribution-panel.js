@@ -1,8 +1,10 @@
 // The page's Attribution panel: Self-Attention Attribution (Hao et al., AAAI 2021;
-// METHODS.md) of the current photo and class, run block by block in the Worker
+// METHODS.md) of the current photo (or text) and class, run block by block in the Worker
 // (web/attribution-job.js). Shows the progress with a Cancel, the head-importance
-// grid (blocks × heads) and the attribution tree over the photo, and gives the app the
-// attattr map once every block is in. Head importance, the tree (so the τ slider
+// grid (blocks × heads, ./attribution-heads.js) and the attribution tree over the photo
+// (over a text's tokens: ./attribution-text-tree.js), and gives the app the attattr map
+// once every block is in. data-state on the panel says where it stands (the tests wait on
+// it): empty (no photo or text), ready, running, partial (some blocks), done. Head importance, the tree (so the τ slider
 // re-thresholds without a rerun) and the map are computed here by the core from Attr.
 // Attr is kept per (photo, class, m) block by block: a rerun computes only the blocks
 // it lacks, and a cancelled run keeps the blocks it finished.
@@ -11,6 +13,8 @@ import { treeSvg } from 'vit-relevance/runtime/attribution-svg.js';
 import { tokenLayout } from 'vit-relevance/runtime/metadata.js';
 import { drawOverlay } from '../../lib/overlay.js';
 import { blocksHint, panelStatus } from './attribution-words.js';
+import { drawHeadTable, legendColours as colours } from './attribution-heads.js';
+import { drawTextTree } from './attribution-text-tree.js';
 
 export const ATTATTR = 'attattr';
 const TREE_SIDE = 448;
@@ -36,6 +40,7 @@ const html = `
       <figcaption id="attr-heads-readout" class="readout">Head importance: max over (i, j) of Attr. Hover or focus a cell.</figcaption>
     </figure>
     <figure class="figure attr-tree-fig" hidden>
+      <div id="attr-text-tree" class="attr-text-tree"></div>
       <div class="canvas-wrap attr-tree"><canvas id="attr-tree-canvas" width="448" height="448" aria-label="Attribution tree over the photo"></canvas></div>
       <figcaption>
         <label><input type="checkbox" id="attr-tree-show" checked> Attribution tree</label>
@@ -46,8 +51,9 @@ const html = `
     </figure>
   </div>`;
 
-// page(): { core, photo, photoKey (a number per photo), opened (the photo opened on the explainer, the
-// public API's Photo), region, metadata, classId, colormap };
+// page(): { core, photo, tokens (a text's, in place of a photo), photoKey (a key per photo or text),
+// opened (the photo or text opened on the explainer, the public API's Photo or Text), region,
+// metadata, classId, colormap };
 // onAttattr(): a new attattr map may be available (all blocks of a class arrived).
 export function createAttributionPanel(root, { page, onAttattr }) {
   root.innerHTML = html;
@@ -65,23 +71,18 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   const arch = () => page().metadata.architecture;
   const layout = () => tokenLayout(page().metadata);
 
-  function colours(core, colormap, n) {
-    const legend = core.legend(colormap);
-    return Array.from({ length: n }, (_, b) => {
-      const i = Math.round((n > 1 ? b / (n - 1) : 0) * 255) * 4;
-      return `rgb(${legend[i]},${legend[i + 1]},${legend[i + 2]})`;
-    });
-  }
-
   // Attr of the given blocks as one [n,h,S,S] tensor.
   function stack(entry, blocks) {
-    const { heads: h, tokens: S } = arch();
+    const { heads: h } = arch();
+    // S from the Attr itself: a text's tokens are its own, not the model's.
+    const S = Math.round(Math.sqrt(entry.blocks.get(blocks[0]).length / h));
     const data = new Float32Array(blocks.length * h * S * S);
     blocks.forEach((b, i) => data.set(entry.blocks.get(b), i * h * S * S));
     return { data, shape: [blocks.length, h, S, S] };
   }
 
   const complete = (entry) => entry && entry.blocks.size === arch().blocks;
+  const has = (p) => Boolean(p.photo || p.tokens); // a photo or a text to attribute
 
   function allAttr(key, entry) {
     if (treeCache?.key !== key || treeCache.size !== entry.blocks.size) {
@@ -95,34 +96,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     const blocks = entry ? [...entry.blocks.keys()].sort((a, b) => a - b) : [];
     table.closest('figure').hidden = !blocks.length;
     if (!blocks.length) return table.replaceChildren();
-    const { heads: h } = arch();
-    const importance = p.core.headImportance(stack(entry, blocks)).data;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const v of importance) lo = Math.min(lo, v), hi = Math.max(hi, v);
-    const fill = colours(p.core, p.colormap, 256);
-    const head = document.createElement('tr');
-    head.append(document.createElement('th'), ...Array.from({ length: h }, (_, k) => Object.assign(document.createElement('th'), { scope: 'col', textContent: `h${k}` })));
-    const rows = blocks.map((b, row) => {
-      const tr = document.createElement('tr');
-      tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: `block ${b}` }));
-      for (let k = 0; k < h; k++) {
-        const v = importance[row * h + k];
-        const td = document.createElement('td');
-        td.tabIndex = 0;
-        td.dataset.block = String(b);
-        td.dataset.head = String(k);
-        td.dataset.value = String(v);
-        td.style.background = fill[Math.round(((v - lo) / (hi - lo || 1)) * 255)];
-        td.setAttribute('aria-label', `block ${b}, head ${k}: ${v.toPrecision(4)}`);
-        tr.append(td);
-      }
-      return tr;
-    });
-    table.replaceChildren(head, ...rows);
-    // The colours are scaled to this grid's own range: say which values its ends stand for.
-    $('attr-heads-readout').textContent = `Head importance: max over (i, j) of Attr, coloured from ${lo.toPrecision(3)} `
-      + `(low) to ${hi.toPrecision(3)} (high) in the page's colormap. Hover or focus a cell.`;
+    drawHeadTable(table, $('attr-heads-readout'), { core: p.core, colormap: p.colormap, attr: stack(entry, blocks), blocks, heads: arch().heads });
   }
 
   function showCell(e) {
@@ -139,8 +113,16 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     wrap.querySelector('svg')?.remove();
     canvas.dataset.edges = '';
     // No empty canvas: the tree shows once every block is in (the status says so before).
-    canvas.closest('figure').hidden = !(p.photo && complete(entry));
-    if (!p.photo || !complete(entry)) return;
+    canvas.closest('figure').hidden = !(has(p) && complete(entry));
+    wrap.hidden = Boolean(p.tokens);
+    const textBox = $('attr-text-tree');
+    textBox.hidden = !p.tokens;
+    if (!has(p) || !complete(entry)) return;
+    if (p.tokens) {
+      $('attr-tree-note').textContent = drawTextTree(textBox, { core: p.core, attr: allAttr(key, entry), tau: Number($('attr-tau').value),
+        tokens: p.tokens, colours: colours(p.core, p.colormap, arch().blocks), show: $('attr-tree-show').checked });
+      return;
+    }
     drawOverlay(canvas, p.photo, p.region, null, { opacity: 0, smooth: true, maxSide: TREE_SIDE });
     const tau = Number($('attr-tau').value);
     const a = arch();
@@ -163,14 +145,16 @@ export function createAttributionPanel(root, { page, onAttattr }) {
   // Draws what is known for the current photo, class and m, and says what to do next.
   function render() {
     const p = page();
-    $('attr-run').disabled = !(p.photo && p.region && p.classId !== null && p.opened) || Boolean(running);
+    $('attr-run').disabled = !(has(p) && p.region && p.classId !== null && p.opened) || Boolean(running);
     if (p.metadata) $('attr-blocks-help').textContent = blocksHint(arch().blocks);
-    const key = p.photo && p.classId !== null && p.metadata ? keyOf(p, p.classId, steps()) : null;
+    const key = has(p) && p.classId !== null && p.metadata ? keyOf(p, p.classId, steps()) : null;
     const entry = key ? store.get(key) : null;
     drawHeads(p, entry);
     drawTree(p, key, entry);
+    const done = entry?.blocks.size ?? 0;
+    root.dataset.state = running ? 'running' : !has(p) ? 'empty' : !done ? 'ready' : complete(entry) ? 'done' : 'partial';
     if (running) return;
-    const idle = panelStatus({ photo: Boolean(p.photo), label: key ? p.metadata.labels[p.classId] : null,
+    const idle = panelStatus({ photo: has(p), text: p.kind === 'text', label: key ? p.metadata.labels[p.classId] : null,
       blocks: p.metadata ? arch().blocks : 0, done: entry?.blocks.size ?? 0, steps: steps() });
     setStatus(note ? `${note} ${idle}` : idle);
   }
@@ -202,6 +186,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     if (!todo.length) return render();
     const controller = new AbortController();
     running = { key, controller, blocks: todo, done: 0 };
+    root.dataset.state = 'running';
     count('runsStarted');
     $('attr-cancel').hidden = false;
     $('attr-run').disabled = true;
@@ -270,7 +255,7 @@ export function createAttributionPanel(root, { page, onAttattr }) {
     // every block of it is in.
     attattrMap(classId, startLayer) {
       const p = page();
-      if (!p.photo || classId === null || classId === undefined) return null;
+      if (!has(p) || classId === null || classId === undefined) return null;
       const key = keyOf(p, classId, steps());
       const entry = store.get(key);
       if (!complete(entry)) return null;

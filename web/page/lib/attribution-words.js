@@ -7,9 +7,10 @@ export function blocksHint(blocks) {
   return `all, or indices 0..${blocks - 1} such as ${picks}`;
 }
 
-// The status line when no run is going: { photo, label (null: no class), blocks, done (blocks
-// attributed for this photo, class and m), steps }.
-export function panelStatus({ photo, label, blocks, done, steps }) {
+// The status line when no run is going: { photo (a photo or text is there), text (it is a
+// text), label (null: no class), blocks, done (blocks attributed for this input, class and m), steps }.
+export function panelStatus({ photo, text = false, label, blocks, done, steps }) {
+  if (!photo && text) return 'Type a text first; once it is explained, press Attribute to see which heads and token-to-token links mattered for its class.';
   if (!photo) return 'Choose a photo first; then press Attribute to see which heads and attention links mattered for its class.';
   if (label === null) return 'Choose a class, then press Attribute.';
   if (!done) return `Press Attribute to see which heads and attention links mattered for ${label} (${blocks} blocks, m = ${steps} steps each).`;
@@ -17,5 +18,6 @@ export function panelStatus({ photo, label, blocks, done, steps }) {
     return `${label}: ${done} of ${blocks} blocks attributed (m = ${steps}). The attribution tree and the attattr map need every `
       + `block: set Blocks to "all" and press Attribute (only the ${blocks - done} missing are computed).`;
   }
-  return `${label}: all ${blocks} blocks attributed (m = ${steps}). Hover a cell for a head's importance; move τ to prune the tree.`;
+  return `${label}: all ${blocks} blocks attributed (m = ${steps}). Hover a cell for a head's importance; move τ to prune the tree`
+    + `${text ? ' (a new text needs a new run)' : ''}.`;
 }
