@@ -97,8 +97,10 @@ test('explain --text --method attattr gives attribute --text\'s attattr map and 
   assert.match(e.stdout, /^ {4}attattr +\S/m);
   const [target] = (await readJson(path.join(dir, 'maps'), 'maps.json')).targets;
   assert.deepEqual(Object.keys(target.maps), ['attattr'], 'the stand-in map of the prediction run is dropped');
-  // The same Attr (m = 20 both), up to the order of float32 sums in onnxruntime's runs.
-  const near = (a, b, what) => a.forEach((v, i) => assert.ok(Math.abs(v - b[i]) <= 1e-6 * Math.max(...b.map(Math.abs)), `${what} ${i}: ${v} vs ${b[i]}`));
+  // The same Attr (m = 20 both), up to the order of float32 sums in onnxruntime's runs:
+  // measured up to 3.9e-6 of the map's largest value between the two commands on this
+  // machine; 1e-4 leaves 25× for another CPU's kernels (a wrong class or m moves it by far more).
+  const near = (a, b, what) => a.forEach((v, i) => assert.ok(Math.abs(v - b[i]) <= 1e-4 * Math.max(...b.map(Math.abs)), `${what} ${i}: ${v} vs ${b[i]}`));
   near(target.maps.attattr.data, attributed.attattr.data, 'token');
   near(target.word_maps.attattr, attributed.attattr_words, 'word');
   const c = runCli(['explain', '--text', text, '--class', 'positive', '--contrast', 'negative', '--method', 'attattr,raw_attention', '--out', path.join(dir, 'contrast')]);
