@@ -18,6 +18,7 @@ const BENCHES = {
   embed: 'Embedded elements and the iframe route (`npm run bench -- embed`)',
   eval: 'Evaluations (`npm run bench -- eval`)',
   scale: 'Larger models (`npm run bench -- scale`)',
+  soak: 'The page\'s startup, 100 loads beside two CPU hogs (`npm run bench -- soak`): busy by design',
   text: 'Texts: the default BERT in Node and the page (`npm run bench -- text`)',
 };
 

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { startSite, launch, openPage } from '../tests/browser/harness.js';
 import { untilPage } from './page-state.js';
+import { reportTarget } from './targets.js';
 
 const LOADS = Number(process.env.VITREL_SOAK_LOADS ?? 100);
 // Far beyond a slow load here (seconds): only a load that stopped gets there.
@@ -56,4 +57,9 @@ const times = (fresh) => results.filter((r) => r.fresh === fresh && r.outcome ==
 const spread = (t) => (t.length ? `median ${t[t.length >> 1]} ms, slowest ${t[t.length - 1]} ms` : 'none');
 console.log(`soak: ${results.length} loads beside two CPU hogs: ${count('ready')} ready, ${count('error')} showed an error, ${count('stall')} stalled`);
 console.log(`  to ready: new visitor ${spread(times(true))}; new tab ${spread(times(false))}`);
+reportTarget('soak.stalls', {
+  label: `page startups that neither became ready nor showed an error, of ${results.length} beside two CPU hogs`,
+  value: count('stall'), limit: 0, unit: 'loads', bench: 'soak',
+  detail: `${count('ready')} ready, ${count('error')} errors; ready in: new visitor ${spread(times(true))}, new tab ${spread(times(false))}`,
+});
 process.exitCode = count('stall') ? 1 : 0;
