@@ -12,7 +12,6 @@ import { pct } from 'vit-relevance/runtime/confidence.js';
 import { TEXT_STEPS, stepColours, valueSteps, scoreText } from 'vit-relevance/runtime/text-colours.js';
 import { optionOf } from './attributes.js';
 import { captionOf } from './drawing.js';
-import { adoptTextStyle } from './text-style.js';
 
 /** @import { BrowserTextResult, Explainer, MethodId } from '../vit-relevance.js' */
 
@@ -48,7 +47,6 @@ export function drawText(core, element, { result, explainer }) {
   const runs = words ? wordRuns(result) : tokenRuns(result);
   const choice = SCALE_CHOICES.includes(optionOf(element, 'scale')) ? optionOf(element, 'scale') : 'auto';
   const colours = stepColours(core);
-  adoptTextStyle(element);
   const what = target.contrast ? `${target.label} rather than ${target.contrast.label}` : `${target.label}, ${pct(target.prob)}`;
   const tiles = methods.map((m) => {
     const scale = /** @type {'positive' | 'signed'} */ (scaleFor(choice, m, Boolean(target.contrast)));

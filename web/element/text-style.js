@@ -1,6 +1,6 @@
 // @ts-check
 // The <vit-relevance> element's text styles, added to its shadow styles (./style.js) when
-// it first draws a text (./text-drawing.js, loaded on demand): a text wraps anywhere, one
+// it first draws a text (web/element-text.js, loaded on demand): a text wraps anywhere, one
 // method under another, its words large enough to read at 390 px. A constructed stylesheet
 // shared by every element, as the photo's (a strict Content-Security-Policy forbids <style>).
 
