@@ -192,6 +192,10 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const glue = inSite('build/wasm/vit_relevance_core.mjs');
 const loaded = new Set(elementRequests.map((u) => inSite(decodeURIComponent(new URL(u).pathname).slice(1))));
 const graph = moduleGraph([inSite('vit-relevance-element.js'), inSite('worker.js'), glue]);
+// Counted: the graph's files that the page requested. The graph follows literal dynamic
+// imports too, so the scripts loaded on demand (a text model's element-text.js, api-text.js
+// and worker-text.js; attribution-job.js) are in it, but this page's elements explain photos
+// and never request them: the figure is what a photo embed downloads, and they are named apart.
 const files = graph.filter((file) => loaded.has(file));
 const unloaded = graph.filter((file) => !loaded.has(file)).map((file) => path.relative(paths.site, file));
 const mainThread = moduleGraph([inSite('vit-relevance-element.js'), glue]); // it draws with the core too

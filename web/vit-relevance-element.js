@@ -7,8 +7,7 @@
 // Parts by job in web/element/; `data-state` says where it is: busy, done or error.
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf, startLayerOf } from './element/attributes.js';
-import { drawMaps } from './element/drawing.js';
-import { drawText } from './element/text-drawing.js';
+import { drawerOf, loadTextDrawing } from './element/drawing.js';
 import { checkSource, inputOf, watchContent } from './element/text-source.js';
 import { fillControls } from './element/controls.js';
 import { styleSheet } from './element/style.js';
@@ -243,6 +242,7 @@ export class VitRelevanceElement extends HTMLElement {
       // first map back by its download and compile. A failure shows when the map is drawn.
       loadRenderer().catch(() => {});
       const explainer = await this.#loadExplainer(signal);
+      if (explainer.kind === 'text') loadTextDrawing().catch(() => {}); // downloads while the text is explained
       const { key, input } = inputOf(this, explainer.kind);
       if (this.#opened?.key !== key) {
         this.#release();
@@ -285,8 +285,8 @@ export class VitRelevanceElement extends HTMLElement {
   // Draws every method's map of the first target over the photo (or as the text), from the kept maps.
   async #render() {
     if (!this.#result) return;
-    const core = await loadRenderer();
-    const { tiles, caption } = (this.#result.tokens ? drawText : drawMaps)(core, this, /** @type {any} */ ({ result: this.#result, ...this.#shown }));
+    const [core, draw] = await Promise.all([loadRenderer(), drawerOf(this.#result)]);
+    const { tiles, caption } = draw(core, this, /** @type {any} */ ({ result: this.#result, ...this.#shown }));
     this.#maps.style.setProperty('--columns', String(Math.max(1, Math.min(tiles.length, 3))));
     this.#maps.replaceChildren(...tiles);
     this.#status(caption, 'done');

@@ -118,6 +118,10 @@ test('five sentences on one page: one download of the text model, one session, e
   assert.equal(vocab.length, 1, 'its vocabulary fetched once');
   const stats = await p.evaluate(async () => (await import(new URL('vit-relevance/vit-relevance.js', document.baseURI).href)).runtimeStats());
   assert.equal(stats.sessions, 1, 'one session for the five elements');
+  // The text scripts the element, the API and the Worker load on demand: once each.
+  for (const f of ['element-text.js', 'api-text.js', 'worker-text.js']) {
+    assert.equal(five.requests.filter((u) => new URL(u).pathname === `${PREFIX}${f}`).length, 1, `${f} fetched once`);
+  }
 
   for (const id of ['s1', 's2', 's3', 's4', 's5']) {
     const s = await shown(p, id);

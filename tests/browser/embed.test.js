@@ -2,15 +2,18 @@
 // Worker and one download of each model file and agree with `vit-relevance explain`;
 // class (class-id, and its alias target) and rendering changes; a broken photo fails alone; lazy loading; removal frees the
 // photo; the iframe route sizes its frame; no COOP/COEP (one thread); a sub-path; the
-// files the README lists for docs authors suffice on their own.
+// files the README lists for docs authors suffice on their own; photo elements download none
+// of a text model's scripts (loaded on demand).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readMaps, runCli, tempDir } from '../node/maps-support.js';
 import { skipReason, startSite, launch, openPage, sample, firstModel, paths, screenshot, WAIT_MS } from './harness.js';
 
 const skip = skipReason() ?? false;
+// A text model's scripts, which the element, the API and the Worker load on demand.
+const TEXT_SCRIPTS = ['element-text.js', 'api-text.js', 'worker-text.js'];
 const PHOTOS = { a: 'catdog.png', b: 'dogbird.png', c: 'el1.png' };
 const TIMEOUT = WAIT_MS;
 
@@ -129,6 +132,14 @@ test('three elements: one Worker, one download of each model file, non-blank map
   assert.deepEqual([node.role?.value, node.name?.value], ['figure', a11y]);
   assert.match(a11y, /^Relevance map: Transformer attribution .* for bull mastiff, [\d.]+%$/);
   await screenshot(page(), 'embed-elements');
+});
+
+test('a page of photo elements downloads none of a text model\'s scripts', { skip, timeout: TIMEOUT }, async () => {
+  for (const id of Object.keys(PHOTOS)) await waitResult(id);
+  for (const f of TEXT_SCRIPTS) assert.ok(existsSync(path.join(paths.site, f)), `the build made no ${f}`);
+  const requested = session.requests.map((u) => path.basename(new URL(u).pathname));
+  assert.ok(requested.includes('worker.js') && requested.includes('vit-relevance.js'), 'the requests list holds the Worker\'s and the API\'s');
+  assert.deepEqual(requested.filter((f) => TEXT_SCRIPTS.includes(f)), [], 'a text script downloaded by photo elements');
 });
 
 test('a broken src fires error on that element only, with a specific message', { skip, timeout: TIMEOUT }, async () => {

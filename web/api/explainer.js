@@ -5,8 +5,7 @@
 import { sharedClient, openSharedModel, hold, listenToNotices } from './shared-runtime.js';
 import { REQUEST, REPLY, NOTICE, replyOf } from '../lib/protocol.js';
 import { resolveClass } from 'vit-relevance/runtime/targets.js';
-import { openPhoto, photoOfImageId, abortError } from './photo.js';
-import { KeptText } from './text.js';
+import { openPhoto, photoOfImageId, abortError, nextImageId } from './photo.js';
 import { kindMismatch, modelKind } from 'vit-relevance/runtime/text-metadata.js';
 import { isTextInput } from 'vit-relevance/runtime/text-input.js';
 export { decodePhoto } from './photo.js';
@@ -113,12 +112,13 @@ export async function loadExplainer(site, options = {}) {
 }
 
 // The kind of the model decides: a text model reads a string or { text }, an image model
-// a photo (a string is its URL); the other kind is refused in one line.
+// a photo (a string is its URL); the other kind is refused in one line. A text's code
+// (web/api-text.js, its own script) loads on demand: a page of photos never downloads it.
 function openInput(client, model, input, options) {
   const text = isTextInput(input) ? input.text : modelKind(model.metadata) === 'text' && typeof input === 'string' ? input : null;
   const wrong = kindMismatch(model.metadata, text === null ? 'image' : 'text');
   if (wrong) return Promise.reject(new Error(wrong));
-  return text === null ? openPhoto(client, model, input, options) : Promise.resolve(new KeptText(client, model, text));
+  return text === null ? openPhoto(client, model, input, options) : import('../api-text.js').then(({ KeptText }) => new KeptText(client, model, text, nextImageId));
 }
 
 /**

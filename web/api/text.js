@@ -3,12 +3,14 @@
 // here, tokenized, predicted and explained in the Worker (web/worker/texts.js), which keeps
 // it between explanations as it keeps a photo: other classes, methods and start layers
 // reuse its tensors. Its tokens, offsets, words and prediction are known after the first
-// explain(), as a photo's prediction is.
+// explain(), as a photo's prediction is. Its own script (web/api-text.js) that the API
+// loads on a text's first open, so a page that explains photos never downloads it; the
+// image ids it takes from the API's one counter (./photo.js), which the API passes in.
 import { REQUEST, REPLY, replyOf } from '../lib/protocol.js';
 /** @import { Reply, RequestBody } from '../lib/protocol.js' */
 import { checkText } from 'vit-relevance/runtime/text-input.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resolveStartLayer, textTarget } from 'vit-relevance/runtime/explain-request.js';
-import { abortError, nextImageId } from './photo.js';
+import { abortError } from './photo.js';
 
 const now = () => performance.now();
 const keyOf = (t) => `${t.class}|${t.contrast}`;
@@ -19,10 +21,14 @@ export class KeptText {
   #model;
   #imageId = null;
   #analyzing = null;
+  #nextImageId;
 
-  // model: the explainer's { modelKey, metadata, methods, method, backend, backendNote, prepare }.
-  constructor(client, model, text) {
+  // model: the explainer's { modelKey, metadata, methods, method, backend, backendNote, prepare };
+  // nextImageId: the page's image ids (photos and texts share them in the Worker).
+  /** @param {() => number} nextImageId */
+  constructor(client, model, text, nextImageId) {
     this.#client = client;
+    this.#nextImageId = nextImageId;
     this.#model = model;
     this.text = checkText(text);
     /** @type {string[] | null} */ this.tokens = null;
@@ -50,7 +56,7 @@ export class KeptText {
 
   // Tokens, prediction and the predicted class's maps, once per text.
   async #analyze(methods, startLayer, signal) {
-    const imageId = nextImageId();
+    const imageId = this.#nextImageId();
     /** @param {Reply} msg */
     const onEvent = (msg) => {
       if (msg.type === REPLY.TOKENS) Object.assign(this, { tokens: msg.tokens, ids: msg.ids, offsets: msg.offsets, words: msg.words, truncated: msg.truncated, notice: msg.notice });

@@ -1,7 +1,10 @@
 // @ts-check
 // The <vit-relevance> element's maps: every method's map of the first target drawn over
 // the photo (or beside it), from the kept maps and the element's rendering attributes,
-// each canvas named for screen readers, and the caption that goes under them.
+// each canvas named for screen readers, and the caption that goes under them. A text's
+// drawing (web/element/text-drawing.js, with its colours) loads on demand, once per page,
+// when an element first meets a text model: a photo-only embed never downloads it (the
+// build splits it into its own chunk, as the Worker's Attribution job).
 import { heatImage } from '../lib/render.js';
 import { drawOverlay } from '../lib/overlay.js';
 import { SCALE_CHOICES, scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
@@ -9,6 +12,17 @@ import { pct, standingText } from 'vit-relevance/runtime/confidence.js';
 import { optionOf } from './attributes.js';
 
 /** @import { BrowserExplainResult, Explainer, MethodId, Photo } from '../vit-relevance.js' */
+
+/** @type {Promise<typeof import('../element-text.js')> | null} */
+let textDrawing = null;
+/** Loads the text drawing (a failed download is tried again next time). */
+export function loadTextDrawing() {
+  textDrawing ??= import('../element-text.js').catch((err) => { textDrawing = null; throw err; });
+  return textDrawing;
+}
+
+/** The function that draws a result: its maps over the photo, or its text. @param {{ tokens?: unknown }} result */
+export const drawerOf = async (result) => (result.tokens ? (await loadTextDrawing()).drawText : drawMaps);
 
 /**
  * @param {any} core the core, loaded for drawing (loadRenderer)

@@ -4,9 +4,8 @@
 // Its width is 480 px by default, whatever the photo or the number of methods (a grid of
 // methods shares it), never wider than its container; a page sets it with the custom
 // property --vit-relevance-width or plain CSS width. A canvas is never drawn larger than
-// its own pixels (the photo's resolution, up to 1024 px): a small photo stays sharp. A text
-// (web/element/text-drawing.js) wraps anywhere, one method under another, its words large
-// enough to read at 390 px.
+// its own pixels (the photo's resolution, up to 1024 px): a small photo stays sharp. A
+// text's rules come with its drawing, on demand (web/element/text-style.js).
 
 const STYLE = `
 :host { display: inline-block; width: var(--vit-relevance-width, 480px); max-width: 100%; font: 13px/1.4 system-ui, sans-serif; color: inherit; vertical-align: top; }
@@ -17,14 +16,6 @@ figure { margin: 0; }
 canvas { display: block; width: 100%; height: auto; background: #8882; }
 .tile > span { position: absolute; left: 4px; top: 4px; padding: 0 4px; background: #000a; color: #fff; border-radius: 3px; font-size: 11px; }
 figcaption { margin-top: 4px; }
-.maps:has(.text-tile) { grid-template-columns: minmax(0, 1fr); gap: 10px; }
-.text-tile > span { position: static; display: inline-block; margin-bottom: 2px; }
-.text { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 15px; line-height: 1.9; }
-.t { border-radius: 3px; padding: 1px 0; }
-.t:focus-visible { outline: 2px solid #1a73e8; outline-offset: 1px; }
-.specials, .cut, .score { display: block; margin: 0; font-size: 11px; opacity: .8; }
-.legend { display: flex; align-items: center; flex-wrap: wrap; gap: 4px; font-size: 11px; margin-top: 2px; }
-.legend .bar { flex: 1 1 60px; max-width: 160px; height: 8px; border-radius: 2px; }
 .status { opacity: .75; }
 .error { color: #b00020; }
 .controls { display: flex; gap: 6px; margin-bottom: 4px; flex-wrap: wrap; }

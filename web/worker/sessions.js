@@ -15,7 +15,6 @@ import { phaseTimer, PHASE } from '../lib/load-phases.js';
 import { webGpuMissing } from '../lib/webgpu-adapter.js';
 import { enqueue, notice, whenIdle } from './queue.js';
 import { onceRetrying } from './once-retrying.js';
-import { isTextEntry, openTextModel } from './text-model.js';
 
 const now = () => performance.now();
 
@@ -237,9 +236,13 @@ export async function init(msg, reply, site) {
   const modelKey = modelKeyOf(msg.base, msg.model);
   let opening = sessions.get(modelKey);
   if (!opening) {
-    // A text model (web/worker/text-model.js) takes the same onnxruntime and core.
+    // A text model (an index entry with kind "text": web/worker/text-model.js) takes the same
+    // onnxruntime and core; its code loads on demand, so a photo model's Worker never
+    // downloads the text explainer and tokenizer (the build splits them into a chunk).
     const loaders = { ort: () => loadOrt(site, 'wasm', msg.threads), core: async () => (core ??= await loadCoreFrom(site)) };
-    opening = isTextEntry(msg.model) ? openTextModel(msg, reply, loaders) : openModel(msg, reply, site);
+    opening = msg.model?.kind === 'text'
+      ? import('../worker-text.js').then(({ openTextModel }) => openTextModel(msg, reply, loaders))
+      : openModel(msg, reply, site);
     sessions.set(modelKey, opening);
     opening.catch(() => sessions.delete(modelKey));
   }

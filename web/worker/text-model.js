@@ -14,9 +14,6 @@ import { fetchModelBytes } from '../lib/model-fetch.js';
 import { REPLY } from '../lib/protocol.js';
 import { phaseTimer, PHASE } from '../lib/load-phases.js';
 
-// An index entry for a text model.
-export const isTextEntry = (entry) => entry?.kind === 'text';
-
 /**
  * @param {{ model: any, base: string, backend?: string, prepare?: boolean }} msg the init request
  * @param {(body: object) => void} reply
