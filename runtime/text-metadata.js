@@ -12,7 +12,7 @@ export { MODEL_KINDS, modelKind, kindMismatch } from './model-kind.js';
 export const TEXT_INPUTS = ['input_ids', 'target', 'token_relevance'];
 
 // Each switch input of a text graph and the output it computes (1 exactly when fetched).
-export const TEXT_SWITCHES = Object.freeze({
+export const TEXT_SWITCHES = /* @__PURE__ */ Object.freeze({
   token_relevance: 'input_rel_classic',
   attnlrp_relevance: 'input_rel_attnlrp',
   cp_lrp_relevance: 'input_rel_cp_lrp',
