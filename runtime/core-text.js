@@ -14,9 +14,19 @@
 //     [CLS]/[SEP]/[UNK]/[PAD] left out (NaN for an unknown word: no score)
 //   tok.vocabSize, tok.idOf(token) → id or -1, tok.free()
 //
-// computeMaps / relevanceRow with { kind: 'text' }: S tokens, no grid (textLayout below);
-// maps come back as { shape: [S], data }. startLayer 'last' = the last block (any kind).
+// It is not on loadCore's core: the photo path's scripts (the element's, the API's, the
+// Worker's) ship without it. A text model's code adds it where the model opens:
+//   coreTokenizer(core, vocab, config) → core.textTokenizer(vocab, config) over any loaded core
+//   loadTextCore(options) → loadCore's core with textTokenizer on it
+// computeMaps / relevanceRow with { kind: 'text' } are the core's own (runtime/core-options.js).
 import { heapHelpers } from './core-heap.js';
+import { loadCoreWith } from './core.js';
+
+/** loadCore's core with the tokenizer. @param {Parameters<typeof import('./core.js').loadCore>[0]} [options] */
+export const loadTextCore = (options) => loadCoreWith(textApi, options);
+
+/** The tokenizer of any loaded core (one from loadTextCore keeps its own functions). */
+export const coreTokenizer = (core, vocab, config) => (core.textTokenizer ? core : core.withApi(textApi)).textTokenizer(vocab, config);
 
 const utf8 = new TextEncoder();
 const asBytes = (what, v) => {
@@ -68,28 +78,4 @@ export function textApi(M) {
   }
 
   return { textTokenizer };
-}
-
-// The per-block tensors (their first dim is B) and the [S] tensors of a text.
-const BLOCK_TENSORS = ['attn', 'attn_grad', 'attn_rel', 'attr'];
-const TOKEN_VECTORS = ['input_rel_classic', 'input_rel_attnlrp', 'input_rel_cp_lrp'];
-
-/**
- * options.startLayer as the bindings read it: 'last' is the last block of the tensors given.
- * @param {number | 'last' | undefined} startLayer @param {{ shapes: Record<string, number[]> }} t
- */
-export function resolveStartLayer(startLayer, t) {
-  if (startLayer !== 'last') return startLayer ?? 0;
-  const blocks = BLOCK_TENSORS.map((id) => t.shapes[id]?.[0]).find((b) => b !== undefined);
-  return blocks === undefined ? 0 : blocks - 1;
-}
-
-/**
- * The text layout of the bindings (wasm/options.cpp): S from the tensors given.
- * @param {{ shapes: Record<string, number[]>, tokens(): number | null }} t
- */
-export function textLayout(t) {
-  const S = t.tokens() ?? TOKEN_VECTORS.map((id) => t.shapes[id]?.[0]).find((s) => s !== undefined);
-  if (S === undefined) throw new Error('no text tensor given: give at least one of attn, attn_grad, attn_rel, attn_rel_classic_last, attr, input_rel_classic, input_rel_attnlrp, input_rel_cp_lrp');
-  return { gridRows: 0, gridCols: 0, specialTokens: 1, textTokens: S };
 }

@@ -53,7 +53,8 @@
  *       inputs are missing throws. lrp_full's, attnlrp's and cp_lrp's maps are the H x W
  *       pixel map (signed). startLayer 'last' = the last block. kind: 'image' (default) or
  *       'text': S tokens, no grid, the official BERT code's definitions, maps { shape: [S] }
- *       (text tensors: input_rel_* are [S]; runtime/core-text.js, with the tokenizer).
+ *       (text tensors: input_rel_* are [S]; runtime/core-options.js). The tokenizer:
+ *       runtime/core-text.js (loadTextCore, or coreTokenizer over any core).
  *   core.patchSum(map, [rows, cols]) → { shape: [rows, cols], data }: a pixel map's patch
  *       map, the sum of each patch (METHODS.md: the patch map of attnlrp and cp_lrp)
  *   core.relevanceRow(method, tensors, options) → Float32Array of length S: the
@@ -94,10 +95,9 @@
  * C++ core rejects arrive with err.name === 'InputError' and the core's message intact.
  */
 import { CoreTensors, ATTRIBUTION_TENSOR } from './core-tensors.js';
-import { inferSquareGrid } from './token-grid.js';
 import { renderApi } from './core-render.js';
 import { heapHelpers } from './core-heap.js';
-import { textApi, textLayout, resolveStartLayer } from './core-text.js';
+import { coreOptions } from './core-options.js';
 import { loadModule } from './core-module.js';
 
 /**
@@ -186,31 +186,6 @@ function createCore(M) {
     return [...new Set(list)];
   }
 
-  // The layout/option bag the bindings read (wasm/options.cpp); a text's: core-text.js.
-  function coreOptions(options, t) {
-    const { grid, specialTokens = 1, queryToken = -1, pool = 'cls', kind = 'image' } = options;
-    const startLayer = resolveStartLayer(options.startLayer, t);
-    if (kind === 'text') return { ...textLayout(t), startLayer, queryToken, pool };
-    if (kind !== 'image') throw new TypeError(`options.kind must be 'image' or 'text', got ${JSON.stringify(kind)}`);
-    let rows = 0;
-    let cols = 0;
-    if (grid !== undefined && grid !== null) {
-      if (!Array.isArray(grid) || grid.length !== 2) throw new TypeError('options.grid must be [rows, cols]');
-      [rows, cols] = grid;
-    } else {
-      const S = t.tokens();
-      if (S !== null) {
-        const inferred = inferSquareGrid(S, specialTokens);
-        if (!inferred) {
-          throw new Error(`cannot infer the patch grid: ${S} tokens minus ${specialTokens} special ` +
-            'token(s) is not a square number; give options.grid = [rows, cols]');
-        }
-        [rows, cols] = inferred;
-      }
-    }
-    return { gridRows: rows, gridCols: cols, specialTokens, startLayer, queryToken, pool };
-  }
-
   function copyOut(floats) {
     try {
       return { shape: [...floats.shape()], data: floats.view().slice() };
@@ -271,6 +246,8 @@ function createCore(M) {
     contrast,
     patchSum,
     ...renderApi(M),
-    ...textApi(M),
+    // This core with more functions over the same module: a text's tokenizer, added where a
+    // text model opens (runtime/core-text.js), so the photo path's scripts ship without it.
+    withApi(moreApi) { return { ...this, ...moreApi(M) }; },
   };
 }

@@ -7,7 +7,7 @@
 // (onnx-session.js) and options (session-options.js), the graphs and the family choice
 // (explainer-graphs.js), the contract's checks and feeds (graph-contract.js), the tensors
 // in and out (graph-tensors.js) and the split graphs' photo cache (split-cache.js).
-import { validateMetadata, contractDims, graphOutputs, CONTRACT_OUTPUTS } from './metadata.js';
+import { validateImageMetadata, contractDims, graphOutputs, CONTRACT_OUTPUTS } from './metadata.js';
 import { targetRows } from './targets.js';
 import { openGraphs } from './explainer-graphs.js';
 import { graphTensors, sameDims, explainedClass } from './graph-tensors.js';
@@ -55,7 +55,7 @@ export async function openExplainer({
 }) {
   if (!ort?.InferenceSession) throw new Error('openExplainer needs the onnxruntime-web module as `ort`');
   if (oneSession && split) throw new Error(`openExplainer: ${modelName} opened with oneSession takes no split graphs`);
-  validateMetadata(metadata, `metadata of ${modelName}`);
+  validateImageMetadata(metadata, `metadata of ${modelName}`);
   const bytes = model instanceof Uint8Array ? model : new Uint8Array(model);
   const graphs = await openGraphs({
     ort, bytes, metadata, sessionOptions, modelName, forwardModel, forwardName, split, families, oneSession, foldWeightParts,

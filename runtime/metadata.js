@@ -3,8 +3,10 @@
 // the ONNX session's input/output names against the graph contract, so a wrong or stale
 // file fails at load time with a message naming what is missing, not deep inside a run.
 // Environment-neutral: used by the CLI (Node) and the page's Worker. A text model's own
-// fields are checked in text-metadata.js.
-import { MODEL_KINDS, modelKind, textMetadataProblems } from './text-metadata.js';
+// fields are checked in text-metadata.js, which validateImageMetadata (the photo path's)
+// leaves out.
+import { MODEL_KINDS, modelKind, kindMismatch } from './model-kind.js';
+import { textMetadataProblems } from './text-metadata.js';
 
 export const METADATA_FORMAT = 'vit-relevance-explainer';
 export const SUPPORTED_FORMAT_VERSIONS = [1];
@@ -120,6 +122,17 @@ function imageMetadataProblems(metadata) {
 
 // Throws one Error listing every problem found; returns the metadata unchanged.
 export function validateMetadata(metadata, source = 'metadata') {
+  return checkMetadata(metadata, source, (m) => (modelKind(m) === 'text' ? textMetadataProblems(m) : imageMetadataProblems(m)));
+}
+
+// validateMetadata for the photo explainer (runtime/explainer.js): a text model's metadata
+// is refused in one line, as the kind it is, so the photo path ships without the text checks.
+export function validateImageMetadata(metadata, source = 'metadata') {
+  return checkMetadata(metadata, source, (m) => (modelKind(m) === 'text' ? [kindMismatch(m, 'image')] : imageMetadataProblems(m)));
+}
+
+// kindProblems(metadata): the problems of its kind's own fields.
+function checkMetadata(metadata, source, kindProblems) {
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
     throw new Error(`${source} is not an explainer metadata object`);
   }
@@ -133,7 +146,7 @@ export function validateMetadata(metadata, source = 'metadata') {
   }
   if (typeof metadata.name !== 'string' || !metadata.name) problems.push('"name" is missing');
   if (!MODEL_KINDS.includes(modelKind(metadata))) problems.push(`"kind" ${JSON.stringify(metadata.kind)} is not one of ${MODEL_KINDS.join(', ')}`);
-  else problems.push(...(modelKind(metadata) === 'text' ? textMetadataProblems(metadata) : imageMetadataProblems(metadata)));
+  else problems.push(...kindProblems(metadata));
 
   const classes = metadata.architecture?.num_classes;
   if (!Array.isArray(metadata.labels) || !metadata.labels.every((l) => typeof l === 'string')) {

@@ -10,6 +10,7 @@
 import { createPhotoCache } from './photo-cache.js';
 import { checkText } from './text-input.js';
 import { textDims } from './text-metadata.js';
+import { coreTokenizer } from './core-text.js';
 
 // A text's tokens as the API and maps.json give them.
 /** @typedef {import('./explain-types.js').TextFields} TokenizedText */
@@ -45,7 +46,7 @@ export function tokenizeText(tokenizer, text, maxTokens, where) {
 // The core's tokenizer of a text model: vocab, its vocabulary file's text (the metadata's
 // tokenizer.vocab), which must hold one token per row of the model's embeddings.
 export function textTokenizer(core, vocab, metadata) {
-  const tokenizer = core.textTokenizer(vocab, metadata.tokenizer);
+  const tokenizer = coreTokenizer(core, vocab, metadata.tokenizer);
   const rows = metadata.architecture.vocab_size;
   if (tokenizer.vocabSize !== rows) {
     tokenizer.free();

@@ -1,20 +1,18 @@
 // @ts-check
 // A text model's metadata (`kind: "text"`, a BERT-family classifier; docs/architecture.md,
-// "Text models"): its checks, the shapes its explainer graph's tensors take for a text of S
-// tokens, and the kind of model a metadata file describes, which decides whether an
-// explainer reads photos or texts. Environment-neutral.
+// "Text models"): its checks and the shapes its explainer graph's tensors take for a text
+// of S tokens. Environment-neutral. Only the text code and validateMetadata load it: the
+// photo path's scripts ship without it (runtime/model-kind.js is what they need of texts).
 
-export const MODEL_KINDS = ['image', 'text'];
-
-// 'text' or 'image' (the field is absent on image models).
-export const modelKind = (metadata) => metadata?.kind ?? 'image';
+// The kind of model (runtime/model-kind.js), for the text code that imports it from here.
+export { MODEL_KINDS, modelKind, kindMismatch } from './model-kind.js';
 
 // The text graph's inputs: input_ids int64 [1,S] in place of the pixels, and the switch of
 // input_rel_classic named for what it computes (the others as for images).
 export const TEXT_INPUTS = ['input_ids', 'target', 'token_relevance'];
 
 // Each switch input of a text graph and the output it computes (1 exactly when fetched).
-export const TEXT_SWITCHES = Object.freeze({
+export const TEXT_SWITCHES = /* @__PURE__ */ Object.freeze({
   token_relevance: 'input_rel_classic',
   attnlrp_relevance: 'input_rel_attnlrp',
   cp_lrp_relevance: 'input_rel_cp_lrp',
@@ -61,13 +59,3 @@ export const textShapes = ({ blocks: B, heads: h, classes: C }, K, S) => ({
   input_rel_attnlrp: [K, S],
   input_rel_cp_lrp: [K, S],
 });
-
-// The one line for an input of the wrong kind, or null when it fits: `given` is 'text' or
-// 'image' (a photo, pixels), `name` the model's.
-export function kindMismatch(metadata, given, name = metadata.name) {
-  const kind = modelKind(metadata);
-  if (kind === given) return null;
-  return kind === 'text'
-    ? `${name} is a text model: it explains texts, not photos (give a string, or --text / --text-file in the CLI)`
-    : `${name} is an image model: it explains photos, not texts (a text needs a text model, e.g. bert-mini-sst2-movies)`;
-}

@@ -7,13 +7,12 @@
 // Parts by job in web/element/; `data-state` says where it is: busy, done or error.
 import { loadExplainer, loadRenderer } from './vit-relevance.js';
 import { ATTRIBUTES, LOADING, EXPLAINING, RENDERING, optionOf, classOf, methodsOf, startLayerOf } from './element/attributes.js';
-import { drawerOf, loadTextDrawing } from './element/drawing.js';
-import { checkSource, inputOf, watchContent } from './element/text-source.js';
+import { drawerOf, loadElementText } from './element/drawing.js';
+import { ElementProperties } from './element/properties.js';
 import { fillControls } from './element/controls.js';
 import { styleSheet } from './element/style.js';
 
 /**
- * @import { ClassSpec, MethodId, RenderOptions } from 'vit-relevance/runtime/explain-types.js'
  * @import { BrowserExplainResult, BrowserTextResult, ExplainerMetadata, LoadPhase } from './vit-relevance.js'
  */
 
@@ -27,7 +26,12 @@ import { styleSheet } from './element/style.js';
  * @property {CustomEvent<{ message: string }>} error
  */
 
-export class VitRelevanceElement extends HTMLElement {
+// Whether an element may explain a text (its text code then loads before the model): no
+// photo, a text attribute, or content other than white space. Else it explains its photo.
+/** @param {Element} el */
+const mayHaveText = (el) => !el.getAttribute('src') || el.hasAttribute('text') || /\S/.test(el.textContent ?? '');
+
+export class VitRelevanceElement extends ElementProperties {
   static observedAttributes = ATTRIBUTES;
 
   #shadow;
@@ -43,7 +47,8 @@ export class VitRelevanceElement extends HTMLElement {
   #pending = null;     // 'render' | 'explain', coalesced into one microtask
   #started = false;
   #observer = null;
-  #content = null;     // watches the element's content: its text where it has no text attribute
+  #content = null;     // watches the element's content (its text where it has no text attribute), once its text code loaded
+  #textCode = null;    // web/element-text.js, once this element may explain a text
   #generation = 0;
 
   constructor() {
@@ -67,76 +72,8 @@ export class VitRelevanceElement extends HTMLElement {
   /** The last explanation. @type {BrowserExplainResult | null} */
   get result() { return this.#result; }
 
-  // Properties mirror the attributes (start-layer → startLayer), typed: numbers as
-  // numbers; setting null or undefined removes the attribute.
-  /** @type {string | null} */
-  get src() { return this.#option('src'); }
-  set src(v) { this.#set('src', v); }
-  /** The text a text model explains (else the element's content). @type {string | null} */
-  get text() { return this.#option('text'); }
-  set text(v) { this.#set('text', v); }
-  /** A text drawn by token (wordpieces) or by word. @type {'token' | 'word'} */
-  get unit() { return this.#option('unit'); }
-  set unit(v) { this.#set('unit', v); }
-  /** @type {string | null} */
-  get model() { return this.#option('model'); }
-  set model(v) { this.#set('model', v); }
-  /** The class to explain (`class-id`): an id, WordNet id or name; null: the predicted
-   * class. @returns {string | null} */
-  get classId() { return classOf(this); }
-  /** @param {ClassSpec | null | undefined} v */
-  set classId(v) {
-    this.removeAttribute('target'); // its alias would otherwise name the class once class-id is removed
-    this.#set('class-id', v);
-  }
-  /** The class's name before `class-id`, kept as its alias. @deprecated use classId @returns {string | null} */
-  get target() { return this.classId; }
-  /** @param {ClassSpec | null | undefined} v */
-  set target(v) { this.classId = v; }
-  /** Class B: why the class rather than B. @returns {string | null} */
-  get contrast() { return this.#option('contrast'); }
-  /** @param {ClassSpec | null | undefined} v */
-  set contrast(v) { this.#set('contrast', v); }
-  /** One method id, or several separated by commas (a small grid). @returns {string} */
-  get method() { return this.#option('method'); }
-  /** @param {MethodId | readonly MethodId[] | string | null | undefined} v */
-  set method(v) { this.#set('method', v); }
-  /** @type {NonNullable<RenderOptions['colormap']>} */
-  get colormap() { return this.#option('colormap'); }
-  set colormap(v) { this.#set('colormap', v); }
-  /** Opacity of the map over the photo, 0..1. @returns {number} */
-  get opacity() { return Number(this.#option('opacity')); }
-  /** @param {number | string | null | undefined} v */
-  set opacity(v) { this.#set('opacity', v); }
-  /** @type {NonNullable<RenderOptions['threshold']>} */
-  get threshold() { return this.#option('threshold'); }
-  set threshold(v) { this.#set('threshold', v); }
-  /** @type {NonNullable<RenderOptions['display']>} */
-  get display() { return this.#option('display'); }
-  set display(v) { this.#set('display', v); }
-  /** Colour scale: "auto" (signed for lrp_full, attnlrp, cp_lrp and contrasts), "positive"
-   * (min-max) or "signed" (0 white, blue < 0 < red). @type {'auto' | 'positive' | 'signed'} */
-  get scale() { return this.#option('scale'); }
-  set scale(v) { this.#set('scale', v); }
-  /** First block of the rollouts, or 'last'. @returns {number | 'last'} */
-  get startLayer() { return startLayerOf(this); }
-  /** @param {number | string | null | undefined} v */
-  set startLayer(v) { this.#set('start-layer', v); }
-  /** @type {'overlay' | 'side-by-side'} */
-  get view() { return this.#option('view'); }
-  set view(v) { this.#set('view', v); }
-  /** @type {'none' | 'compact'} */
-  get controls() { return this.#option('controls'); }
-  set controls(v) { this.#set('controls', v); }
-  /** @type {'lazy' | 'eager'} */
-  get loading() { return this.#option('loading'); }
-  set loading(v) { this.#set('loading', v); }
-  /** @type {'wasm' | 'webgpu'} */
-  get backend() { return this.#option('backend'); }
-  set backend(v) { this.#set('backend', v); }
-
   connectedCallback() {
-    this.#content = watchContent(this, () => this.#started && (!this.hasAttribute('src') || this.#opened?.key.startsWith('text:')) && this.#schedule('explain'));
+    if (this.#textCode) this.#watchContent(this.#textCode);
     if (this.#option('loading') === 'eager') return this.#start();
     this.#observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) this.#start();
@@ -149,6 +86,7 @@ export class VitRelevanceElement extends HTMLElement {
     this.#observer?.disconnect();
     this.#observer = null;
     this.#content?.disconnect();
+    this.#content = null;
     this.#abort?.abort();
     this.#release();
     this.#result = null;
@@ -188,12 +126,6 @@ export class VitRelevanceElement extends HTMLElement {
   /** @param {string} name @returns {any} the attribute, its default or null */
   #option(name) { return optionOf(this, name); }
 
-  /** @param {string} name @param {unknown} value */
-  #set(name, value) {
-    if (value === null || value === undefined) this.removeAttribute(name);
-    else this.setAttribute(name, String(value));
-  }
-
   #schedule(kind) {
     const first = !this.#pending;
     if (kind === 'explain' || !this.#pending) this.#pending = kind;
@@ -214,6 +146,19 @@ export class VitRelevanceElement extends HTMLElement {
   }
 
   #emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+
+  // The element's text code (web/element-text.js), and from then on its content watcher.
+  async #loadTextCode() {
+    this.#textCode ??= await loadElementText();
+    this.#watchContent(this.#textCode);
+    return this.#textCode;
+  }
+
+  /** @param {typeof import('./element-text.js')} textCode */
+  #watchContent(textCode) {
+    if (this.#content || !this.isConnected) return;
+    this.#content = textCode.watchContent(this, () => this.#started && (!this.hasAttribute('src') || this.#opened?.key.startsWith('text:')) && this.#schedule('explain'));
+  }
 
   #loadExplainer(signal) {
     const [model, backend] = [this.#option('model') ?? undefined, this.#option('backend')];
@@ -237,13 +182,17 @@ export class VitRelevanceElement extends HTMLElement {
     const { signal } = abort;
     this.#status(this.#result ? 'Explaining…' : 'Loading…', 'busy');
     try {
-      checkSource(this); // nothing to explain, or a text too long: one line, nothing downloaded
+      // A text's checks (nothing to explain, a text too long: one line, nothing of the model
+      // downloaded) come with the text code, which an element with a photo and no text skips.
+      let text = mayHaveText(this) ? await this.#loadTextCode() : null;
+      text?.checkSource(this);
       // The core that draws the maps loads while the model does: loaded after, it held the
       // first map back by its download and compile. A failure shows when the map is drawn.
       loadRenderer().catch(() => {});
       const explainer = await this.#loadExplainer(signal);
-      if (explainer.kind === 'text') loadTextDrawing().catch(() => {}); // downloads while the text is explained
-      const { key, input } = inputOf(this, explainer.kind);
+      if (explainer.kind === 'text') text ??= await this.#loadTextCode();
+      const src = this.getAttribute('src');
+      const { key, input } = text ? text.inputOf(this, explainer.kind) : { key: `src:${src}`, input: src };
       if (this.#opened?.key !== key) {
         this.#release();
         this.#opened = { key, promise: explainer.open(/** @type {any} */ (input), { signal }) };

@@ -49,6 +49,8 @@ export async function bundleScripts({ webDir, outDir }) {
     minify: true,
     sourcemap: 'linked',
     external: ['node:*'], // runtime/core-module.js's Node branch, never taken in a browser
+    // A browser has no `process`: runtime/core-module.js's Node branch is left out.
+    define: { process: 'undefined' },
     plugins: [otherEntries],
     logLevel: 'silent',
     metafile: true,

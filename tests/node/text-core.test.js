@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCore } from '../../runtime/core.js';
+import { loadTextCore } from '../../runtime/core-text.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const shared = process.env.VITREL_SHARED_DIR ?? path.join(root, '..', 'shared');
@@ -15,7 +15,7 @@ const casesFile = path.join(shared, 'reference/golden/text/tokenizer_cases.json'
 const vocabFile = path.join(shared, 'models/bert-mini-sst2-movies/vocab.txt');
 const skip = existsSync(casesFile) && existsSync(vocabFile) ? false : `text golden data not found in ${shared} (set VITREL_SHARED_DIR)`;
 
-const core = await loadCore();
+const core = await loadTextCore();
 const config = { do_lower_case: true, strip_accents: null, tokenize_chinese_chars: true, cls_token: '[CLS]', sep_token: '[SEP]', unk_token: '[UNK]', pad_token: '[PAD]' };
 
 function checkOffsets(text, e, maxTokens) {

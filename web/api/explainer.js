@@ -6,7 +6,7 @@ import { sharedClient, openSharedModel, hold, listenToNotices } from './shared-r
 import { REQUEST, REPLY, NOTICE, replyOf } from '../lib/protocol.js';
 import { resolveClass } from 'vit-relevance/runtime/targets.js';
 import { openPhoto, photoOfImageId, abortError, nextImageId } from './photo.js';
-import { kindMismatch, modelKind } from 'vit-relevance/runtime/text-metadata.js';
+import { kindMismatch, modelKind } from 'vit-relevance/runtime/model-kind.js';
 import { isTextInput } from 'vit-relevance/runtime/text-input.js';
 export { decodePhoto } from './photo.js';
 

@@ -2,9 +2,10 @@
 // The <vit-relevance> element's maps: every method's map of the first target drawn over
 // the photo (or beside it), from the kept maps and the element's rendering attributes,
 // each canvas named for screen readers, and the caption that goes under them. A text's
-// drawing (web/element/text-drawing.js, with its colours) loads on demand, once per page,
-// when an element first meets a text model: a photo-only embed never downloads it (the
-// build splits it into its own chunk, as the Worker's Attribution job).
+// drawing (web/element/text-drawing.js, with its colours) comes with the element's text
+// code (web/element-text.js), which loads on demand, once per page, when an element first
+// may explain a text: a photo-only embed never downloads it (its own script, as the
+// Worker's Attribution job).
 import { heatImage } from '../lib/render.js';
 import { drawOverlay } from '../lib/overlay.js';
 import { SCALE_CHOICES, scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
@@ -15,14 +16,14 @@ import { optionOf } from './attributes.js';
 
 /** @type {Promise<typeof import('../element-text.js')> | null} */
 let textDrawing = null;
-/** Loads the text drawing (a failed download is tried again next time). */
-export function loadTextDrawing() {
+/** Loads the element's text code, web/element-text.js (a failed download is tried again next time). */
+export function loadElementText() {
   textDrawing ??= import('../element-text.js').catch((err) => { textDrawing = null; throw err; });
   return textDrawing;
 }
 
 /** The function that draws a result: its maps over the photo, or its text. @param {{ tokens?: unknown }} result */
-export const drawerOf = async (result) => (result.tokens ? (await loadTextDrawing()).drawText : drawMaps);
+export const drawerOf = async (result) => (result.tokens ? (await loadElementText()).drawText : drawMaps);
 
 /**
  * @param {any} core the core, loaded for drawing (loadRenderer)

@@ -5,6 +5,7 @@
 // data, never a URL. One that is too long is refused in one line before any download: the
 // model reads its first max_tokens tokens (512 for BERT, some 2,000 to 3,000 characters), and
 // the element draws what it explained; the iframe route (web/embed.js) refuses with it too.
+// The element loads it with its text code (web/element-text.js), only when it may explain a text.
 
 /** The longest text an element or the iframe route takes, in UTF-16 code units (JavaScript's length). */
 export const MAX_TEXT_LENGTH = 100_000;

@@ -136,7 +136,7 @@ async function pilDecoded(blob, head) {
   const bytes = new Uint8Array(await blob.arrayBuffer());
   if (!pngNeedsOwnDecoder(bytes)) return null;
   // Loaded only for such a PNG: the element's scripts are smaller without it.
-  const { decodePng } = await import('../../runtime/png-decode.js');
+  const { decodePng } = await import('../png-decode.js');
   const { rgba, width, height } = await decodePng(bytes);
   return new ImageData(rgba, width, height);
 }

@@ -1,35 +1,16 @@
 // @ts-check
-// The inference Worker's texts (a text model's: web/worker/text-model.js): a text is
-// tokenized, predicted and its predicted class explained in one graph run, then kept with
-// the photos (web/worker/photos.js), whose `explain` and `release` serve it from then on.
-import { REPLY } from '../lib/protocol.js';
+// The inference Worker's texts: their code (web/worker/text-analysis.js) is part of the text
+// models' script, web/worker-text.js, which opening the text model loaded already, so a
+// Worker that explains photos never downloads it. The Worker's state that code uses (the
+// kept photos, the queue) stays here and is handed to it.
 import { photoCacheOf } from './sessions.js';
 import { keepPhoto, wireResults } from './photos.js';
 import { checkFresh } from './queue.js';
 
-const now = () => performance.now();
-
 /** @param {import('../lib/protocol.js').AnalyzeTextRequest} msg @param {import('../lib/protocol.js').ReplyFn} reply */
 export async function analyzeText(msg, reply) {
-  const { modelKey, imageId, text, methods, startLayer = 0 } = msg;
-  const textCache = await photoCacheOf(modelKey);
+  const textCache = await photoCacheOf(msg.modelKey);
   if (!textCache.openText) throw new Error(`${textCache.metadata.name} is an image model: it explains photos, not texts`);
-  const t0 = now();
-  const doc = textCache.openText(text);
-  keepPhoto(imageId, { photoCache: textCache, photo: doc });
-  const { tokenized, notice } = doc;
-  reply({ type: REPLY.TOKENS, imageId, ...tokenized, notice });
-  const preprocessMs = now() - t0;
-  checkFresh(msg);
-  const { top5, target, modelMs } = await textCache.predict(doc, { methods });
-  reply({
-    type: REPLY.PREDICTION, imageId,
-    top5: top5.map(({ id, prob }) => ({ id, prob })),
-    logits: doc.logits,
-    region: null,
-    predictedBy: 'explainer',
-    timings: { preprocessMs },
-  });
-  const { results, timings } = await textCache.explain(doc, [target], { methods, startLayer });
-  reply({ type: REPLY.MAPS, imageId, results: wireResults(results), startLayer, timings: { ...timings, modelMs: modelMs + timings.modelMs } });
+  const { analyzeText: analyze } = await import('../worker-text.js');
+  return analyze(msg, reply, textCache, { keepPhoto, wireResults, checkFresh });
 }
