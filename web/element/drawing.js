@@ -9,8 +9,9 @@
 import { heatImage } from '../lib/render.js';
 import { drawOverlay } from '../lib/overlay.js';
 import { SCALE_CHOICES, scaleFor, scaleCaption } from 'vit-relevance/runtime/map-scale.js';
-import { pct, standingText } from 'vit-relevance/runtime/confidence.js';
+import { pct } from 'vit-relevance/runtime/confidence.js';
 import { optionOf } from './attributes.js';
+import { captionOf } from './caption.js';
 
 /** @import { BrowserExplainResult, Explainer, MethodId, Photo } from '../vit-relevance.js' */
 
@@ -60,21 +61,6 @@ export function drawMaps(core, element, { result, photo: { bitmap }, explainer }
     tiles.push(t);
   }
   return { tiles, caption: captionOf(result, explainer) };
-}
-
-/**
- * The caption under the maps (a photo's or a text's): the class with its standing ("tiger
- * cat (3.10%, rank 3) rather than bull mastiff (…)"), the methods drawn, and what the maps
- * leave out (methods that cannot contrast, a text's cut end) and the backend that ran.
- * @param {{ targets: any[], notes?: string[] }} result @param {Explainer} explainer
- */
-export function captionOf(result, explainer) {
-  const [target] = result.targets;
-  const standing = target.contrast
-    ? `${target.label} (${standingText(target)}) rather than ${target.contrast.label} (${standingText(target.contrast)})`
-    : `${target.label} · ${standingText(target)}`;
-  const names = Object.keys(target.maps).map((m) => explainer.method(/** @type {MethodId} */ (m)).shortName).join(', ');
-  return [standing, names, ...(result.notes ?? [])].filter(Boolean).join(' · ');
 }
 
 /**

@@ -11,7 +11,7 @@ import { SCALE_CHOICES, scaleFor, scaleWords, scaleEnds, scaleCaption } from 'vi
 import { pct } from 'vit-relevance/runtime/confidence.js';
 import { TEXT_STEPS, stepColours, valueSteps, scoreText } from 'vit-relevance/runtime/text-colours.js';
 import { optionOf } from './attributes.js';
-import { captionOf } from './drawing.js';
+import { captionOf } from './caption.js';
 
 /** @import { BrowserTextResult, Explainer, MethodId } from '../vit-relevance.js' */
 
