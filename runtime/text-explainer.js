@@ -144,6 +144,11 @@ export async function openTextExplainer({
     isOpenFor: () => true,
     // The graphs' names and whether each session is open (tests, the benchmark).
     graphs: () => graphs.map((g) => ({ name: g.name, outputs: g.outputs, open: g.graph.session !== null })),
+    // Every graph's session opened and checked (a folder the visitor brought, before it
+    // replaces a kept one).
+    async openAll() {
+      for (const g of [...graphs.map((r) => r.graph), ...(forward ? [forward] : [])]) await g.open();
+    },
 
     // Logits only: the plain forward graph when given, else a logits-only run of the explainer.
     async predict(ids) {
