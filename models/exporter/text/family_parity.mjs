@@ -1,6 +1,6 @@
 // The export's check of a text model's family graphs (families.py) against its explainer
 // graph, all reading the shared weights file beside them, with onnxruntime-web (the engine
-// the page and the CLI use): a fixed text of `tokens` ids (spread over the vocabulary), the predicted class and one other
+// the page and the CLI use, with the runtime's session options): a fixed text of `tokens` ids (spread over the vocabulary), the predicted class and one other
 // row as targets, every switch 1; for each family and each of its outputs, the largest
 // absolute difference from the explainer's, over the explainer's largest absolute value.
 // Prints JSON { family: { output: relative difference } }.
@@ -8,11 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
+import { CPU_SESSION } from '../../../runtime/session-options.js';
 
 const [dir, name, weights, classes, vocab, tokens, ...families] = process.argv.slice(2);
 ort.env.wasm.numThreads = 1;
 const externalData = [{ path: weights, data: fs.readFileSync(path.join(dir, weights)) }];
-const open = (file) => ort.InferenceSession.create(fs.readFileSync(path.join(dir, file)), { externalData });
+const open = (file) => ort.InferenceSession.create(fs.readFileSync(path.join(dir, file)), { ...CPU_SESSION, externalData });
 const C = Number(classes);
 const n = Number(tokens);
 const target = new Float32Array(2 * C);

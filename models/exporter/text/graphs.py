@@ -132,10 +132,12 @@ def write_shared(out: Path, name: str, explainer: Path, plain: Path = None) -> d
 FAMILY_PARITY = Path(__file__).with_name("family_parity.mjs")
 REPO = Path(__file__).resolve().parents[3]
 FAMILY_TOKENS = 24  # the check's text length (any S; within every model's positions)
-# A family graph holds the explainer's own nodes for its outputs: onnxruntime ran them to
-# the same bits on bert-mini-sst2-movies (0 measured for every output). The bound leaves
-# room for an optimiser that fuses a cut graph otherwise, far below a wrong output (O(1)).
-FAMILY_LIMIT = 1e-5
+# A family graph holds the explainer's own nodes for its outputs, but onnxruntime's
+# optimiser fuses a cut graph otherwise (a value the explainer also reads elsewhere is not
+# fused there): measured 0 on bert-mini-sst2-movies, up to 1.7e-6 of the largest value on
+# the tests' random 2-layer BERT (4.2e-6 with weight prepacking). 25x that, and far below
+# a wrong output (a doubled map is 1).
+FAMILY_LIMIT = 1e-4
 
 
 def verify_families(out: Path, name: str, cfg: TextConfig, shared: dict) -> Dict[str, float]:
