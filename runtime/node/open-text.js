@@ -78,16 +78,22 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
     tokenizer.free();
     throw err;
   });
-  const explainer = await openTextExplainer({
+  const open = (weights) => openTextExplainer({
     ort: runtime.ort, model, metadata, families: shared?.families,
-    sessionOptions: { ...runtime.sessionOptions, ...(shared && { externalData: [shared.weights] }) },
+    sessionOptions: { ...runtime.sessionOptions, ...(weights && { externalData: [weights] }) },
     modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
+  });
+  // A graph without its index.json, whose weights file lies beside it: read that file.
+  const explainer = await open(shared?.weights).catch(async (err) => {
+    const beside = err.externalData && path.join(path.dirname(onnxPath), err.externalData);
+    if (shared || !beside || path.basename(beside) !== err.externalData || !existsSync(beside)) throw err;
+    return open({ path: err.externalData, data: await readFile(beside) });
   }).catch((err) => {
     tokenizer.free();
     throw err;
   });
   const texts = createTextCache({ explainer, core, tokenizer });
-  const open = new Set(); // texts opened and not yet closed
+  const opened = new Set(); // texts opened and not yet closed
 
   // A text opened once: its tokens, explained for any classes, methods and start layers
   // (each class's tensors kept), until close().
@@ -95,7 +101,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
   function openText(input) {
     const doc = texts.openText(textOf(metadata, input));
     const { tokenized } = doc; // text, tokens, ids, offsets, words, truncated
-    open.add(doc);
+    opened.add(doc);
     return {
       ...tokenized,
       notice: doc.notice,
@@ -121,7 +127,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
         };
       },
       close() {
-        if (open.delete(doc)) texts.closePhoto(doc);
+        if (opened.delete(doc)) texts.closePhoto(doc);
       },
     };
   }
@@ -150,8 +156,8 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
       }
     },
     close: () => {
-      for (const doc of open) texts.closePhoto(doc);
-      open.clear();
+      for (const doc of opened) texts.closePhoto(doc);
+      opened.clear();
       return texts.close();
     },
   };

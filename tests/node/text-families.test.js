@@ -2,13 +2,15 @@
 // runtime opens them (runtime/text-explainer.js): a request opens the one graph it needs
 // and no other, each family gives the explainer graph's own outputs for its methods (the
 // explainer graph alone, opened at once as a folder exported before the families is), and
-// a family graph that is not one is refused.
+// a family graph that is not one is refused; a graph copied without its index.json opens
+// with the weights file beside it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
-import { DEFAULT_TEXT_MODEL } from '../../runtime/node/index.js';
+import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
 import { sharedTextFiles } from '../../runtime/node/open-text.js';
 import { openTextExplainer } from '../../runtime/text-explainer.js';
 
@@ -89,4 +91,26 @@ test('a family graph that is not one is refused before any session opens', { ski
     ort, metadata, model: readFileSync(DEFAULT_TEXT_MODEL), families: [{ name: 'states.onnx', bytes: states }],
     sessionOptions: { externalData: [shared.weights] },
   }), /states\.onnx is not a text model's family graph: its outputs hidden are not the model's/);
+});
+
+test('a graph copied without its index.json opens with the weights file beside it', { skip, timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'text-families-'));
+  try {
+    const stem = path.basename(DEFAULT_TEXT_MODEL, '.onnx');
+    for (const f of [`${stem}.onnx`, `${stem}.json`, `${stem}.vocab.txt`, `${stem}.weights.bin`]) {
+      copyFileSync(path.join(path.dirname(DEFAULT_TEXT_MODEL), f), path.join(dir, f));
+    }
+    const explainer = await loadExplainer({ model: path.join(dir, `${stem}.onnx`), threads: 1 });
+    try {
+      const { targets } = await explainer.explain('a gripping film', { methods: ['raw_attention'] });
+      assert.equal(targets[0].maps.raw_attention.shape[0], 5);
+    } finally {
+      await explainer.close();
+    }
+    rmSync(path.join(dir, `${stem}.weights.bin`));
+    await assert.rejects(loadExplainer({ model: path.join(dir, `${stem}.onnx`), threads: 1 }),
+      new RegExp(`keeps its weights in the external file ${stem}\\.weights\\.bin, which is missing`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -88,7 +88,8 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
     the metadata and the index entry; returns the file names written."""
     from ..onnx_export import check_size_ratio
     from .explainer import build_text_explainer, build_text_plain
-    from .graphs import export_attribution, export_explainer, export_plain, verify_explainer, verify_families, write_shared
+    from .graphs import (export_attribution, export_explainer, export_plain, verify_explainer, verify_families,
+                         write_shared)
     from .metadata import build_text_metadata
     from .parity import LIMIT, check_parity
 

@@ -155,8 +155,9 @@ def verify_families(out: Path, name: str, cfg: TextConfig, shared: dict) -> Dict
     if problems:
         raise ExportCheckFailed("; ".join(problems))
     tokens = min(FAMILY_TOKENS, cfg.max_tokens)
-    run = subprocess.run(["node", str(FAMILY_PARITY), str(out), name, shared["weights"], str(cfg.num_classes),
-                          str(cfg.vocab_size), str(tokens), *shared["families"]], cwd=REPO, capture_output=True, text=True)
+    args = [str(out), name, shared["weights"], str(cfg.num_classes), str(cfg.vocab_size), str(tokens)]
+    run = subprocess.run(["node", str(FAMILY_PARITY), *args, *shared["families"]], cwd=REPO, capture_output=True,
+                         text=True)
     if run.returncode:
         last = (run.stderr.strip().splitlines() or ["no message"])[-1]
         raise ExportCheckFailed(f"could not run the family graphs against the explainer graph: {last}")
