@@ -1,21 +1,25 @@
 // @ts-check
-// Runs a text model's explainer graph (docs/architecture.md, "Text models": input_ids
-// [1,S] in place of the pixels, [S] in place of [H,W]) with onnxruntime-web and hands back
-// each target row's tensors, ready for core.computeMaps: the same object as
+// Runs a text model's graphs (docs/architecture.md, "Text models": input_ids [1,S] in
+// place of the pixels, [S] in place of [H,W]) with onnxruntime-web and hands back each
+// target row's tensors, ready for core.computeMaps: the same object as
 // runtime/explainer.js's openExplainer gives, so runtime/photo-cache.js explains a text
-// as it explains a photo. One ONNX session, opened at once (a text model has no split or
-// family graphs), and the plain forward graph's beside it when given (predict(), the
-// benchmark's reference). Environment-neutral: the caller passes `ort` and the bytes.
+// as it explains a photo. The graphs: the explainer graph (every output) and, when given,
+// the method family graphs (models/exporter/text/families.py: the explainer cut to the
+// outputs one family of methods reads) and the plain forward graph (predict(), the
+// benchmark's reference). A request runs the smallest graph that has every output it
+// fetches; each graph's ONNX session opens when first run (runtime/onnx-session.js), or,
+// without family graphs, the explainer's at once. Environment-neutral: the caller passes
+// `ort` and the bytes (and, in sessionOptions.externalData, the weights file they share).
 import { validateMetadata, checkSessionShapes, graphOutputs, CONTRACT_OUTPUTS, OPTIONAL_OUTPUTS } from './metadata.js';
 import { TEXT_INPUTS, TEXT_SWITCHES, kindMismatch, textDims, textShapes } from './text-metadata.js';
 import { targetRows } from './targets.js';
 import { argmax, sameDims } from './graph-tensors.js';
-import { createOnnxSession } from './onnx-session.js';
+import { checkedOnnxSession, graphResidency, ioNames } from './onnx-session.js';
 import { onCpu, CPU_SESSION, FORWARD_SESSION } from './session-options.js';
 
 const now = () => (globalThis.performance ?? Date).now();
 
-// The graph's input names against the contract's (and the switches of the outputs declared).
+// The explainer graph's input names against the contract's (and the switches of the outputs declared).
 function checkTextSession(session, name, outputs) {
   const inputs = [...TEXT_INPUTS, ...Object.entries(TEXT_SWITCHES).filter(([, o]) => outputs.includes(o)).map(([i]) => i)];
   const missingIn = inputs.filter((n) => !session.inputNames.includes(n));
@@ -27,13 +31,28 @@ function checkTextSession(session, name, outputs) {
   }
 }
 
+// A family graph's names, from its bytes: its outputs logits and some of the metadata's,
+// its inputs input_ids and, for each switched output it has, the switch. → its outputs.
+function checkTextFamily({ inputNames, outputNames }, name, outputs) {
+  const problems = [];
+  const unknown = outputNames.filter((o) => !outputs.includes(o));
+  if (unknown.length) problems.push(`its outputs ${unknown.join(', ')} are not the model's`);
+  if (!outputNames.includes('logits')) problems.push('it lacks output logits');
+  const needed = ['input_ids', ...Object.entries(TEXT_SWITCHES).filter(([, o]) => outputNames.includes(o)).map(([i]) => i)];
+  const missing = needed.filter((n) => !inputNames.includes(n));
+  if (missing.length) problems.push(`it lacks inputs ${missing.join(', ')}`);
+  if (problems.length) throw new Error(`${name} is not a text model's family graph: ${problems.join('; ')}`);
+  return outputNames;
+}
+
 /**
  * ids: each text's token ids as a BigInt64Array [S] (runtime/text-cache.js encodes them).
+ * families: each family graph's name and bytes (index.json's split.families).
  * @param {{ ort: any, model: ArrayBuffer | Uint8Array, metadata: object, sessionOptions?: object, modelName?: string,
- *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string }} options
+ *   forwardModel?: ArrayBuffer | Uint8Array, forwardName?: string, families?: { name: string, bytes: ArrayBuffer | Uint8Array }[] }} options
  */
 export async function openTextExplainer({
-  ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx',
+  ort, model, metadata, sessionOptions = {}, modelName = 'model.onnx', forwardModel, forwardName = 'forward.onnx', families = [],
 }) {
   if (!ort?.InferenceSession) throw new Error('openTextExplainer needs the onnxruntime-web module as `ort`');
   validateMetadata(metadata, `metadata of ${modelName}`);
@@ -43,16 +62,29 @@ export async function openTextExplainer({
   const outputs = graphOutputs(metadata);
   const dims = textDims(metadata);
   const { classes: C, maxTokens } = dims;
-  const session = await createOnnxSession(ort, model, options, modelName);
-  let forward = null;
+  const { lazy, releaseAll } = graphResidency(false);
+  const opened = (bytes, name, sessionKind, check) => lazy(() => checkedOnnxSession(ort, bytes, onCpu(options, sessionKind), name, check));
+  // The graphs a request may run, smallest first (a graph's bytes follow its nodes, and so
+  // does its session's opening: docs/experiments.md, "Text family graphs").
+  const graphs = [
+    { name: modelName, bytes: model, outputs, graph: opened(model, modelName, CPU_SESSION, (s) => { checkTextSession(s, modelName, outputs); checkSessionShapes(s, modelName, metadata); }) },
+    // A family opens as the explainer does (its nodes are the explainer's: the same rounding).
+    ...families.map(({ name, bytes }) => ({
+      name, bytes, outputs: checkTextFamily(ioNames(bytes, name), name, outputs), graph: opened(bytes, name, CPU_SESSION, (s) => checkSessionShapes(s, name, metadata)),
+    })),
+  ].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength);
+  const forward = forwardModel ? opened(forwardModel, forwardName, FORWARD_SESSION, () => {}) : null;
   try {
-    checkTextSession(session, modelName, outputs);
-    checkSessionShapes(session, modelName, metadata);
-    if (forwardModel) forward = await createOnnxSession(ort, forwardModel, onCpu(options, FORWARD_SESSION), forwardName);
+    // Without family graphs the explainer's opens now (as before them); the forward's is small.
+    if (!families.length) await graphs[0].graph.open();
+    else checkTextSession(ioNames(model, modelName), modelName, outputs);
+    await forward?.open();
   } catch (err) {
-    await session.release();
+    await releaseAll();
     throw err;
   }
+  // The smallest graph with every output of `fetches`; the explainer graph has them all.
+  const graphFor = (fetches) => graphs.find((g) => fetches.every((o) => g.outputs.includes(o)));
 
   function idsTensor(ids) {
     if (!(ids instanceof BigInt64Array) || ids.length < 2 || ids.length > maxTokens) {
@@ -73,7 +105,7 @@ export async function openTextExplainer({
   }
 
   // Every switch the graph has is fed: 1 exactly when its output is fetched.
-  const switches = (fetches) => Object.fromEntries(Object.entries(TEXT_SWITCHES).filter(([input]) => session.inputNames.includes(input))
+  const switches = (session, fetches) => Object.fromEntries(Object.entries(TEXT_SWITCHES).filter(([input]) => session.inputNames.includes(input))
     .map(([input, output]) => [input, new ort.Tensor('float32', new Float32Array([fetches.includes(output) ? 1 : 0]), [])]));
 
   // Per target row views ({ data, shape } without the K axis); attn is one object for all rows.
@@ -110,13 +142,21 @@ export async function openTextExplainer({
     canCachePhoto: false,
     get hasForward() { return forward !== null; },
     isOpenFor: () => true,
+    // The graphs' names and whether each session is open (tests, the benchmark).
+    graphs: () => graphs.map((g) => ({ name: g.name, outputs: g.outputs, open: g.graph.session !== null })),
+    // Every graph's session opened and checked (a folder the visitor brought, before it
+    // replaces a kept one).
+    async openAll() {
+      for (const g of [...graphs.map((r) => r.graph), ...(forward ? [forward] : [])]) await g.open();
+    },
 
     // Logits only: the plain forward graph when given, else a logits-only run of the explainer.
     async predict(ids) {
       const started = now();
       if (forward) {
-        const result = await forward.run({ [forward.inputNames[0]]: idsTensor(ids) });
-        const logits = checkLogits(result[forward.outputNames.includes('logits') ? 'logits' : forward.outputNames[0]], 1, forwardName);
+        const session = await forward.open();
+        const result = await session.run({ [session.inputNames[0]]: idsTensor(ids) });
+        const logits = checkLogits(result[session.outputNames.includes('logits') ? 'logits' : session.outputNames[0]], 1, forwardName);
         return { logits, timings: { modelMs: now() - started } };
       }
       const out = await this.explain(ids, [null], { outputs: [] });
@@ -128,27 +168,32 @@ export async function openTextExplainer({
     async explain(ids, rows, { outputs: wanted = CONTRACT_OUTPUTS } = {}) {
       const fetches = fetchList(wanted);
       const K = rows.length;
+      const { name, graph } = graphFor(fetches);
+      const openStarted = now();
+      const session = await graph.open();
+      const openMs = now() - openStarted;
+      // A family graph that reads no target rows (the attention family) takes none.
       const feeds = {
         input_ids: idsTensor(ids),
-        target: new ort.Tensor('float32', targetRows(rows, C), [K, C]),
-        ...switches(fetches),
+        ...(session.inputNames.includes('target') && { target: new ort.Tensor('float32', targetRows(rows, C), [K, C]) }),
+        ...switches(session, fetches),
       };
       const started = now();
       const result = await session.run(feeds, ['logits', ...fetches]);
       const modelMs = now() - started;
-      const logits = checkLogits(result.logits, 1, modelName);
+      const logits = checkLogits(result.logits, 1, name);
       return {
         logits,
         classes: rows.map((r) => (typeof r === 'number' ? r : r === null ? argmax(logits) : null)),
         tensors: perRowTensors(result, fetches, K, ids.length),
-        timings: { modelMs },
-        graph: modelName,
+        timings: { modelMs, openMs },
+        graph: name,
         denominators: null,
       };
     },
 
     async release() {
-      await Promise.all([session.release(), forward?.release()]);
+      await releaseAll();
     },
   };
 }

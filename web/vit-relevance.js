@@ -152,9 +152,11 @@ export const loadExplainer = (options) => load(SITE, options);
 
 /**
  * What the page's shared Worker holds and has done: sessions (models open), graphRuns,
- * photos (kept), attribution (block and hidden-state graph runs). For checking that
- * elements share one Worker and one session.
- * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string, attribution: { blocks: number, states: number } }>}
+ * photos (kept), attribution (block and hidden-state graph runs), openGraphs (a text
+ * model's graphs whose ONNX session is open). For checking that elements share one Worker
+ * and one session, and that a text's map opens only the graph it needs.
+ * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string, attribution: { blocks: number, states: number },
+ *   openGraphs: string[] }>}
  */
 export const runtimeStats = () => stats(SITE);
 

@@ -14,7 +14,7 @@ import { pruningPlan, takeComputed } from './prune-plan.js';
 import { fileSha256 } from '../../runtime/node/file-sha256.js';
 import { loadEngine } from '../../runtime/node/ort-engine.js';
 import { forwardPathFor } from '../../runtime/node/open-explainer.js';
-import { readVocab } from '../../runtime/node/open-text.js';
+import { readVocab, sharedTextFiles } from '../../runtime/node/open-text.js';
 import { attributionPaths, checkAttributionFiles, openAttributionFiles } from '../../runtime/node/open-attribution.js';
 import { UserError } from '../../runtime/errors.js';
 import { openTextExplainer } from '../../runtime/text-explainer.js';
@@ -49,8 +49,10 @@ export async function sentenceItems({ data: file, rankTexts }, metadata) {
 async function openTextModels(graph, metadata, core, { engine, threads }) {
   const runtime = await loadEngine(engine, { threads });
   const forwardPath = forwardPathFor(graph);
+  const shared = await sharedTextFiles(graph); // the family graphs over one weights file, when listed
   const explainer = await openTextExplainer({
-    ort: runtime.ort, model: await readFile(graph), metadata, sessionOptions: runtime.sessionOptions, modelName: path.basename(graph),
+    ort: runtime.ort, model: await readFile(graph), metadata, modelName: path.basename(graph), families: shared?.families,
+    sessionOptions: { ...runtime.sessionOptions, ...(shared && { externalData: [shared.weights] }) },
     forwardModel: existsSync(forwardPath) ? await readFile(forwardPath) : undefined, forwardName: path.basename(forwardPath),
   });
   const files = attributionPaths(graph, metadata.architecture.blocks);

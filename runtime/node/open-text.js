@@ -1,7 +1,9 @@
 // @ts-check
 // Node-only: the public API's explainer for a text model (runtime/node/index.js hands a
 // model whose metadata says `kind: "text"` here): `<graph>.onnx`, its metadata, its
-// vocabulary (tokenizer.vocab) and, when there, `<graph>.forward.onnx` beside it.
+// vocabulary (tokenizer.vocab), when there `<graph>.forward.onnx` beside it, and the method
+// family graphs and shared weights file its folder's index.json lists (split), each family's
+// session opened when a request first needs it.
 // explainer.open(text) tokenizes a text once for several explanations; explain(text)
 // is open, explain, close. Results have the photos' shape, maps over tokens ({ shape: [S],
 // data }), plus the text's tokens, offsets, words and each method's word map.
@@ -38,6 +40,30 @@ function textOf(metadata, input) {
   throw new Error(kindMismatch(metadata, 'image'));
 }
 
+// The family graphs and the weights file the folder's index.json lists for the graph at
+// onnxPath (models/exporter/text/graphs.py, write_shared), files beside it only: { weights:
+// { path, data }, families: [{ name, bytes }] }, or null (a graph on its own, or a folder
+// exported before them: its graph holds its weights).
+export async function sharedTextFiles(onnxPath) {
+  const dir = path.dirname(onnxPath);
+  let index;
+  try {
+    index = JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  const entry = Array.isArray(index?.models) ? index.models.find((m) => m?.onnx === path.basename(onnxPath)) : null;
+  const split = entry?.split;
+  if (!split) return null;
+  const names = [split.weights, ...Object.values(split.families ?? {})];
+  const bad = names.find((f) => typeof f !== 'string' || f !== path.basename(f) || !existsSync(path.join(dir, f)));
+  if (bad !== undefined) throw new Error(`${path.join(dir, 'index.json')} lists ${JSON.stringify(bad)} for ${entry.name}: not a file beside ${path.basename(onnxPath)}`);
+  return {
+    weights: { path: split.weights, data: await readFile(path.join(dir, split.weights)) },
+    families: await Promise.all(Object.values(split.families ?? {}).map(async (f) => ({ name: f, bytes: await readFile(path.join(dir, f)) }))),
+  };
+}
+
 /**
  * @param {{ onnxPath: string, metadata: any, core: any, engine?: 'web' | 'node' | 'auto', threads?: number }} options
  */
@@ -48,15 +74,26 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
   const model = await readFile(onnxPath);
   const forwardPath = forwardPathFor(onnxPath);
   const forwardModel = existsSync(forwardPath) ? await readFile(forwardPath) : undefined;
-  const explainer = await openTextExplainer({
-    ort: runtime.ort, model, metadata, sessionOptions: runtime.sessionOptions,
+  const shared = await sharedTextFiles(onnxPath).catch((err) => {
+    tokenizer.free();
+    throw err;
+  });
+  const open = (weights) => openTextExplainer({
+    ort: runtime.ort, model, metadata, families: shared?.families,
+    sessionOptions: { ...runtime.sessionOptions, ...(weights && { externalData: [weights] }) },
     modelName: path.basename(onnxPath), forwardModel, forwardName: path.basename(forwardPath),
+  });
+  // A graph without its index.json, whose weights file lies beside it: read that file.
+  const explainer = await open(shared?.weights).catch(async (err) => {
+    const beside = err.externalData && path.join(path.dirname(onnxPath), err.externalData);
+    if (shared || !beside || path.basename(beside) !== err.externalData || !existsSync(beside)) throw err;
+    return open({ path: err.externalData, data: await readFile(beside) });
   }).catch((err) => {
     tokenizer.free();
     throw err;
   });
   const texts = createTextCache({ explainer, core, tokenizer });
-  const open = new Set(); // texts opened and not yet closed
+  const opened = new Set(); // texts opened and not yet closed
 
   // A text opened once: its tokens, explained for any classes, methods and start layers
   // (each class's tensors kept), until close().
@@ -64,7 +101,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
   function openText(input) {
     const doc = texts.openText(textOf(metadata, input));
     const { tokenized } = doc; // text, tokens, ids, offsets, words, truncated
-    open.add(doc);
+    opened.add(doc);
     return {
       ...tokenized,
       notice: doc.notice,
@@ -90,7 +127,7 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
         };
       },
       close() {
-        if (open.delete(doc)) texts.closePhoto(doc);
+        if (opened.delete(doc)) texts.closePhoto(doc);
       },
     };
   }
@@ -119,8 +156,8 @@ export async function loadTextExplainer({ onnxPath, metadata, core, engine = 'we
       }
     },
     close: () => {
-      for (const doc of open) texts.closePhoto(doc);
-      open.clear();
+      for (const doc of opened) texts.closePhoto(doc);
+      opened.clear();
       return texts.close();
     },
   };

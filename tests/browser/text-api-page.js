@@ -12,12 +12,14 @@ import { startSite, launch, openPage, WAIT_MS } from './harness.js';
 const NAME = path.basename(DEFAULT_TEXT_MODEL, '.onnx');
 export const TEXT_MODEL_URL = `text-models/${NAME}/`;
 
-// startSite's overrides: the files of the model's build/models/index.json entry, and an
+// startSite's overrides: the graphs, metadata and vocabulary of the model's build/models/index.json entry, and an
 // index.json listing it alone (an exported text model's folder), under `prefix`.
 export function textModelRoutes(prefix = '/') {
   const models = path.dirname(DEFAULT_TEXT_MODEL);
   const entry = JSON.parse(readFileSync(path.join(models, 'index.json'), 'utf8')).models.find((m) => m.name === NAME);
-  const files = [entry.metadata, entry.onnx, entry.vocab, entry.forward_onnx].filter(Boolean);
+  // the explainer graph's and, over the weights file they share, the family graphs (split)
+  const shared = entry.split ? [entry.split.weights, ...Object.values(entry.split.families ?? {})] : [];
+  const files = [entry.metadata, entry.onnx, entry.vocab, entry.forward_onnx, ...shared].filter(Boolean);
   const route = (name, body) => [`${prefix}${TEXT_MODEL_URL}${name}`, { body, type: name.endsWith('.json') ? 'application/json' : 'application/octet-stream' }];
   return Object.fromEntries([
     ...files.map((f) => route(f, readFileSync(path.join(models, f)))),

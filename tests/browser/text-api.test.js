@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { skipReason, WAIT_MS } from './harness.js';
 import { DEFAULT_TEXT_MODEL, loadExplainer } from '../../runtime/node/index.js';
 import { pearson } from '../node/maps-support.js';
@@ -81,4 +82,30 @@ test('a text given to an image model is refused in one line', { skip, timeout: W
   });
   assert.match(message, /is an image model: it explains photos, not texts/);
   assert.equal(message.split('\n').length, 1);
+});
+
+test("a text's first map opens only its method family's graph in the Worker", { skip, timeout: WAIT_MS }, async () => {
+  const fresh = await openApiPage(); // a Worker that has opened nothing yet
+  try {
+    const open = await fresh.page.evaluate(async ({ model, text }) => {
+      const { loadExplainer: load, runtimeStats } = window.__api;
+      const explainer = await load({ model });
+      const atLoad = (await runtimeStats()).openGraphs;
+      const opened = await explainer.open(text);
+      await opened.explain({ methods: ['transformer_attribution'] });
+      const first = (await runtimeStats()).openGraphs;
+      await opened.explain({ methods: ['raw_attention'] });
+      const then = (await runtimeStats()).openGraphs;
+      opened.close();
+      explainer.close();
+      return { atLoad, first, then };
+    }, { model: TEXT_MODEL_URL, text: TEXT });
+    const name = path.basename(DEFAULT_TEXT_MODEL, '.onnx');
+    assert.deepEqual(open.atLoad, [], 'no session opens at load');
+    assert.deepEqual(open.first, [`${name}.transformer_attribution.onnx`]);
+    // raw attention's maps come from the kept tensors of the first run: nothing more opens
+    assert.deepEqual(open.then, [`${name}.transformer_attribution.onnx`]);
+  } finally {
+    await fresh.close();
+  }
 });

@@ -3,6 +3,9 @@
 sentence for each folder that cannot be exported."""
 import json
 
+import numpy as np
+
+import onnx
 import pytest
 import torch
 
@@ -10,7 +13,10 @@ from bert_reference64 import Reference
 from cli_runner import run_export
 from random_bert import VOCAB, random_ids, random_state_dict, small_config, write_folder
 
-from models.exporter.errors import CheckpointMismatch
+from models.exporter.errors import CheckpointMismatch, ExportCheckFailed
+from models.exporter.text.config import TextConfig
+from models.exporter.text.families import TEXT_FAMILIES
+from models.exporter.text.graphs import FAMILY_LIMIT, verify_families
 from models.exporter.text.explainer import build_text_plain
 from models.exporter.text.layout import read_text_folder
 
@@ -111,6 +117,18 @@ def test_export_writes_the_text_model_folder_and_skips_when_up_to_date(tmp_path)
     assert entry["attribution"]["blocks"] == ["tiny-bert.attr0.onnx", "tiny-bert.attr1.onnx"]
     for f in entry["sha256"]:
         assert (out / f).is_file(), f
+    # the explainer, the forward and the family graphs read one weights file, none holds a weight
+    assert entry["split"]["weights"] == "tiny-bert.weights.bin"
+    assert entry["split"]["families"] == {f: f"tiny-bert.{f}.onnx" for f in TEXT_FAMILIES}
+    assert "wrote the family graphs attention, transformer_attribution, lrp, attnlrp over tiny-bert.weights.bin" \
+        in done.stdout
+    for f in ["tiny-bert.onnx", "tiny-bert.forward.onnx", *entry["split"]["families"].values()]:
+        graph = onnx.load(str(out / f), load_external_data=False).graph
+        places = {e.value for t in graph.initializer if t.data_location == onnx.TensorProto.EXTERNAL
+                  for e in t.external_data if e.key == "location"}
+        assert places == {"tiny-bert.weights.bin"}, f
+        assert all(t.data_location == onnx.TensorProto.EXTERNAL for t in graph.initializer if len(t.dims) > 1
+                   and t.dims[0] * t.dims[1] > 256), f
     again = run_export("--source", folder, "--out", out, "--plain", "--split", "--attribution")
     assert again.returncode == 0 and "up to date" in again.stdout
 
@@ -125,3 +143,29 @@ def test_export_refuses_image_options_and_unsupported_folders_in_one_line(tmp_pa
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "not supported yet" in done.stderr
     assert not (tmp_path / "out2").exists()
+
+
+def test_a_family_graph_that_differs_from_the_explainer_is_refused(tmp_path):
+    folder = write_folder(tmp_path / "tiny-bert", small_config("bert"))
+    out = tmp_path / "out"
+    assert run_export("--source", folder, "--out", out).returncode == 0
+    entry = json.loads((out / "index.json").read_text())["models"][0]
+    cfg = read_text_folder(folder, "tiny-bert", None).cfg
+    assert isinstance(cfg, TextConfig)
+    worst = verify_families(out, "tiny-bert", cfg, entry["split"])
+    assert set(worst) == set(TEXT_FAMILIES) and max(worst.values()) <= FAMILY_LIMIT
+    # the lrp family's file holding attnlrp's graph: wrong outputs, named
+    lrp = (out / "tiny-bert.lrp.onnx").read_bytes()
+    (out / "tiny-bert.lrp.onnx").write_bytes((out / "tiny-bert.attnlrp.onnx").read_bytes())
+    with pytest.raises(ExportCheckFailed, match="tiny-bert.lrp.onnx has outputs"):
+        verify_families(out, "tiny-bert", cfg, entry["split"])
+    # the right names, numbers that differ: the lrp graph with its input_rel_classic doubled
+    (out / "tiny-bert.lrp.onnx").write_bytes(lrp)
+    model = onnx.load(str(out / "tiny-bert.lrp.onnx"), load_external_data=False)
+    last = next(n for n in model.graph.node if "input_rel_classic" in n.output)
+    last.output[list(last.output).index("input_rel_classic")] = "undoubled"
+    model.graph.initializer.append(onnx.numpy_helper.from_array(np.array(2, dtype=np.float32), "two"))
+    model.graph.node.append(onnx.helper.make_node("Mul", ["undoubled", "two"], ["input_rel_classic"]))
+    onnx.save(model, str(out / "tiny-bert.lrp.onnx"))
+    with pytest.raises(ExportCheckFailed, match=r"lrp \(1.0e\+00\) differ from the explainer graph's outputs"):
+        verify_families(out, "tiny-bert", cfg, entry["split"])

@@ -123,11 +123,12 @@ function openInput(client, model, input, options) {
 
 /**
  * @param {{ worker: URL }} site
- * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string, attribution: { blocks: number, states: number } }>}
+ * @returns {Promise<{ sessions: number, graphRuns: number, photos: number, workerId: string, attribution: { blocks: number, states: number },
+ *   openGraphs: string[] }>}
  */
 export async function runtimeStats(site) {
   const answer = await sharedClient(site).request(REQUEST.STATS);
   if (answer.stale === true) throw new Error('the Worker was ended before it answered');
-  const { sessions, graphRuns, photos, workerId, attribution } = replyOf(answer.replies, REPLY.STATS);
-  return { sessions, graphRuns, photos, workerId, attribution };
+  const { sessions, graphRuns, photos, workerId, attribution, openGraphs } = replyOf(answer.replies, REPLY.STATS);
+  return { sessions, graphRuns, photos, workerId, attribution, openGraphs };
 }

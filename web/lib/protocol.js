@@ -149,7 +149,7 @@ export const NOTICE = Object.freeze({
  * @typedef {{ type: 'maps', imageId: number, results: TargetMaps[], startLayer: number,
  *   timings: { modelMs: number, relevanceMs: number } }} MapsReply
  * @typedef {{ type: 'stats', graphRuns: number, attribution: { blocks: number, states: number }, sessions: number,
- *   photos: number, workerId: string }} StatsReply
+ *   openGraphs: string[], photos: number, workerId: string }} StatsReply
  * @typedef {{ type: 'bench', times: number[] }} BenchReply
  * @typedef {{ type: 'attribution-start', imageId: number, target: number, prob: number, blocks: number[], steps: number }} AttributionStartReply
  * @typedef {{ type: 'attribution-block', imageId: number, target: number, steps: number, block: number, done: number,

@@ -259,6 +259,12 @@ export async function photoCacheOf(modelKey) {
 // For the stats request: graph runs over every model's session, and how many models opened.
 export async function sessionStats() {
   let graphRuns = 0;
-  for (const opening of sessions.values()) graphRuns += (await opening.catch(() => null))?.photoCache.graphRuns ?? 0;
-  return { graphRuns, sessions: sessions.size };
+  /** @type {string[]} */
+  const openGraphs = []; // a text model's graphs whose ONNX session is open (runtime/text-explainer.js)
+  for (const opening of sessions.values()) {
+    const photoCache = (await opening.catch(() => null))?.photoCache;
+    graphRuns += photoCache?.graphRuns ?? 0;
+    openGraphs.push(...(photoCache?.explainer?.graphs?.() ?? []).filter((g) => g.open).map((g) => g.name));
+  }
+  return { graphRuns, sessions: sessions.size, openGraphs };
 }

@@ -28,7 +28,9 @@ IMAGE_OPTIONS = ("heads", "eps", "act", "mean", "std", "crop_pct", "interpolatio
 def wanted_files(args, name: str, depth: int = 0):
     """The files an export with these options writes (the attribution graphs' per-layer
     files are known once the layer count is)."""
-    files = [f"{name}.onnx", f"{name}.vocab.txt"] + ([f"{name}.forward.onnx"] if args.plain else [])
+    from .families import family_files
+    files = [f"{name}.onnx", f"{name}.vocab.txt", f"{name}.weights.bin", *family_files(name).values()]
+    files += [f"{name}.forward.onnx"] if args.plain else []
     if args.attribution:
         files += [f"{name}.states.onnx", f"{name}.masked.onnx", f"{name}.attribution.bin"]
         files += [f"{name}.attr{b}.onnx" for b in range(depth)]
@@ -86,7 +88,8 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
     the metadata and the index entry; returns the file names written."""
     from ..onnx_export import check_size_ratio
     from .explainer import build_text_explainer, build_text_plain
-    from .graphs import export_attribution, export_explainer, export_plain, verify_explainer
+    from .graphs import (export_attribution, export_explainer, export_plain, verify_explainer, verify_families,
+                         write_shared)
     from .metadata import build_text_metadata
     from .parity import LIMIT, check_parity
 
@@ -106,6 +109,11 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
         difference = check_parity(cfg, checkpoint.state_dict, checkpoint.tokenizer, tmp / onnx_file)
         print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the PyTorch "
               f"forward (limit {LIMIT:g}; {clock})", flush=True)
+        clock = StageClock()
+        shared = write_shared(tmp, name, tmp / onnx_file, tmp / forward_file if args.plain else None)
+        worst = verify_families(tmp, name, cfg, shared)
+        print(f"  wrote the family graphs {', '.join(shared['families'])} over {shared['weights']}; their outputs "
+              f"are within {max(worst.values()):.1e} of the explainer graph's ({clock})", flush=True)
         attribution = None
         if args.attribution:
             clock = StageClock()
@@ -117,7 +125,7 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
                                    expected["checkpoint_sha256"], expected["exporter_version"])
         # standard JSON only: a NaN or an infinity in the metadata is a bug caught here
         (tmp / json_file).write_text(json.dumps(meta, indent=1, allow_nan=False) + "\n")
-        entry = index_entry(tmp, name, onnx_file, json_file, forward_file if args.plain else None, None,
+        entry = index_entry(tmp, name, onnx_file, json_file, forward_file if args.plain else None, shared,
                             attribution, vocab=vocab_file)
         # The scratch folder, with an index of its own, is a model folder: the runtime opens
         # and explains it before anything of it replaces what OUT holds (as for images).
