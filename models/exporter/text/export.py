@@ -88,8 +88,8 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
     the metadata and the index entry; returns the file names written."""
     from ..onnx_export import check_size_ratio
     from .explainer import build_text_explainer, build_text_plain
-    from .graphs import (export_attribution, export_explainer, export_plain, verify_explainer, verify_families,
-                         write_shared)
+    from .graphs import (export_attribution, export_explainer, export_own_families, export_plain, verify_explainer,
+                         verify_families, write_shared)
     from .metadata import build_text_metadata
     from .parity import LIMIT, check_parity
 
@@ -110,7 +110,8 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
         print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the PyTorch "
               f"forward (limit {LIMIT:g}; {clock})", flush=True)
         clock = StageClock()
-        shared = write_shared(tmp, name, tmp / onnx_file, tmp / forward_file if args.plain else None)
+        own = export_own_families(cfg, checkpoint.state_dict, tmp, name)
+        shared = write_shared(tmp, name, tmp / onnx_file, tmp / forward_file if args.plain else None, own)
         worst = verify_families(tmp, name, cfg, shared)
         print(f"  wrote the family graphs {', '.join(shared['families'])} over {shared['weights']}; their outputs "
               f"are within {max(worst.values()):.1e} of the explainer graph's ({clock})", flush=True)

@@ -23,6 +23,7 @@ from .attribution import TextBlockAttribution, TextStatesGraph
 from .config import TextConfig
 from .explainer import INPUT_NAMES, OUTPUT_NAMES, PlainText
 from .families import TEXT_FAMILIES, build_families, family_files
+from .proposed import INPUT_NAMES as PROPOSED_INPUTS, TextProposed
 from .metadata import S, input_shapes, output_shapes
 
 K = "K"
@@ -43,14 +44,31 @@ def _export(module, args, path: Path, inputs, outputs, dynamic_axes) -> None:
     clean_file(path)
 
 
+def _dynamic_axes(cfg: TextConfig, names) -> Dict[str, Dict[int, str]]:
+    """The contract's dynamic axes (S, K) of the graph values `names`."""
+    shapes = {**input_shapes(cfg), **output_shapes(cfg)}
+    axes = {name: {i: d for i, d in enumerate(shapes[name]) if isinstance(d, str)} for name in names}
+    return {name: a for name, a in axes.items() if a}
+
+
 def export_explainer(module, cfg: TextConfig, path: Path) -> None:
     """The explainer graph (explainer.TextExplainer), S and K dynamic."""
     target = torch.zeros(2, cfg.num_classes)
     switches = tuple(torch.tensor(1.0) for _ in range(3))
-    axes = {name: {i: d for i, d in enumerate(dims) if isinstance(d, str)}
-            for name, dims in {**input_shapes(cfg), **output_shapes(cfg)}.items()}
     _export(module, (example_ids(cfg), target, *switches), path, INPUT_NAMES, OUTPUT_NAMES,
-            {name: a for name, a in axes.items() if a})
+            _dynamic_axes(cfg, INPUT_NAMES + OUTPUT_NAMES))
+
+
+def export_own_families(cfg: TextConfig, state_dict, out: Path, name: str) -> Dict[str, Path]:
+    """The family graphs traced from a module of their own (families.py: the
+    transformer_attribution family, proposed.TextProposed) into `out`, S and K dynamic;
+    returns {family: path} (write_shared's `own`)."""
+    family = "transformer_attribution"
+    path = out / family_files(name)[family]
+    outputs = list(TEXT_FAMILIES[family])
+    _export(TextProposed(cfg, state_dict).eval(), (example_ids(cfg), torch.zeros(2, cfg.num_classes)), path,
+            PROPOSED_INPUTS, outputs, _dynamic_axes(cfg, PROPOSED_INPUTS + outputs))
+    return {family: path}
 
 
 def export_plain(module: PlainText, cfg: TextConfig, path: Path) -> None:
@@ -111,13 +129,14 @@ def weights_file(name: str) -> str:
     return f"{name}.weights.bin"
 
 
-def write_shared(out: Path, name: str, explainer: Path, plain: Path = None) -> dict:
-    """The family graphs cut from the explainer file, then the explainer, the plain forward
-    (when given) and the families all pointed at <name>.weights.bin in `out` (each tensor
-    stored once). Returns {"weights": file, "families": {family: file}} (index.json's
-    `split` of a text model)."""
+def write_shared(out: Path, name: str, explainer: Path, plain: Path = None, own: Dict[str, Path] = None) -> dict:
+    """The family graphs (those in `own`, {family: exported file}, as exported; the others
+    cut from the explainer file), then the explainer, the plain forward (when given) and
+    the families all pointed at <name>.weights.bin in `out` (each tensor stored once).
+    Returns {"weights": file, "families": {family: file}} (index.json's `split` of a text
+    model)."""
     explainer_model = onnx.load(str(explainer))
-    families = build_families(explainer_model)
+    families = build_families(explainer_model, {f: onnx.load(str(p)) for f, p in (own or {}).items()})
     files = family_files(name)
     models = {explainer: explainer_model, **({plain: onnx.load(str(plain))} if plain else {}),
               **{out / files[f]: m for f, m in families.items()}}
