@@ -62,7 +62,8 @@ def block_relprop(params, cfg: TextConfig, b: int, c, R, classic_rows=None, want
         r_a, r_v, r_x = ((p, cl[: wanted * cl.shape[0]]) for p, cl in (r_a, r_v, r_x))
         classic_rows = ONE_ROW[:wanted]
     r_q, r_kt = product_relprop(r_a, c.q, c.k.transpose(-1, -2), c.zqk, classic_rows)
-    r_qkv = tuple(None if q is None else torch.cat([merge_heads(t, cfg, c.tokens) for t in (q, k.transpose(-1, -2), v)], -1)
+    r_qkv = tuple(None if q is None else
+                  torch.cat([merge_heads(t, cfg, c.tokens) for t in (q, k.transpose(-1, -2), v)], -1)
                   for q, k, v in zip(r_q, r_kt, r_v))
     # the 3-way Clone of x into query, key and value: x ⊙ Σ_i R_i/x = x ⊙ (R_qkv/x) (the same
     # denominator), then the Clone of x into the attention and the residual
