@@ -83,7 +83,8 @@ def parse_args(argv):
     p.add_argument("--attribution", action="store_true",
                    help="also write the Self-Attention Attribution graphs: <name>.states.onnx, "
                         "<name>.attr<b>.onnx per block and <name>.masked.onnx (head mask) sharing "
-                        "<name>.attribution.bin (models/exporter/attribution.py)")
+                        "<name>.attribution.bin (a text model's: its <name>.weights.bin; "
+                        "models/exporter/attribution.py)")
     p.add_argument("--force", action="store_true", help="export even if the stamp says up to date")
     args = p.parse_args(argv)
     if bool(args.model) == bool(args.source):

@@ -26,7 +26,7 @@ import { kindMismatch } from '../../runtime/text-metadata.js';
 import { runTextAttribution } from './attribute-text.js';
 
 const OPTIONS = {
-  model: { type: 'string', value: 'GRAPH.onnx', help: 'explainer graph; its metadata and attribution graphs (GRAPH.states.onnx, GRAPH.attr<b>.onnx, GRAPH.attribution.bin) beside it; required for a photo; for a text, default build/models/bert-mini-sst2-movies' },
+  model: { type: 'string', value: 'GRAPH.onnx', help: 'explainer graph; its metadata and attribution graphs (GRAPH.states.onnx, GRAPH.attr<b>.onnx and their weights, GRAPH.attribution.bin or the file index.json names) beside it; required for a photo; for a text, default build/models/bert-mini-sst2-movies' },
   text: { type: 'string', value: 'TEXT', help: 'a text to attribute with a text model (instead of a photo): DIR/attribution.json, heads.svg, tree.svg' },
   class: { type: 'string', value: 'ID|NAME', oldName: 'target', help: 'class to attribute, by id or name (default: the predicted class)' },
   blocks: { type: 'string', value: 'all|i,j,...', default: 'all', help: 'blocks to attribute (the tree and the map need all)' },

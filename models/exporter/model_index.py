@@ -45,7 +45,9 @@ def index_entry(out_dir: Path, name: str, onnx_file: str, metadata_file: str,
         entry["split"] = {**split, "bytes": sum((out_dir / f).stat().st_size for f in split_files)}
     if attribution:  # {states, blocks: [per block], masked, weights} file names
         files = [attribution["states"], attribution["masked"], attribution["weights"], *attribution["blocks"]]
-        entry["attribution"] = {**attribution, "bytes": sum((out_dir / f).stat().st_size for f in files)}
+        # the bytes more than the split's (a text model's attribution graphs read its weights file)
+        entry["attribution"] = {**attribution, "bytes": sum((out_dir / f).stat().st_size for f in files
+                                                            if f not in split_files)}
     # Every file the entry names, by content: the page keeps files in Cache Storage
     # under these hashes, so a re-export is never read from an old visit's copy.
     named = [onnx_file, metadata_file, vocab, forward_file, *split_files]

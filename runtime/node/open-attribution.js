@@ -1,16 +1,41 @@
 // @ts-check
 // Node-only: opens the Self-Attention Attribution graphs that models/export.py
 // --attribution writes beside GRAPH.onnx (GRAPH.states.onnx, GRAPH.attr<b>.onnx,
-// GRAPH.masked.onnx, GRAPH.attribution.bin) in onnxruntime-web, or onnxruntime-node for
-// batch work (engine, as runtime/node/ort-engine.js).
-import { existsSync } from 'node:fs';
+// GRAPH.masked.onnx and their weights: the file the folder's index.json names, a text
+// model's shared GRAPH.weights.bin, else GRAPH.attribution.bin) in onnxruntime-web, or
+// onnxruntime-node for batch work (engine, as runtime/node/ort-engine.js).
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openAttribution, openMaskedForward } from '../attribution.js';
 import { loadEngine } from './ort-engine.js';
 import { UserError } from '../errors.js';
 
+// The `attribution` of the index.json entry beside onnxPath for that graph, or null (a
+// graph on its own, a folder without them). A name that is not a plain file name throws.
+function listedAttribution(onnxPath) {
+  const dir = path.dirname(onnxPath);
+  let index;
+  try {
+    index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  const entry = Array.isArray(index?.models) ? index.models.find((m) => m?.onnx === path.basename(onnxPath)) : null;
+  const listed = entry?.attribution;
+  if (!listed) return null;
+  const names = [listed.states, listed.masked, listed.weights, ...(Array.isArray(listed.blocks) ? listed.blocks : [null])];
+  const bad = names.find((f) => typeof f !== 'string' || !f || f !== path.basename(f));
+  if (bad !== undefined) throw new UserError(`${path.join(dir, 'index.json')} lists ${JSON.stringify(bad)} among ${entry.name}'s attribution graphs: not a file beside ${path.basename(onnxPath)}`);
+  const at = (f) => path.join(dir, f);
+  return { states: at(listed.states), blocks: listed.blocks.map(at), weights: at(listed.weights), masked: at(listed.masked) };
+}
+
+// The attribution files of the graph at onnxPath: as its folder's index.json names them,
+// else the exporter's names beside it.
 export function attributionPaths(onnxPath, blocks) {
+  const listed = listedAttribution(onnxPath);
+  if (listed) return listed;
   const base = onnxPath.replace(/\.onnx$/i, '');
   return {
     states: `${base}.states.onnx`,

@@ -3,7 +3,7 @@
 // a run; Attribute runs Self-Attention Attribution on the text model's graphs in the Worker,
 // and the panel's head importance (every block × head) and the tree's top token match the
 // CLI's `attribute --text` on the same text (same graphs, same m); "Download PNG" saves the
-// coloured text, which decodes and has coloured pixels. Every wait is on a state the page
+// coloured text, which decodes and has coloured pixels. The weights file is downloaded once. Every wait is on a state the page
 // exposes (body[data-model-ready], body[data-text-explained], the panel's data-state).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -77,6 +77,9 @@ test('the Attribution panel attributes a text as the CLI does: head importance a
   assert.equal(tree.arcs, cli.tree.edges.length, 'an arc per edge');
   assert.ok(await page.isVisible('#attr-text-tree svg'));
   assert.match(await page.textContent('#attr-status'), /all \d+ blocks attributed/);
+  // the attribution graphs read the weights file the explainer's graphs read: downloaded once
+  assert.equal(s.requests.filter((u) => new URL(u).pathname.endsWith(`/${NAME}.weights.bin`)).length, 1, 'the weights requested once');
+  assert.ok(!s.requests.some((u) => u.includes('.attribution.bin')), 'no weights file of the attribution graphs\' own');
   assert.deepEqual(s.errors, [], 'no error in the page');
 });
 

@@ -15,7 +15,7 @@ from random_bert import VOCAB, random_ids, random_state_dict, small_config, writ
 
 from models.exporter.errors import CheckpointMismatch, ExportCheckFailed
 from models.exporter.text.config import TextConfig
-from models.exporter.text.families import TEXT_FAMILIES
+from models.exporter.text.families import TEXT_FAMILIES, prune_to
 from models.exporter.text.graphs import FAMILY_LIMIT, verify_families
 from models.exporter.text.explainer import build_text_plain
 from models.exporter.text.layout import read_text_folder
@@ -120,9 +120,13 @@ def test_export_writes_the_text_model_folder_and_skips_when_up_to_date(tmp_path)
     # the explainer, the forward and the family graphs read one weights file, none holds a weight
     assert entry["split"]["weights"] == "tiny-bert.weights.bin"
     assert entry["split"]["families"] == {f: f"tiny-bert.{f}.onnx" for f in TEXT_FAMILIES}
-    assert "wrote the family graphs attention, transformer_attribution, lrp, attnlrp over tiny-bert.weights.bin" \
-        in done.stdout
-    for f in ["tiny-bert.onnx", "tiny-bert.forward.onnx", *entry["split"]["families"].values()]:
+    assert "wrote the family graphs attention, transformer_attribution, lrp, attnlrp and the attribution graphs over " \
+        "tiny-bert.weights.bin" in done.stdout
+    # the attribution graphs too: one weights file in the folder
+    attribution = entry["attribution"]
+    assert attribution["weights"] == "tiny-bert.weights.bin" and not (out / "tiny-bert.attribution.bin").exists()
+    for f in ["tiny-bert.onnx", "tiny-bert.forward.onnx", *entry["split"]["families"].values(), attribution["states"],
+              attribution["masked"], *attribution["blocks"]]:
         graph = onnx.load(str(out / f), load_external_data=False).graph
         places = {e.value for t in graph.initializer if t.data_location == onnx.TensorProto.EXTERNAL
                   for e in t.external_data if e.key == "location"}
@@ -131,6 +135,25 @@ def test_export_writes_the_text_model_folder_and_skips_when_up_to_date(tmp_path)
                    and t.dims[0] * t.dims[1] > 256), f
     again = run_export("--source", folder, "--out", out, "--plain", "--split", "--attribution")
     assert again.returncode == 0 and "up to date" in again.stdout
+
+
+def products(model):
+    return sum(n.op_type in ("MatMul", "Gemm") for n in model.graph.node)
+
+
+def test_the_transformer_attribution_family_has_no_classic_stream_products(tmp_path):
+    """Traced from its own module (proposed.py), not cut from the explainer: each proposed
+    Linear denominator is one product beside the forward's, not the classic rule's two."""
+    folder = write_folder(tmp_path / "tiny-bert", small_config("bert"))
+    out = tmp_path / "out"
+    assert run_export("--source", folder, "--out", out).returncode == 0
+    family = "transformer_attribution"
+    own = onnx.load(str(out / f"tiny-bert.{family}.onnx"), load_external_data=False)
+    cut = prune_to(onnx.load(str(out / "tiny-bert.onnx"), load_external_data=False), list(TEXT_FAMILIES[family]))
+    assert [i.name for i in own.graph.input] == ["input_ids", "target"]
+    # one product fewer for each of the 4 Linears of the 2 layers but layer 0's q/k/v (below
+    # every output: in neither graph)
+    assert products(cut) - products(own) == 4 * 2 - 1
 
 
 def test_export_refuses_image_options_and_unsupported_folders_in_one_line(tmp_path):

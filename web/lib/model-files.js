@@ -9,7 +9,8 @@ export function pageFiles(entry) {
   const graphs = split ? [split.weights, split.graph ?? entry.onnx, ...[split.photo, split.target, split.forward].filter(Boolean),
     ...Object.values(split.families ?? {})] : [entry.onnx];
   const attribution = entry.attribution ? [entry.attribution.states, ...(entry.attribution.blocks ?? []), entry.attribution.weights] : [];
-  return [entry.metadata, ...graphs, ...attribution, ...(entry.vocab ? [entry.vocab] : [])]; // a text model reads its vocabulary
+  // once each: a text model's attribution graphs read the split's weights file
+  return [...new Set([entry.metadata, ...graphs, ...attribution, ...(entry.vocab ? [entry.vocab] : [])])]; // a text model reads its vocabulary
 }
 
 // What the model picker lists: classes, input size ([rows, cols]) and bytes kept.

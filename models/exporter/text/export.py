@@ -32,7 +32,7 @@ def wanted_files(args, name: str, depth: int = 0):
     files = [f"{name}.onnx", f"{name}.vocab.txt", f"{name}.weights.bin", *family_files(name).values()]
     files += [f"{name}.forward.onnx"] if args.plain else []
     if args.attribution:
-        files += [f"{name}.states.onnx", f"{name}.masked.onnx", f"{name}.attribution.bin"]
+        files += [f"{name}.states.onnx", f"{name}.masked.onnx"]  # over the shared weights file
         files += [f"{name}.attr{b}.onnx" for b in range(depth)]
     return files
 
@@ -88,8 +88,8 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
     the metadata and the index entry; returns the file names written."""
     from ..onnx_export import check_size_ratio
     from .explainer import build_text_explainer, build_text_plain
-    from .graphs import (export_attribution, export_explainer, export_plain, verify_explainer, verify_families,
-                         write_shared)
+    from .graphs import (attribution_graphs, export_attribution, export_explainer, export_own_families, export_plain,
+                         verify_explainer, verify_families, write_shared)
     from .metadata import build_text_metadata
     from .parity import LIMIT, check_parity
 
@@ -110,15 +110,18 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
         print(f"{name}: parity: the graph's logits are within {difference:.1e} relative of the PyTorch "
               f"forward (limit {LIMIT:g}; {clock})", flush=True)
         clock = StageClock()
-        shared = write_shared(tmp, name, tmp / onnx_file, tmp / forward_file if args.plain else None)
-        worst = verify_families(tmp, name, cfg, shared)
-        print(f"  wrote the family graphs {', '.join(shared['families'])} over {shared['weights']}; their outputs "
-              f"are within {max(worst.values()):.1e} of the explainer graph's ({clock})", flush=True)
         attribution = None
         if args.attribution:
-            clock = StageClock()
             attribution = export_attribution(cfg, checkpoint.state_dict, tmp, name)
             print(f"  built the attribution graphs: {clock}", flush=True)
+            clock = StageClock()
+        own = export_own_families(cfg, checkpoint.state_dict, tmp, name)
+        more = [tmp / f for f in attribution_graphs(attribution)] if attribution else []
+        shared = write_shared(tmp, name, tmp / onnx_file, tmp / forward_file if args.plain else None, own, more)
+        worst = verify_families(tmp, name, cfg, shared)
+        print(f"  wrote the family graphs {', '.join(shared['families'])}{' and the attribution graphs' * bool(more)} "
+              f"over {shared['weights']}; the families' outputs are within {max(worst.values()):.1e} of the explainer "
+              f"graph's ({clock})", flush=True)
         shutil.copyfile(checkpoint.vocab, tmp / vocab_file)
         meta = build_text_metadata(cfg, checkpoint.labels, checkpoint.tokenizer,
                                    {"onnx": onnx_file, "vocab": vocab_file}, weights.name,
@@ -137,5 +140,7 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
         written = wanted_files(args, name, cfg.depth) + [json_file]
         for f in written:
             os.replace(tmp / f, out / f)
+        # the attribution graphs' own weights file of earlier exports, now in <name>.weights.bin
+        (out / f"{name}.attribution.bin").unlink(missing_ok=True)
         put_entry(out, entry)
     return written

@@ -1,8 +1,11 @@
-"""A text model's method family graphs: the explainer graph cut to the outputs one family
-of methods reads (every node, initializer and input that none of them reaches dropped),
-so that a request opens and runs only the passes it fetches (docs/experiments.md, "Text
-family graphs"). A family keeps the explainer graph's input and output names (the
-contract, docs/architecture.md), its nodes unchanged: its outputs are the explainer's.
+"""A text model's method family graphs, so that a request opens and runs only the passes
+it fetches (docs/experiments.md, "Text family graphs"): the explainer graph cut to the
+outputs one family of methods reads (every node, initializer and input that none of them
+reaches dropped, its nodes unchanged), or, for transformer_attribution, a graph traced from
+a module of its own (proposed.py: without the classic stream, which the explainer forms
+beside the proposed one and whose products the cut would keep). A family keeps the
+explainer graph's input and output names (the contract, docs/architecture.md) and gives
+its outputs (the exporter's family check, graphs.verify_families).
 
   attention: the forward and its attention (raw_attention, attention_rollout);
   transformer_attribution: also the attention gradients and the proposed rules'
@@ -68,5 +71,7 @@ def prune_to(model: onnx.ModelProto, outputs: List[str]) -> onnx.ModelProto:
     return cut
 
 
-def build_families(explainer: onnx.ModelProto) -> Dict[str, onnx.ModelProto]:
-    return {family: prune_to(explainer, list(outputs)) for family, outputs in TEXT_FAMILIES.items()}
+def build_families(explainer: onnx.ModelProto, own: Dict[str, onnx.ModelProto]) -> Dict[str, onnx.ModelProto]:
+    """The family graphs: those in `own` as given, the others cut from the explainer."""
+    return {family: own[family] if family in own else prune_to(explainer, list(outputs))
+            for family, outputs in TEXT_FAMILIES.items()}

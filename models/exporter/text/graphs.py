@@ -1,11 +1,10 @@
 """The text graphs written to files: the explainer and the plain forward (each one traced
-graph), the method family graphs cut from the explainer (families.py), all three kinds
-reading one shared weights file, <name>.weights.bin; the attribution graphs (weights in
-<name>.attribution.bin), each cleaned (../graph_cleanup.py); the contract check of the
-explainer file and the family graphs' check against it. A 4-layer model needs none of the
+graph), the method family graphs (families.py) and the attribution graphs, all reading one
+shared weights file, <name>.weights.bin, each cleaned (../graph_cleanup.py); the contract
+check of the explainer file and the family graphs' check against it. A 4-layer model needs none of the
 image graphs' loops: its whole explainer traces in seconds (models/README.md, "Text models")."""
 from pathlib import Path
-from typing import Dict
+from typing import Dict, List, Sequence
 
 import json
 import subprocess
@@ -23,6 +22,7 @@ from .attribution import TextBlockAttribution, TextStatesGraph
 from .config import TextConfig
 from .explainer import INPUT_NAMES, OUTPUT_NAMES, PlainText
 from .families import TEXT_FAMILIES, build_families, family_files
+from .proposed import INPUT_NAMES as PROPOSED_INPUTS, TextProposed
 from .metadata import S, input_shapes, output_shapes
 
 K = "K"
@@ -43,14 +43,31 @@ def _export(module, args, path: Path, inputs, outputs, dynamic_axes) -> None:
     clean_file(path)
 
 
+def _dynamic_axes(cfg: TextConfig, names) -> Dict[str, Dict[int, str]]:
+    """The contract's dynamic axes (S, K) of the graph values `names`."""
+    shapes = {**input_shapes(cfg), **output_shapes(cfg)}
+    axes = {name: {i: d for i, d in enumerate(shapes[name]) if isinstance(d, str)} for name in names}
+    return {name: a for name, a in axes.items() if a}
+
+
 def export_explainer(module, cfg: TextConfig, path: Path) -> None:
     """The explainer graph (explainer.TextExplainer), S and K dynamic."""
     target = torch.zeros(2, cfg.num_classes)
     switches = tuple(torch.tensor(1.0) for _ in range(3))
-    axes = {name: {i: d for i, d in enumerate(dims) if isinstance(d, str)}
-            for name, dims in {**input_shapes(cfg), **output_shapes(cfg)}.items()}
     _export(module, (example_ids(cfg), target, *switches), path, INPUT_NAMES, OUTPUT_NAMES,
-            {name: a for name, a in axes.items() if a})
+            _dynamic_axes(cfg, INPUT_NAMES + OUTPUT_NAMES))
+
+
+def export_own_families(cfg: TextConfig, state_dict, out: Path, name: str) -> Dict[str, Path]:
+    """The family graphs traced from a module of their own (families.py: the
+    transformer_attribution family, proposed.TextProposed) into `out`, S and K dynamic;
+    returns {family: path} (write_shared's `own`)."""
+    family = "transformer_attribution"
+    path = out / family_files(name)[family]
+    outputs = list(TEXT_FAMILIES[family])
+    _export(TextProposed(cfg, state_dict).eval(), (example_ids(cfg), torch.zeros(2, cfg.num_classes)), path,
+            PROPOSED_INPUTS, outputs, _dynamic_axes(cfg, PROPOSED_INPUTS + outputs))
+    return {family: path}
 
 
 def export_plain(module: PlainText, cfg: TextConfig, path: Path) -> None:
@@ -77,15 +94,22 @@ def verify_explainer(path: Path, cfg: TextConfig) -> None:
 
 
 def attribution_files(cfg: TextConfig, name: str) -> Dict[str, object]:
+    """The attribution graphs' names (index.json's `attribution`); their weights are the
+    shared file's (write_shared), which the Attribution panel thus downloads once."""
     return {"states": f"{name}.states.onnx", "blocks": [f"{name}.attr{b}.onnx" for b in range(cfg.depth)],
-            "masked": f"{name}.masked.onnx", "weights": f"{name}.attribution.bin"}
+            "masked": f"{name}.masked.onnx", "weights": weights_file(name)}
+
+
+def attribution_graphs(files: Dict[str, object]) -> List[str]:
+    return [files["states"], *files["blocks"], files["masked"]]
 
 
 def export_attribution(cfg: TextConfig, state_dict, out: Path, name: str) -> Dict[str, object]:
-    """The states graph, one graph per layer and the head-masked forward into `out`, all
-    reading `<name>.attribution.bin`; returns attribution_files()."""
+    """The states graph, one graph per layer and the head-masked forward into `out`, their
+    weights inside until write_shared points them at the shared file (its `more`); returns
+    attribution_files()."""
     files = attribution_files(cfg, name)
-    paths = {f: out / f for f in [files["states"], *files["blocks"], files["masked"]]}
+    paths = {f: out / f for f in attribution_graphs(files)}
     _export(TextStatesGraph(cfg, state_dict).eval(), (example_ids(cfg),), paths[files["states"]],
             STATES_TEXT_INPUTS, STATES_OUTPUTS, {"input_ids": {1: S}, "hidden": {1: S}})
     hidden = torch.randn(TRACE_TOKENS, cfg.embed_dim, generator=torch.Generator().manual_seed(0))
@@ -99,11 +123,6 @@ def export_attribution(cfg: TextConfig, state_dict, out: Path, name: str) -> Dic
     ids = example_ids(cfg).expand(2, -1).contiguous()
     _export(PlainText(cfg, state_dict).eval(), (ids, torch.ones(cfg.depth, cfg.heads)), paths[files["masked"]],
             MASKED_INPUTS, MASKED_OUTPUTS, {"input_ids": {0: "batch", 1: S}, "logits": {0: "batch"}})
-    models = {f: onnx.load(str(p)) for f, p in paths.items()}
-    (out / files["weights"]).write_bytes(externalise(list(models.values()), files["weights"]))
-    for f, model in models.items():
-        onnx.save(model, str(paths[f]))
-        onnx.checker.check_model(str(paths[f]))
     return files
 
 
@@ -111,16 +130,18 @@ def weights_file(name: str) -> str:
     return f"{name}.weights.bin"
 
 
-def write_shared(out: Path, name: str, explainer: Path, plain: Path = None) -> dict:
-    """The family graphs cut from the explainer file, then the explainer, the plain forward
-    (when given) and the families all pointed at <name>.weights.bin in `out` (each tensor
-    stored once). Returns {"weights": file, "families": {family: file}} (index.json's
-    `split` of a text model)."""
+def write_shared(out: Path, name: str, explainer: Path, plain: Path = None, own: Dict[str, Path] = None,
+                 more: Sequence[Path] = ()) -> dict:
+    """The family graphs (those in `own`, {family: exported file}, as exported; the others
+    cut from the explainer file), then the explainer, the plain forward (when given), the
+    families and the graph files in `more` (the attribution graphs) all pointed at
+    <name>.weights.bin in `out` (each tensor stored once). Returns {"weights": file,
+    "families": {family: file}} (index.json's `split` of a text model)."""
     explainer_model = onnx.load(str(explainer))
-    families = build_families(explainer_model)
+    families = build_families(explainer_model, {f: onnx.load(str(p)) for f, p in (own or {}).items()})
     files = family_files(name)
     models = {explainer: explainer_model, **({plain: onnx.load(str(plain))} if plain else {}),
-              **{out / files[f]: m for f, m in families.items()}}
+              **{out / files[f]: m for f, m in families.items()}, **{p: onnx.load(str(p)) for p in more}}
     weights = weights_file(name)
     (out / weights).write_bytes(externalise(list(models.values()), weights))
     for path, model in models.items():

@@ -16,7 +16,9 @@ to the last layer's attention (attn_rel_classic_last), then K or 0 rows as the
 token_relevance input says (lrp_rules: classic_rows): input_rel_classic is its relevance
 at the embeddings' output summed over the hidden axis. The proposed stream runs to block
 0's attention and, unused, one step below (a stream of its own there would read the
-rules' static-shape path)."""
+rules' static-shape path). A pair without a classic stream (proposed.py, the
+transformer_attribution family) forms each layer's Linear denominators from the forward's
+own product (lrp_rules.linear_relprop): one matrix product instead of two."""
 import torch
 
 from ..lrp_rules import clone_relprop, each, linear_relprop, product_relprop, residual_relprop, select_relprop
@@ -40,28 +42,32 @@ def block_relprop(params, cfg: TextConfig, b: int, c, R, classic_rows=None, want
     """R: (proposed, classic) [K, S, D] at layer b's output -> (R at its attention, pair
     [K, h, S, S]; R at its input, pair [K, S, D]). classic_rows: None or ones [F,1,1] (the
     classic stream has F·K rows); wanted (0-d, 0 or 1) in the last layer cuts the classic
-    stream to wanted·K rows below its attention."""
+    stream to wanted·K rows below its attention. Without a classic stream (R[1] None) the
+    proposed Linear denominators come from the forward's products (c.<layer>_product)."""
     pre = f"blocks.{b}."
+    alone = R[1] is None
 
-    def linear(r, x, part):
-        return linear_relprop(r, x, params.linear(pre + part + ".weight"), classic_rows)
+    def linear(r, x, part, product):
+        return linear_relprop(r, x, params.linear(pre + part + ".weight"), classic_rows,
+                              product=product if alone else None)
 
     r_x1, r_m = residual_relprop(R, c.x1, c.mlp_out, c.a2)  # LN2: identity
-    r_n = linear(linear(r_m, c.g, "mlp.fc2"), c.x1, "mlp.fc1")  # the activation: identity
+    r_n = linear(linear(r_m, c.g, "mlp.fc2", c.fc2_product), c.x1, "mlp.fc1", c.fc1_product)  # the activation: identity
     r_x1 = clone_relprop(r_x1, r_n, c.x1)
     r_x, r_p = residual_relprop(r_x1, c.x, c.proj_out, c.a1)  # LN1: identity
-    r_o = linear(r_p, c.o_merged, "attn.proj")
+    r_o = linear(r_p, c.o_merged, "attn.proj", c.proj_product)
     r_a, r_v = product_relprop(each(lambda r: split_heads(r, cfg, c.tokens), r_o), c.attn, c.v, c.o, classic_rows)
     r_attn = r_a
     if wanted is not None:
         r_a, r_v, r_x = ((p, cl[: wanted * cl.shape[0]]) for p, cl in (r_a, r_v, r_x))
         classic_rows = ONE_ROW[:wanted]
     r_q, r_kt = product_relprop(r_a, c.q, c.k.transpose(-1, -2), c.zqk, classic_rows)
-    r_qkv = tuple(torch.cat([merge_heads(t, cfg, c.tokens) for t in (q, k.transpose(-1, -2), v)], -1)
+    r_qkv = tuple(None if q is None else
+                  torch.cat([merge_heads(t, cfg, c.tokens) for t in (q, k.transpose(-1, -2), v)], -1)
                   for q, k, v in zip(r_q, r_kt, r_v))
     # the 3-way Clone of x into query, key and value: x ⊙ Σ_i R_i/x = x ⊙ (R_qkv/x) (the same
     # denominator), then the Clone of x into the attention and the residual
-    r_n1 = select_relprop(linear(r_qkv, c.x, "attn.qkv"), c.x)
+    r_n1 = select_relprop(linear(r_qkv, c.x, "attn.qkv", c.qkv_product), c.x)
     return r_attn, clone_relprop(r_x, r_n1, c.x)
 
 
