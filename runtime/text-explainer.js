@@ -4,8 +4,8 @@
 // target row's tensors, ready for core.computeMaps: the same object as
 // runtime/explainer.js's openExplainer gives, so runtime/photo-cache.js explains a text
 // as it explains a photo. The graphs: the explainer graph (every output) and, when given,
-// the method family graphs (models/exporter/text/families.py: the explainer cut to the
-// outputs one family of methods reads) and the plain forward graph (predict(), the
+// the method family graphs (models/exporter/text/families.py: the outputs one family of
+// methods reads, and only the passes they need) and the plain forward graph (predict(), the
 // benchmark's reference). A request runs the smallest graph that has every output it
 // fetches; each graph's ONNX session opens when first run (runtime/onnx-session.js), or,
 // without family graphs, the explainer's at once. Environment-neutral: the caller passes
@@ -68,7 +68,7 @@ export async function openTextExplainer({
   // does its session's opening: docs/experiments.md, "Text family graphs").
   const graphs = [
     { name: modelName, bytes: model, outputs, graph: opened(model, modelName, CPU_SESSION, (s) => { checkTextSession(s, modelName, outputs); checkSessionShapes(s, modelName, metadata); }) },
-    // A family opens as the explainer does (its nodes are the explainer's: the same rounding).
+    // A family opens with the explainer's session options (the exporter checked its outputs against the explainer's).
     ...families.map(({ name, bytes }) => ({
       name, bytes, outputs: checkTextFamily(ioNames(bytes, name), name, outputs), graph: opened(bytes, name, CPU_SESSION, (s) => checkSessionShapes(s, name, metadata)),
     })),

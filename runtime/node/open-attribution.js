@@ -4,26 +4,21 @@
 // GRAPH.masked.onnx and their weights: the file the folder's index.json names, a text
 // model's shared GRAPH.weights.bin, else GRAPH.attribution.bin) in onnxruntime-web, or
 // onnxruntime-node for batch work (engine, as runtime/node/ort-engine.js).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openAttribution, openMaskedForward } from '../attribution.js';
 import { loadEngine } from './ort-engine.js';
 import { UserError } from '../errors.js';
+import { indexEntryFor } from './index-entry.js';
 
 // The `attribution` of the index.json entry beside onnxPath for that graph, or null (a
 // graph on its own, a folder without them). A name that is not a plain file name throws.
 function listedAttribution(onnxPath) {
-  const dir = path.dirname(onnxPath);
-  let index;
-  try {
-    index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8'));
-  } catch {
-    return null;
-  }
-  const entry = Array.isArray(index?.models) ? index.models.find((m) => m?.onnx === path.basename(onnxPath)) : null;
-  const listed = entry?.attribution;
+  const found = indexEntryFor(onnxPath);
+  const listed = found?.entry.attribution;
   if (!listed) return null;
+  const { dir, entry } = found;
   const names = [listed.states, listed.masked, listed.weights, ...(Array.isArray(listed.blocks) ? listed.blocks : [null])];
   const bad = names.find((f) => typeof f !== 'string' || !f || f !== path.basename(f));
   if (bad !== undefined) throw new UserError(`${path.join(dir, 'index.json')} lists ${JSON.stringify(bad)} among ${entry.name}'s attribution graphs: not a file beside ${path.basename(onnxPath)}`);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-web';
 import { openExplainer } from '../explainer.js';
 import { loadEngine } from './ort-engine.js';
+import { indexEntryFor, isFileBeside } from './index-entry.js';
 
 // A models folder (its index.json's first model), or an explainer graph .onnx (its
 // metadata .json beside it) → the graph's path.
@@ -70,23 +71,16 @@ export const NODE_SPLIT_WEIGHTS_BYTES = 400 * 2 ** 20;
 // graph at onnxPath, or null (none, or too large to open beside it): { graph, photo,
 // target, weights }; graph, the explainer graph reading the same weights file (null in a
 // folder that lists none).
-async function splitGraphsFor(onnxPath) {
-  const dir = path.dirname(onnxPath);
-  let index;
-  try {
-    index = JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8'));
-  } catch {
-    return null; // a graph on its own
-  }
-  const entry = Array.isArray(index?.models) ? index.models.find((m) => m?.onnx === path.basename(onnxPath)) : null;
-  const split = entry?.split;
+function splitGraphsFor(onnxPath) {
+  const found = indexEntryFor(onnxPath);
+  const split = found?.entry.split;
   const names = split && [split.photo, split.target, split.weights];
   // Files beside the graph only, as the exporter writes them.
-  const beside = (f) => typeof f === 'string' && f === path.basename(f) && existsSync(path.join(dir, f));
-  if (!names?.every(beside)) return null;
+  if (!names?.every((f) => isFileBeside(found.dir, f))) return null;
+  const { dir } = found;
   const [photo, target, weights] = names.map((f) => path.join(dir, f));
   if (statSync(weights).size > NODE_SPLIT_WEIGHTS_BYTES) return null;
-  return { graph: beside(split.graph) ? path.join(dir, split.graph) : null, photo, target, weights };
+  return { graph: isFileBeside(dir, split.graph) ? path.join(dir, split.graph) : null, photo, target, weights };
 }
 
 // withForward: also open `<graph>.forward.onnx` when it exists, so predict() is a real
@@ -110,7 +104,7 @@ export async function openExplainerFile(onnxPath, {
   metadata ??= await readMetadata(metadataPathFor(onnxPath), onnxPath);
   // The split graphs read their weights from a file of their own; onnxruntime-node is not
   // handed external weights as bytes here, so they run in onnxruntime-web alone.
-  const splitFiles = split && runtime.name === 'web' ? await splitGraphsFor(onnxPath) : null;
+  const splitFiles = split && runtime.name === 'web' ? splitGraphsFor(onnxPath) : null;
   // With them the explainer graph is the copy that reads the same weights file: the weights
   // are read from disk once (ViT-B/16: 346 MB, not twice).
   const graphPath = splitFiles?.graph ?? onnxPath;

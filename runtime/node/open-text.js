@@ -19,6 +19,7 @@ import { resolveClass } from '../targets.js';
 import { resolveTargets, withPredicted, checkMethods, top5Of, resolveStartLayer, textTarget } from '../explain-request.js';
 import { loadEngine } from './ort-engine.js';
 import { forwardPathFor } from './open-explainer.js';
+import { indexEntryFor, isFileBeside } from './index-entry.js';
 
 // A vocabulary is a few hundred kB (BERT's: 30,522 lines, 232 kB); a file far larger is not one.
 export const MAX_VOCAB_BYTES = 16 * 2 ** 20;
@@ -45,18 +46,12 @@ function textOf(metadata, input) {
 // { path, data }, families: [{ name, bytes }] }, or null (a graph on its own, or a folder
 // exported before them: its graph holds its weights).
 export async function sharedTextFiles(onnxPath) {
-  const dir = path.dirname(onnxPath);
-  let index;
-  try {
-    index = JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8'));
-  } catch {
-    return null;
-  }
-  const entry = Array.isArray(index?.models) ? index.models.find((m) => m?.onnx === path.basename(onnxPath)) : null;
-  const split = entry?.split;
+  const found = indexEntryFor(onnxPath);
+  const split = found?.entry.split;
   if (!split) return null;
+  const { dir, entry } = found;
   const names = [split.weights, ...Object.values(split.families ?? {})];
-  const bad = names.find((f) => typeof f !== 'string' || f !== path.basename(f) || !existsSync(path.join(dir, f)));
+  const bad = names.find((f) => !isFileBeside(dir, f));
   if (bad !== undefined) throw new Error(`${path.join(dir, 'index.json')} lists ${JSON.stringify(bad)} for ${entry.name}: not a file beside ${path.basename(onnxPath)}`);
   return {
     weights: { path: split.weights, data: await readFile(path.join(dir, split.weights)) },
