@@ -6,7 +6,7 @@
 // with the weights file beside it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
@@ -110,6 +110,21 @@ test('a graph copied without its index.json opens with the weights file beside i
     rmSync(path.join(dir, `${stem}.weights.bin`));
     await assert.rejects(loadExplainer({ model: path.join(dir, `${stem}.onnx`), threads: 1 }),
       new RegExp(`keeps its weights in the external file ${stem}\\.weights\\.bin, which is missing`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an index.json naming a family graph outside the folder, or one that is not there, is refused before anything is read', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'text-families-'));
+  try {
+    for (const family of ['../m.attention.onnx', 'm.attention.onnx']) {
+      const split = { weights: 'm.weights.bin', families: { attention: family } };
+      writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ models: [{ name: 'm', onnx: 'm.onnx', split }] }));
+      writeFileSync(path.join(dir, 'm.weights.bin'), '');
+      await assert.rejects(sharedTextFiles(path.join(dir, 'm.onnx')),
+        new RegExp(`lists "${family.replace(/\./g, '\\.')}" for m: not a file beside m\\.onnx`));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
