@@ -2,9 +2,10 @@
 measured by running each graph with onnxruntime-node under onnxruntime's profiler, which
 names every node's output shapes (record_shapes.mjs). The shapes are the graph's, not the
 engine's: onnxruntime-web planned the same ones, and a graph annotated either way is the
-same file (DeiT-tiny's, compared). Graphs with the same nodes are recorded once. Only the
-attribution graphs, still traced whole, need it: the graphs built block by block get their
-shapes from ONNX shape inference on each small piece (scan_graph.py).
+same file (DeiT-tiny's, compared). Graphs with the same nodes are recorded once. The graphs
+traced whole need it (an image model's attribution graphs, every graph of a text model): the
+graphs built block by block get their shapes from ONNX shape inference on each small piece
+(scan_graph.py).
 
 Why: torch.onnx writes no value_info, and ONNX shape inference loses the shapes behind the
 dynamic K axis and the pixel_relevance switch's Slice, so onnxruntime's memory planner

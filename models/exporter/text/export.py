@@ -87,6 +87,7 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
     """The graphs into a scratch folder, checked, then moved into OUT with the vocabulary,
     the metadata and the index entry; returns the file names written."""
     from ..onnx_export import check_size_ratio
+    from ..shapes import annotate_all as annotate_shapes
     from .explainer import build_text_explainer, build_text_plain
     from .graphs import (attribution_graphs, export_attribution, export_explainer, export_own_families, export_plain,
                          verify_explainer, verify_families, write_shared)
@@ -118,6 +119,10 @@ def write_text_model(args, out: Path, checkpoint, expected: dict, weights: Path)
         own = export_own_families(cfg, checkpoint.state_dict, tmp, name)
         more = [tmp / f for f in attribution_graphs(attribution)] if attribution else []
         shared = write_shared(tmp, name, tmp / onnx_file, tmp / forward_file if args.plain else None, own, more)
+        # Every graph is traced whole: its shapes written in, or onnxruntime's memory planner
+        # opens it in a time that grows with the square of its values of unknown shape.
+        annotate_shapes([tmp / onnx_file, *([tmp / forward_file] if args.plain else []),
+                         *(tmp / f for f in shared["families"].values()), *more])
         worst = verify_families(tmp, name, cfg, shared)
         print(f"  wrote the family graphs {', '.join(shared['families'])}{' and the attribution graphs' * bool(more)} "
               f"over {shared['weights']}; the families' outputs are within {max(worst.values()):.1e} of the explainer "
