@@ -51,6 +51,13 @@ function graphsOf(photoCache, ort) {
   return p;
 }
 
+// Frees the sessions of a model's attribution graphs (its model is unloaded).
+export async function forget(photoCache) {
+  const graphs = opened.get(photoCache);
+  opened.delete(photoCache);
+  await (await graphs?.catch(() => null))?.release();
+}
+
 // Checks the request's fields against the model before anything is downloaded or run.
 function checkRequest({ target, blocks, steps }, metadata) {
   const { blocks: B } = metadata.architecture;

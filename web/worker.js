@@ -6,7 +6,8 @@
 // script is one switch over the messages of web/lib/protocol.js; each job lives in
 // web/worker/: the queue (queue.js), the models and their sessions (sessions.js; text
 // models: text-model.js), the photos (photos.js), the texts (texts.js), the Attribution
-// panel's requests (attribution.js) and the counters (stats.js).
+// panel's requests (attribution.js), the counters (stats.js) and unloading every model
+// (unload.js).
 //
 // A Worker gets no import map (Chromium applies a page's import map to the page alone), so
 // this script and every module it loads import the runtime by its path in the repository,
@@ -19,6 +20,7 @@ import { analyze, explain, release } from './worker/photos.js';
 import { analyzeText } from './worker/texts.js';
 import { attributionRequests } from './worker/attribution.js';
 import { stats, benchForward } from './worker/stats.js';
+import { unload } from './worker/unload.js';
 
 const SITE = siteFiles(import.meta.url);
 const attribution = attributionRequests(() => import('./attribution-job.js'));
@@ -45,6 +47,7 @@ self.onmessage = ({ data: msg }) => {
     case REQUEST.ANALYZE_TEXT: return queued(msg, reply, () => analyzeText(msg, reply));
     case REQUEST.EXPLAIN: return queued(msg, reply, () => explain(msg, reply));
     case REQUEST.RELEASE: return queued(msg, reply, () => release(msg));
+    case REQUEST.UNLOAD: return queued(msg, reply, () => unload(attribution));
     case REQUEST.STATS: return queued(msg, reply, () => stats(attribution));
     case REQUEST.BENCH: return queued(msg, reply, () => benchForward(msg));
     case REQUEST.ATTRIBUTE: return queued(msg, reply, () => attribution.attribute(msg, reply));

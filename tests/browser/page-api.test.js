@@ -127,6 +127,37 @@ test('attribution block by block, cancelled within a block; timed forward passes
   assert.equal(r.after.sessions, 0);
 });
 
+// The page's model switch: the last explainer closed and another model loaded in the same
+// task keep the Worker (onnxruntime compiled once), with the first model unloaded in it.
+test('a load in the task that closed the last explainer keeps the Worker, the old model unloaded; a close alone ends it', { skip, timeout: WAIT_MS }, async () => {
+  const r = await run(async () => {
+    const { loadExplainer, runtimeStats } = window.__api;
+    const image = await loadExplainer({ prepare: true });
+    const photo = await image.open('samples/catdog.png');
+    await photo.explain();
+    const before = await runtimeStats();
+    const { models } = await (await fetch('models/index.json')).json();
+    const entry = models.find((m) => m.kind === 'text');
+    if (!entry) return { noText: true };
+    image.close();
+    const text = await loadExplainer({ model: { base: new URL('models/', document.baseURI).href, entry } });
+    const switched = await runtimeStats();
+    const explained = await text.explain('a gripping, beautifully acted film');
+    text.close();
+    const closed = await runtimeStats();
+    return { before, switched, closed, compiles: [image.load.compileMs, text.load.compileMs], id: explained.targets[0].id };
+  });
+  if (r.noText) return; // a site built without the default text model
+  assert.ok(r.before.sessions === 1 && r.before.photos === 1, JSON.stringify(r.before));
+  assert.equal(r.switched.workerId, r.before.workerId, 'the Worker was kept');
+  assert.equal(r.switched.sessions, 1, 'the image model was unloaded: the text model alone');
+  assert.equal(r.switched.photos, 0, 'the image model\'s photo was freed');
+  assert.equal(r.compiles[1], r.compiles[0], 'onnxruntime compiled once');
+  assert.ok(Number.isInteger(r.id));
+  assert.notEqual(r.closed.workerId, r.switched.workerId, 'the last close() with no load after it ended the Worker');
+  assert.equal(r.closed.sessions, 0);
+});
+
 // One render path: the browser's render() over a photo is the core's overlayOnPhoto, as
 // Node's render() and the CLI are, so the same photo pixels give the same picture.
 test('render() over a photo gives the pixels Node\'s render() gives', { skip, timeout: WAIT_MS }, async () => {

@@ -6,23 +6,31 @@
 // phases running (web/lib/load-phases.js). The runtime counts its
 // holders (loads under way and explainers open): when a close() or an aborted load leaves
 // none, the Worker is terminated, which frees its sessions and stops its work, and the
-// next load starts a fresh one. `site`: the site's files (web/lib/site-files.js) as the
-// API's own script finds them.
+// next load starts a fresh one; but a load that follows the last close() in the same task
+// (the page's model switch) keeps it: its models are unloaded at once and the next opens
+// without compiling onnxruntime again, on code the last one warmed (a text model chosen on
+// a returning visit: docs/experiments.md, "The page keeps its Worker"). `site`: the site's
+// files (web/lib/site-files.js) as the API's own script finds them.
 import { WorkerClient } from './worker-client.js';
 import { REQUEST, REPLY } from '../lib/protocol.js';
 import { resolveModel } from './model-source.js';
+import { LARGE_WEIGHTS_BYTES } from 'vit-relevance/runtime/session-options.js';
 
 /** @type {WorkerClient | null} */
 let client = null;
+/** The last close()'s Worker, its models unloaded, kept through that task for a load to take. @type {WorkerClient | null} */
+let parked = null;
 let holders = 0;
-const models = new Map(); // `${model}|${backend}` → { promise, listeners }
+const models = new Map(); // `${model}|${backend}` → { promise, listeners, ready (once loaded) }
 const noticeListeners = new Set();
 
 // `worker`: one already started from site.worker (index.html's web/start-worker.js),
-// taken over where the runtime has none yet; else one starts, named after the backend so
-// that it compiles onnxruntime for it at once (web/worker.js).
-/** @param {{ worker: URL }} site @param {{ worker?: Worker, backend?: string }} [options] @returns {WorkerClient} */
-export function sharedClient(site, { worker, backend = 'wasm' } = {}) {
+// taken over where the runtime has none yet; else a load (`load`) takes the parked one, or
+// one starts, named after the backend so that it compiles onnxruntime for it at once
+// (web/worker.js).
+/** @param {{ worker: URL }} site @param {{ worker?: Worker, backend?: string, load?: boolean }} [options] @returns {WorkerClient} */
+export function sharedClient(site, { worker, backend = 'wasm', load = false } = {}) {
+  if (!client && load && parked && !worker) [client, parked] = [parked, null];
   if (!client) {
     client = new WorkerClient(site.worker, { worker, name: `vit-relevance:${backend}` });
     client.onNotice = (msg) => { for (const l of noticeListeners) l(msg); };
@@ -47,9 +55,22 @@ export function hold() {
     if (!held) return;
     held = false;
     if (--holders > 0 || !terminate || !client) return;
-    client.terminate();
+    const last = client;
     client = null;
+    // Its models unloaded now, and the Worker ended after this task unless a load took it
+    // meanwhile. A load under way (an abort) ends it at once: only that stops a download; so
+    // does a large model, whose memory only ending the Worker gives back (a WebAssembly
+    // heap never shrinks).
+    const keepable = [...models.values()].every((m) => m.ready && m.ready.bytes <= LARGE_WEIGHTS_BYTES);
     models.clear();
+    if (!keepable) return last.terminate();
+    last.request(REQUEST.UNLOAD).catch(() => {});
+    parked = last;
+    queueMicrotask(() => {
+      if (parked !== last) return;
+      parked = null;
+      last.terminate();
+    });
   };
 }
 
@@ -73,7 +94,7 @@ export function openSharedModel(site, { model = site.models.href, backend = 'was
   let entry = models.get(key);
   if (!entry) {
     const listeners = new Set();
-    const runtime = sharedClient(site, { worker, backend });
+    const runtime = sharedClient(site, { worker, backend, load: true });
     const promise = (async () => {
       const { base, entry: found } = typeof model === 'object' && !(model instanceof URL) ? model : await resolveModel(model);
       let [loaded, total, phases] = [0, 0, Object.freeze([])];
@@ -88,8 +109,10 @@ export function openSharedModel(site, { model = site.models.href, backend = 'was
       if (r.stale) throw new DOMException('the Worker was ended while the model loaded', 'AbortError');
       return r.replies.find((m) => m.type === REPLY.READY);
     })();
-    entry = { promise, listeners };
+    entry = { promise, listeners, ready: null };
     models.set(key, entry);
+    const loaded = entry;
+    promise.then((ready) => { loaded.ready = ready; }, () => {});
     promise.catch(() => { if (models.get(key) === entry) models.delete(key); }); // a later load may retry
   } else if (worker) {
     sharedClient(site, { worker });

@@ -54,6 +54,11 @@ export const REQUEST = Object.freeze({
   EXPLAIN: 'explain',
   /** Frees a photo's tensors. @type {'release'} { imageId } → done */
   RELEASE: 'release',
+  /** Frees every model the Worker holds: their photos and texts, their background work and
+   * every ONNX session (the Attribution panel's too). onnxruntime and the core stay compiled,
+   * and their code warm, for the next init: the page's model switch (web/api/shared-runtime.js).
+   * @type {'unload'} {} → done */
+  UNLOAD: 'unload',
   /** Skips queued requests (answered `stale`); handled at once. @type {'cancel'} { ids: number[] } → done */
   CANCEL: 'cancel',
   /** Counters for tests and the benchmark. @type {'stats'} {} → stats */
@@ -126,12 +131,13 @@ export const NOTICE = Object.freeze({
  *   startLayer: number }} AnalyzeTextRequest
  * @typedef {{ type: 'explain', imageId: number, targets: Target[], methods: string[], startLayer: number }} ExplainRequest
  * @typedef {{ type: 'release', imageId: number }} ReleaseRequest
+ * @typedef {{ type: 'unload' }} UnloadRequest
  * @typedef {{ type: 'cancel', ids: number[] }} CancelRequest
  * @typedef {{ type: 'stats' }} StatsRequest
  * @typedef {{ type: 'bench', imageId: number, runs: number }} BenchRequest
  * @typedef {{ type: 'attribute', modelKey: string, imageId: number, target: number, blocks: number[], steps: number }} AttributeRequest
- * @typedef {InitRequest | AnalyzeRequest | AnalyzeTextRequest | ExplainRequest | ReleaseRequest | CancelRequest
- *   | StatsRequest | BenchRequest | AttributeRequest} RequestBody
+ * @typedef {InitRequest | AnalyzeRequest | AnalyzeTextRequest | ExplainRequest | ReleaseRequest | UnloadRequest
+ *   | CancelRequest | StatsRequest | BenchRequest | AttributeRequest} RequestBody
  * @typedef {RequestBody & Numbered} Request
  */
 

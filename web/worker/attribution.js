@@ -16,6 +16,11 @@ export function attributionRequests(load) {
       const { attribute } = await loadJob();
       return attribute(msg, reply, { photoCache, photo: photoOf(msg.imageId).photo, ort: photoCache.ort });
     },
+    // Frees a model's attribution graphs' sessions, where a request opened them.
+    async forget(photoCache) {
+      const job = await loadJob.started()?.catch(() => null);
+      await job?.forget(photoCache);
+    },
     // Graph runs so far, without loading the job where no request has.
     async runs() {
       const job = await loadJob.started()?.catch(() => null);

@@ -40,6 +40,11 @@ export function wireResults(results) {
   });
 }
 
+// Frees every photo's tensors (the Worker's models are unloaded: web/worker/unload.js).
+export function dropAllPhotos() {
+  for (const imageId of [...photos.keys()]) dropPhoto(imageId);
+}
+
 // Keeps an opened photo (or text: web/worker/texts.js) under its id, the newest MAX_PHOTOS.
 export function keepPhoto(imageId, entry) {
   dropPhoto(imageId);

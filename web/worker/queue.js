@@ -78,6 +78,7 @@ export function whenIdle(key, task) {
   armIdle();
 }
 export const forgetIdle = (key) => idleTasks.delete(key);
+export const forgetAllIdle = () => idleTasks.clear();
 function armIdle() {
   clearTimeout(idleTimer);
   if (idleTasks.size) idleTimer = setTimeout(() => enqueue(runIdleTask), IDLE_MS);

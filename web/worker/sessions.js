@@ -250,6 +250,15 @@ export async function init(msg, reply, site) {
   return { ...ready, modelKey };
 }
 
+// Every model opened or opening, forgotten here (web/worker/unload.js frees them): → their
+// photo caches, once each has settled (a failed one has nothing to free).
+export async function takeModels() {
+  const openings = [...sessions.values()];
+  sessions.clear();
+  const opened = await Promise.all(openings.map((o) => o.catch(() => null)));
+  return opened.filter(Boolean).map((o) => o.photoCache);
+}
+
 export async function photoCacheOf(modelKey) {
   const opening = sessions.get(modelKey);
   if (!opening) throw new Error(`model ${modelKey} is not loaded: send init first`);
