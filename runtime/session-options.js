@@ -35,6 +35,15 @@ export const FAMILY_SESSION = { graphOptimizationLevel: 'disabled' };
 export const FOLDED_FAMILY_SESSION = { graphOptimizationLevel: 'basic' };
 export const FOLD_WEIGHTS_BYTES = 32 * 2 ** 20;
 
+// A text model's family graph opens with optimisation off too: its opening is on the way to
+// the first map of a text model chosen in the page. bert-mini-sst2-movies'
+// transformer_attribution family (1,171 nodes, its shapes written), onnxruntime-web in
+// Node, warm: 80 ms against 160 at the default level; runs as long (512 tokens 0.97–1.01×,
+// 32 tokens 1.05×, one thread), outputs within 1.7e-7 of the default level's. In the
+// page, choosing the text model on a returning visit: the opening 65–75 ms against
+// 195–220, the first run as long (docs/experiments.md, "The page keeps its Worker").
+export const TEXT_FAMILY_SESSION = { graphOptimizationLevel: 'disabled' };
+
 // The photo graph opens as whoever opens it first needs: optimisation off where a request
 // waits on the opening (an embed's init opens it: embeds predict with it), the basic level
 // (AHEAD_PHOTO_SESSION) where the page opens it while its Worker is idle, for its runs (one

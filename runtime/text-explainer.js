@@ -15,7 +15,7 @@ import { TEXT_INPUTS, TEXT_SWITCHES, kindMismatch, textDims, textShapes } from '
 import { targetRows } from './targets.js';
 import { argmax, sameDims } from './graph-tensors.js';
 import { checkedOnnxSession, graphResidency, ioNames } from './onnx-session.js';
-import { onCpu, CPU_SESSION, FORWARD_SESSION } from './session-options.js';
+import { onCpu, CPU_SESSION, FORWARD_SESSION, TEXT_FAMILY_SESSION } from './session-options.js';
 
 const now = () => (globalThis.performance ?? Date).now();
 
@@ -68,9 +68,9 @@ export async function openTextExplainer({
   // does its session's opening: docs/experiments.md, "Text family graphs").
   const graphs = [
     { name: modelName, bytes: model, outputs, graph: opened(model, modelName, CPU_SESSION, (s) => { checkTextSession(s, modelName, outputs); checkSessionShapes(s, modelName, metadata); }) },
-    // A family opens with the explainer's session options (the exporter checked its outputs against the explainer's).
+    // A family opens with optimisation off (the exporter checked its outputs so against the explainer's).
     ...families.map(({ name, bytes }) => ({
-      name, bytes, outputs: checkTextFamily(ioNames(bytes, name), name, outputs), graph: opened(bytes, name, CPU_SESSION, (s) => checkSessionShapes(s, name, metadata)),
+      name, bytes, outputs: checkTextFamily(ioNames(bytes, name), name, outputs), graph: opened(bytes, name, TEXT_FAMILY_SESSION, (s) => checkSessionShapes(s, name, metadata)),
     })),
   ].sort((a, b) => a.bytes.byteLength - b.bytes.byteLength);
   const forward = forwardModel ? opened(forwardModel, forwardName, FORWARD_SESSION, () => {}) : null;

@@ -1,8 +1,9 @@
 // @ts-check
 // The inference Worker's text models (an index entry with `kind: "text"`): the explainer
 // graph and the vocabulary read at once (Cache Storage after the first visit, as the image
-// models' files) while onnxruntime and the core compile, the vocabulary checked against
-// the model. With the method family graphs over one weights file (index.json's split) no
+// models' files) while onnxruntime and the core compile; the metadata checked and the
+// vocabulary made the core's tokenizer as soon as they are there, while the weights are
+// still read. With the method family graphs over one weights file (index.json's split) no
 // session opens here: each family's opens when a request first needs it, so the first map
 // opens only its family's (runtime/text-explainer.js); a folder exported before them has
 // one self-contained graph, whose session opens here. Its texts
@@ -16,6 +17,20 @@ import { graphMethodIds, validateMetadata } from '../../runtime/metadata.js';
 import { fetchModelBytes } from '../lib/model-fetch.js';
 import { REPLY } from '../lib/protocol.js';
 import { phaseTimer, PHASE } from '../lib/load-phases.js';
+
+// The text model's metadata from its file's bytes, checked, or one line naming the file.
+function checkedMetadata(model, bytes) {
+  let metadata;
+  try {
+    metadata = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new Error(`${model.metadata} is not valid JSON`);
+  }
+  validateMetadata(metadata, model.metadata);
+  const wrong = kindMismatch(metadata, 'text');
+  if (wrong) throw new Error(`${model.name}: its index entry says text, its metadata does not: ${wrong}`);
+  return metadata;
+}
 
 /**
  * @param {{ model: any, base: string, backend?: string, prepare?: boolean, verify?: boolean }} msg the init request
@@ -38,26 +53,26 @@ export async function openTextModel({ model, base, backend = 'wasm', prepare = f
     sha256: model.sha256?.[file],
     onProgress: (n) => { loaded[i] = n; reply({ type: REPLY.PROGRESS, loaded: loaded.reduce((a, b) => a + b, 0), total }); },
   }).then((got) => { fromCache &&= got.fromCache; return got.bytes; });
-  const [downloads, { ort, compileMs }, core] = await Promise.all([
-    time(PHASE.FETCH, () => Promise.all(files.map(read))),
+  const reads = files.map(read);
+  // The metadata checked and the tokenizer built while the weights are still read: a bad
+  // metadata file is told before them, and the tokenizer's 25 ms are off the first map's way.
+  const tokenizing = Promise.all([reads[0], reads[2], time(PHASE.CORE, loaders.core)]).then(([metaBytes, vocabBytes, core]) => {
+    const metadata = checkedMetadata(model, metaBytes);
+    return { metadata, core, tokenizer: textTokenizer(core, new TextDecoder().decode(vocabBytes), metadata) };
+  });
+  const [downloads, { ort, compileMs }, { metadata, core, tokenizer }] = await Promise.all([
+    time(PHASE.FETCH, () => Promise.all(reads)),
     time(PHASE.COMPILE, loaders.ort),
-    time(PHASE.CORE, loaders.core),
-  ]);
-  const [metaBytes, graph, vocabBytes] = downloads;
+    tokenizing,
+  ]).catch((err) => {
+    tokenizing.then(({ tokenizer: built }) => built.free(), () => {});
+    throw err;
+  });
+  const graph = downloads[1];
   const [weights, ...familyBytes] = downloads.slice(3, 3 + shared.length);
   const forward = files.includes(model.forward_onnx) ? downloads[files.length - 1] : undefined;
   const bytes = downloads.reduce((s, b) => s + b.byteLength, 0);
   reply({ type: REPLY.PROGRESS, loaded: bytes, total: bytes });
-  let metadata;
-  try {
-    metadata = JSON.parse(new TextDecoder().decode(metaBytes));
-  } catch {
-    throw new Error(`${model.metadata} is not valid JSON`);
-  }
-  validateMetadata(metadata, model.metadata);
-  const wrong = kindMismatch(metadata, 'text');
-  if (wrong) throw new Error(`${model.name}: its index entry says text, its metadata does not: ${wrong}`);
-  const tokenizer = textTokenizer(core, new TextDecoder().decode(vocabBytes), metadata);
   const explainer = await time(PHASE.PREPARE, () => openTextExplainer({
     ort, model: graph, metadata, modelName: model.onnx, forwardModel: forward, forwardName: model.forward_onnx,
     families: familyFiles.map((name, i) => ({ name, bytes: familyBytes[i] })),

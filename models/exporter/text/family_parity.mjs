@@ -8,12 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-web';
-import { CPU_SESSION } from '../../../runtime/session-options.js';
+import { CPU_SESSION, TEXT_FAMILY_SESSION } from '../../../runtime/session-options.js';
 
 const [dir, name, weights, classes, vocab, tokens, ...families] = process.argv.slice(2);
 ort.env.wasm.numThreads = 1;
 const externalData = [{ path: weights, data: fs.readFileSync(path.join(dir, weights)) }];
-const open = (file) => ort.InferenceSession.create(fs.readFileSync(path.join(dir, file)), { ...CPU_SESSION, externalData });
+// the explainer with the runtime's options for it, a family with a family's
+const open = (file, family = {}) => ort.InferenceSession.create(fs.readFileSync(path.join(dir, file)), { ...CPU_SESSION, ...family, externalData });
 const C = Number(classes);
 const n = Number(tokens);
 const target = new Float32Array(2 * C);
@@ -25,7 +26,7 @@ const explainer = await open(`${name}.onnx`);
 const want = await explainer.run(feeds(explainer));
 const report = {};
 for (const family of families) {
-  const session = await open(`${name}.${family}.onnx`);
+  const session = await open(`${name}.${family}.onnx`, TEXT_FAMILY_SESSION);
   const got = await session.run(feeds(session));
   report[family] = Object.fromEntries(session.outputNames.map((o) => {
     const a = got[o].data;
