@@ -110,7 +110,9 @@ export * from 'vit-relevance/runtime/explain-types.js'; // the shared types: no 
  * it is not the one asked for (no WebGPU here, or the page's model already open on
  * WebAssembly), null when it is. load: how the load went (phaseMs: how long it waited
  * for each load phase; compileMs: onnxruntime's compile). close() frees its photos; the
- * page's last explainer to close ends the Worker, its work and its sessions.
+ * page's last explainer to close frees every session and ends the Worker and its work,
+ * unless a load follows in the same task (a model switch): that load takes the Worker,
+ * with onnxruntime compiled.
  * @typedef {Omit<ExplainerBase<BrowserImage, BrowserExplainResult>, 'explain'> & {
  *   backend: 'wasm' | 'webgpu', backendNote: string | null, threads: number,
  *   load: { fromCache: boolean, split: boolean, isolated: boolean, phaseMs: Record<string, number>, compileMs: number },
