@@ -49,7 +49,7 @@ export async function loadExplainer(site, options = {}) {
   if (signal?.aborted) throw abortError();
   const release = hold();
   // A load aborted while under way ends the Worker's work where nothing else holds it.
-  const onAbort = () => release();
+  const onAbort = () => release(true, true);
   signal?.addEventListener('abort', onAbort, { once: true });
   let ready;
   try {

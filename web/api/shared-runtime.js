@@ -9,19 +9,19 @@
 // next load starts a fresh one; but a load that follows the last close() in the same task
 // (the page's model switch) keeps it: its models are unloaded at once and the next opens
 // without compiling onnxruntime again, on code the last one warmed (a text model chosen on
-// a returning visit: docs/experiments.md, "The page keeps its Worker"). `site`: the site's
+// a returning visit: docs/experiments.md, "A text model chosen in the page"). `site`: the site's
 // files (web/lib/site-files.js) as the API's own script finds them.
 import { WorkerClient } from './worker-client.js';
 import { REQUEST, REPLY } from '../lib/protocol.js';
 import { resolveModel } from './model-source.js';
-import { LARGE_WEIGHTS_BYTES } from 'vit-relevance/runtime/session-options.js';
 
 /** @type {WorkerClient | null} */
 let client = null;
 /** The last close()'s Worker, its models unloaded, kept through that task for a load to take. @type {WorkerClient | null} */
 let parked = null;
+let large = false; // whether the Worker has opened a large model (the ready reply's `large`)
 let holders = 0;
-const models = new Map(); // `${model}|${backend}` → { promise, listeners, ready (once loaded) }
+const models = new Map(); // `${model}|${backend}` → { promise, listeners }
 const noticeListeners = new Set();
 
 // `worker`: one already started from site.worker (index.html's web/start-worker.js),
@@ -30,8 +30,9 @@ const noticeListeners = new Set();
 // (web/worker.js).
 /** @param {{ worker: URL }} site @param {{ worker?: Worker, backend?: string, load?: boolean }} [options] @returns {WorkerClient} */
 export function sharedClient(site, { worker, backend = 'wasm', load = false } = {}) {
-  if (!client && load && parked && !worker) [client, parked] = [parked, null];
+  if (!client && load) [client, parked] = [parked, null];
   if (!client) {
+    large = false;
     client = new WorkerClient(site.worker, { worker, name: `vit-relevance:${backend}` });
     client.onNotice = (msg) => { for (const l of noticeListeners) l(msg); };
   } else if (worker && client.worker !== worker) {
@@ -50,20 +51,18 @@ export function hold() {
   holders++;
   let held = true;
   // terminate: whether to end the Worker when this was its last holder (a close(), an
-  // abort), not for a load that failed, so that a page's other loads keep theirs.
-  return (terminate = true) => {
+  // abort), not for a load that failed, so that a page's other loads keep theirs. Its
+  // models are unloaded now, and the Worker ended after this task unless a load took it
+  // meanwhile; at once for an abort (`now`: only ending it stops a download) or after a
+  // large model (only ending it gives the memory back: a WebAssembly heap never shrinks).
+  return (terminate = true, now = false) => {
     if (!held) return;
     held = false;
     if (--holders > 0 || !terminate || !client) return;
     const last = client;
     client = null;
-    // Its models unloaded now, and the Worker ended after this task unless a load took it
-    // meanwhile. A load under way (an abort) ends it at once: only that stops a download; so
-    // does a large model, whose memory only ending the Worker gives back (a WebAssembly
-    // heap never shrinks).
-    const keepable = [...models.values()].every((m) => m.ready && m.ready.bytes <= LARGE_WEIGHTS_BYTES);
     models.clear();
-    if (!keepable) return last.terminate();
+    if (now || large) return last.terminate();
     last.request(REQUEST.UNLOAD).catch(() => {});
     parked = last;
     queueMicrotask(() => {
@@ -107,12 +106,12 @@ export function openSharedModel(site, { model = site.models.href, backend = 'was
       };
       const r = await runtime.request(REQUEST.INIT, { model: found, base, backend, threads, prepare, verify }, { onEvent });
       if (r.stale) throw new DOMException('the Worker was ended while the model loaded', 'AbortError');
-      return r.replies.find((m) => m.type === REPLY.READY);
+      const ready = r.replies.find((m) => m.type === REPLY.READY);
+      large ||= ready.large;
+      return ready;
     })();
-    entry = { promise, listeners, ready: null };
+    entry = { promise, listeners };
     models.set(key, entry);
-    const loaded = entry;
-    promise.then((ready) => { loaded.ready = ready; }, () => {});
     promise.catch(() => { if (models.get(key) === entry) models.delete(key); }); // a later load may retry
   } else if (worker) {
     sharedClient(site, { worker });

@@ -80,7 +80,8 @@ export const REPLY = Object.freeze({
   /** @type {'phase'} { phases: string[] } the load phases running now (web/lib/load-phases.js) */
   PHASE: 'phase',
   /** @type {'ready'} { modelKey, metadata, backend, threads, isolated, fromCache, bytes, split,
-   *   phaseMs: { [phase]: ms init waited }, compileMs (onnxruntime's compile, start to end), methods } */
+   *   phaseMs: { [phase]: ms init waited }, compileMs (onnxruntime's compile, start to end), methods,
+   *   large (its files over LARGE_WEIGHTS_BYTES: only ending the Worker gives their memory back) } */
   READY: 'ready',
   /** @type {'prediction'} { imageId, top5: {id, prob}[], logits: Float32Array (every class), region: Region,
    *   predictedBy: 'forward'|'photo'|'explainer' (the graph that ran), timings: { preprocessMs } } */
@@ -147,7 +148,7 @@ export const NOTICE = Object.freeze({
  * @typedef {{ type: 'phase', phases: import('./load-phases.js').LoadPhase[] }} PhaseReply
  * @typedef {{ type: 'ready', modelKey: string, metadata: any, backend: 'wasm' | 'webgpu', backendNote?: string | null | false,
  *   threads: number, isolated: boolean, fromCache: boolean, bytes: number, split: boolean, phaseMs: Record<string, number>,
- *   compileMs: number, methods: any[] }} ReadyReply
+ *   compileMs: number, methods: any[], large: boolean }} ReadyReply
  * @typedef {{ type: 'prediction', imageId: number, top5: { id: number, prob: number }[], logits: Float32Array, region: Region,
  *   predictedBy: 'forward' | 'photo' | 'explainer', timings: { preprocessMs: number } }} PredictionReply
  * @typedef {{ type: 'tokens', imageId: number, text: string, tokens: string[], ids: number[], offsets: [number, number][],

@@ -247,7 +247,8 @@ export async function init(msg, reply, site) {
     opening.catch(() => sessions.delete(modelKey));
   }
   const { ready } = await opening;
-  return { ...ready, modelKey };
+  // large: its memory is given back only by ending the Worker (web/api/shared-runtime.js)
+  return { ...ready, modelKey, large: ready.bytes > LARGE_WEIGHTS_BYTES };
 }
 
 // Every model opened or opening, forgotten here (web/worker/unload.js frees them): → their
