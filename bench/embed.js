@@ -194,7 +194,7 @@ const loaded = new Set(elementRequests.map((u) => inSite(decodeURIComponent(new 
 const graph = moduleGraph([inSite('vit-relevance-element.js'), inSite('worker.js'), glue]);
 // Counted: the graph's files that the page requested. The graph follows literal dynamic
 // imports too, so the scripts loaded on demand (a text model's element-text.js, api-text.js
-// and worker-text.js; attribution-job.js) are in it, but this page's elements explain photos
+// and worker-text.js; api-attribute.js and attribution-job.js) are in it, but this page's elements explain photos
 // and never request them: the figure is what a photo embed downloads, and they are named apart.
 const files = graph.filter((file) => loaded.has(file));
 const unloaded = graph.filter((file) => !loaded.has(file)).map((file) => path.relative(paths.site, file));

@@ -14,6 +14,8 @@ import { skipReason, startSite, launch, openPage, sample, firstModel, paths, scr
 const skip = skipReason() ?? false;
 // A text model's scripts, which the element, the API and the Worker load on demand.
 const TEXT_SCRIPTS = ['element-text.js', 'api-text.js', 'worker-text.js'];
+// The Attribution panel's requests: the API's and the Worker's, loaded on demand.
+const ATTRIBUTION_SCRIPTS = ['api-attribute.js', 'attribution-job.js'];
 const PHOTOS = { a: 'catdog.png', b: 'dogbird.png', c: 'el1.png' };
 const TIMEOUT = WAIT_MS;
 
@@ -134,12 +136,14 @@ test('three elements: one Worker, one download of each model file, non-blank map
   await screenshot(page(), 'embed-elements');
 });
 
-test('a page of photo elements downloads none of a text model\'s scripts', { skip, timeout: TIMEOUT }, async () => {
+test('a page of photo elements downloads none of a text model\'s scripts, nor the Attribution panel\'s', { skip, timeout: TIMEOUT }, async () => {
   for (const id of Object.keys(PHOTOS)) await waitResult(id);
   for (const f of TEXT_SCRIPTS) assert.ok(existsSync(path.join(paths.site, f)), `the build made no ${f}`);
   const requested = session.requests.map((u) => path.basename(new URL(u).pathname));
   assert.ok(requested.includes('worker.js') && requested.includes('vit-relevance.js'), 'the requests list holds the Worker\'s and the API\'s');
   assert.deepEqual(requested.filter((f) => TEXT_SCRIPTS.includes(f)), [], 'a text script downloaded by photo elements');
+  for (const f of ATTRIBUTION_SCRIPTS) assert.ok(existsSync(path.join(paths.site, f)), `the build made no ${f}`);
+  assert.deepEqual(requested.filter((f) => ATTRIBUTION_SCRIPTS.includes(f)), [], 'an Attribution script downloaded by photo elements');
 });
 
 test('a broken src fires error on that element only, with a specific message', { skip, timeout: TIMEOUT }, async () => {

@@ -163,23 +163,11 @@ export class KeptPhoto {
     return /** @type {number} */ (this.#imageId);
   }
 
+  // Self-Attention Attribution, block by block (web/api/attribute.js, loaded on demand).
   /** @param {import('../vit-relevance.js').AttributeOptions} options */
-  async attribute({ class: spec, blocks, steps = 20, onBlock, signal }) {
-    const { metadata } = this.#model;
-    const id = resolveTargets(metadata, spec)[0].class;
-    const all = Array.from({ length: metadata.architecture.blocks }, (_, b) => b);
-    const imageId = await this.#analysed(signal);
-    const target = id ?? this.top5?.[0].id;
-    let prob = null;
-    /** @param {Reply} msg */
-    const onEvent = (msg) => {
-      if (msg.type === REPLY.ATTRIBUTION_START) prob = msg.prob;
-      if (msg.type === REPLY.ATTRIBUTION_BLOCK) {
-        onBlock?.({ block: msg.block, done: msg.done, total: msg.total, attr: msg.attr, probs: msg.probs, prob });
-      }
-    };
-    await this.#ask(REQUEST.ATTRIBUTE, { modelKey: this.#model.modelKey, imageId, target, blocks: blocks ?? all, steps }, { signal, onEvent });
-    return { class: target, prob };
+  async attribute(options) {
+    const { attribute } = await import('../api-attribute.js');
+    return attribute({ model: this.#model, analysed: (signal) => this.#analysed(signal), request: (body, o) => this.#ask(REQUEST.ATTRIBUTE, /** @type {any} */ (body), o), top5: () => this.top5 }, options);
   }
 
   // Plain forward passes on the photo, timed inside the Worker (ms each): a diagnostic.

@@ -116,21 +116,13 @@ export class KeptText {
 
   // Self-Attention Attribution of the text (as a photo's: web/api/photo.js), block by block.
   /** @param {import('../vit-relevance.js').AttributeOptions} options */
-  async attribute({ class: spec, blocks, steps = 20, onBlock, signal }) {
-    const { metadata } = this.#model;
-    const id = resolveTargets(metadata, spec)[0].class;
-    if (this.#imageId === null) await this.explain({ signal });
-    const target = id ?? /** @type {any} */ (this.top5)[0].id;
-    let prob = null;
-    /** @param {Reply} msg */
-    const onEvent = (msg) => {
-      if (msg.type === REPLY.ATTRIBUTION_START) prob = msg.prob;
-      if (msg.type === REPLY.ATTRIBUTION_BLOCK) onBlock?.({ block: msg.block, done: msg.done, total: msg.total, attr: msg.attr, probs: msg.probs, prob });
+  async attribute(options) {
+    const { attribute } = await import('../api-attribute.js');
+    const analysed = async (signal) => {
+      if (this.#imageId === null) await this.explain({ signal });
+      return /** @type {number} */ (this.#imageId);
     };
-    const all = Array.from({ length: metadata.architecture.blocks }, (_, b) => b);
-    const body = { modelKey: this.#model.modelKey, imageId: /** @type {number} */ (this.#imageId), target, blocks: blocks ?? all, steps };
-    await this.#ask(REQUEST.ATTRIBUTE, body, { signal, onEvent });
-    return { class: target, prob };
+    return attribute({ model: this.#model, analysed, request: (body, o) => this.#ask(REQUEST.ATTRIBUTE, /** @type {any} */ (body), o), top5: () => this.top5 }, options);
   }
 
   // Plain forward passes on the text, timed inside the Worker (ms each): a diagnostic, for
