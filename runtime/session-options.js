@@ -40,8 +40,8 @@ export const FOLD_WEIGHTS_BYTES = 32 * 2 ** 20;
 // transformer_attribution family (1,171 nodes, its shapes written), onnxruntime-web in
 // Node, warm: 80 ms against 160 at the default level; runs as long (512 tokens 0.97–1.01×,
 // 32 tokens 1.05×, one thread), outputs within 1.7e-7 of the default level's. In the
-// page, choosing the text model on a returning visit: the opening 65–75 ms against
-// 195–220, the first run as long (docs/experiments.md, "The page keeps its Worker").
+// page, choosing the text model on a returning visit: the opening 65–76 ms against
+// 177–224, the first run as long (docs/experiments.md, "A text model chosen in the page").
 export const TEXT_FAMILY_SESSION = { graphOptimizationLevel: 'disabled' };
 
 // The photo graph opens as whoever opens it first needs: optimisation off where a request
