@@ -1,6 +1,8 @@
 """Export of the Self-Attention Attribution graphs (attribution.py) and the masked forward:
 <name>.states.onnx, <name>.attr<b>.onnx for every block b, <name>.masked.onnx, all reading
-their weights from <name>.attribution.bin (ONNX external data, every tensor stored once)."""
+their weights from <name>.attribution.bin (ONNX external data, every tensor stored once);
+models/export.py then points them at the split graphs' weights file where those are written
+(shared_weights.py)."""
 from functools import partial
 from pathlib import Path
 from typing import Callable, Dict

@@ -1,8 +1,9 @@
 // @ts-check
 // Node-only: opens the Self-Attention Attribution graphs that models/export.py
 // --attribution writes beside GRAPH.onnx (GRAPH.states.onnx, GRAPH.attr<b>.onnx,
-// GRAPH.masked.onnx and their weights: the file the folder's index.json names, a text
-// model's shared GRAPH.weights.bin, else GRAPH.attribution.bin) in onnxruntime-web, or
+// GRAPH.masked.onnx and their weights: the file the folder's index.json names, the shared
+// GRAPH.weights.bin of a text model or of an image model with its split graphs, else
+// GRAPH.attribution.bin) in onnxruntime-web, or
 // onnxruntime-node for batch work (engine, as runtime/node/ort-engine.js).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -69,6 +69,9 @@ def test_export_then_explain(tmp_path):
         ("cls+avg", 4, 5, True, [4, 6])
     assert meta["labels"] == CLASSES
     assert {"split", "attribution", "forward_onnx"} <= set(index["models"][0])
+    # the attribution graphs read the split graphs' weights file: no second copy of the weights
+    assert index["models"][0]["attribution"]["weights"] == index["models"][0]["split"]["weights"]
+    assert not (out / "my-dino.attribution.bin").exists()
 
     explained = cli("explain", PHOTO, "--model", out, "--class", "dog", "--out", tmp_path / "maps")
     assert explained.returncode == 0, explained.stderr

@@ -18,6 +18,15 @@ test("a text model's attribution graphs read its shared weights file, as its ind
   for (const f of [files.states, files.masked, files.weights, ...files.blocks]) assert.ok(existsSync(f), f);
 });
 
+const image = path.join(root, 'build', 'models', 'deit_tiny_patch16_224.onnx');
+
+test("an image model exported with its split graphs: its attribution graphs read their weights file, no file of their own", { skip: !existsSync(image) && 'needs npm run build' }, () => {
+  const files = attributionPaths(image, 12);
+  assert.equal(files.weights, image.replace(/\.onnx$/, '.weights.bin'));
+  for (const f of [files.states, files.masked, files.weights, ...files.blocks]) assert.ok(existsSync(f), f);
+  assert.ok(!existsSync(image.replace(/\.onnx$/, '.attribution.bin')), 'an attribution.bin beside it');
+});
+
 test('a graph on its own: the exporter names beside it', () => {
   const graph = path.join(tempDir('attr-paths-'), 'lone.onnx');
   const files = attributionPaths(graph, 2);
