@@ -20,7 +20,7 @@ test("a text model's attribution graphs read its shared weights file, as its ind
 
 const image = path.join(root, 'build', 'models', 'deit_tiny_patch16_224.onnx');
 
-test("an image model exported with its split graphs: its attribution graphs read their weights file, no file of their own", { skip: !existsSync(image) && 'needs npm run build' }, () => {
+test('an image model exported with its split graphs: its attribution graphs read their weights file, no file of their own', { skip: !existsSync(image) && 'needs npm run build' }, () => {
   const files = attributionPaths(image, 12);
   assert.equal(files.weights, image.replace(/\.onnx$/, '.weights.bin'));
   for (const f of [files.states, files.masked, files.weights, ...files.blocks]) assert.ok(existsSync(f), f);
