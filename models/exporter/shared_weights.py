@@ -27,9 +27,13 @@ def byte_ranges(weights: bytes, graphs: Sequence[onnx.GraphProto]) -> Dict[str, 
     """{sha256 of bytes: (offset, length)} of every tensor `graphs` store in `weights`, and
     of each first-axis slice of each."""
     ranges: Dict[str, Tuple[int, int]] = {}
+    seen = set()  # the graphs share most tensors: each is hashed once
     for graph in graphs:
         for t in _external(graph):
             _, offset, length = _location(t)
+            if (offset, length) in seen:
+                continue
+            seen.add((offset, length))
             parts = t.dims[0] if len(t.dims) >= 2 and t.dims[0] > 1 and length % t.dims[0] == 0 else 1
             step = length // parts
             spans = [(offset, length)] + ([(offset + i * step, step) for i in range(parts)] if parts > 1 else [])
